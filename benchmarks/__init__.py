@@ -1,0 +1,1 @@
+"""cuarray's benchmarks against CuPy: `python -m benchmarks [NAME...] [--json PATH] [--quick]`."""

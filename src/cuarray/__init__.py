@@ -1,0 +1,45 @@
+"""cuarray: a NumPy/SciPy-compatible array library for NVIDIA GPUs, a drop-in for CuPy.
+
+`import cuarray as cp` runs CuPy code. The package imports on machines without a GPU;
+the first device use raises `cuarray.cuda.runtime.CUDARuntimeError` there.
+"""
+import numpy as _numpy
+
+from cuarray._version import __version__  # noqa: F401
+from cuarray import cuda  # noqa: F401
+from cuarray._core.ndarray import ndarray  # noqa: F401
+from cuarray._core.raw import RawKernel, RawModule  # noqa: F401
+from cuarray._core.transfer import asnumpy  # noqa: F401
+from cuarray._routines.creation import (  # noqa: F401
+    array, asarray, ascontiguousarray, asfortranarray, empty, zeros, ones, full, empty_like,
+    zeros_like, ones_like, full_like, arange, copy)
+from cuarray._runtime.memory import get_default_memory_pool  # noqa: F401
+from cuarray._runtime.pinned import get_default_pinned_memory_pool  # noqa: F401
+# NumPy's scalar types and dtype utilities are cuarray's too, as in CuPy.
+from numpy import (  # noqa: F401
+    bool_, int8, int16, int32, int64, uint8, uint16, uint32, uint64, float16, float32, float64,
+    complex64, complex128, byte, ubyte, short, ushort, intc, uintc, int_, uint, longlong,
+    ulonglong, intp, uintp, half, single, double, csingle, cdouble, dtype, generic, number,
+    integer, signedinteger, unsignedinteger, inexact, floating, complexfloating, bool,
+    finfo, iinfo, can_cast, result_type, promote_types, min_scalar_type, common_type, issubdtype)
+
+newaxis = None
+inf = _numpy.inf
+nan = _numpy.nan
+pi = _numpy.pi
+e = _numpy.e
+euler_gamma = _numpy.euler_gamma
+
+
+def is_available():
+    """True when a CUDA GPU can be used."""
+    return cuda.is_available()
+
+
+def get_array_module(*args):
+    """cuarray if any argument is a cuarray array, else numpy (CuPy's `get_array_module`)."""
+    for a in args:
+        if isinstance(a, ndarray):
+            import cuarray
+            return cuarray
+    return _numpy

@@ -1,0 +1,1 @@
+"""ndarray, dtypes, shape logic and the kernel engines."""

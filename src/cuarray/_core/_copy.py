@@ -1,0 +1,122 @@
+"""Copies, casts, fill and assignment: thin users of the elementwise engine."""
+import numpy
+
+from cuarray._core import dtypes as _dt
+from cuarray._core.elementwise import Op, Param
+
+_copy_ops = {}
+_fill_ops = {}
+
+
+def _copy_op(dtype):
+    """dst = src, converting from the source's storage dtype to `dtype`."""
+    op = _copy_ops.get(dtype.char)
+    if op is None:
+        op = _copy_ops[dtype.char] = Op(
+            f"cuarray_copy_{dtype.char}", [Param("x", "in", dtype), Param("y", "out", dtype)], "y = x;")
+    return op
+
+
+def _fill_op(dtype):
+    op = _fill_ops.get(dtype.char)
+    if op is None:
+        op = _fill_ops[dtype.char] = Op(
+            f"cuarray_fill_{dtype.char}", [Param("v", "scalar", dtype), Param("y", "out", dtype)], "y = v;")
+    return op
+
+
+def _result_order(a, order):
+    if order == "K" or order == "A":
+        return "F" if a._f_contig and not a._c_contig else "C"
+    if order not in ("C", "F"):
+        raise ValueError(f"order must be one of 'C', 'F', 'A', 'K', got {order!r}")
+    return order
+
+
+def copy_into(dst, src):
+    """dst[...] = src for device arrays (src broadcast to dst's shape, cast to dst's dtype)."""
+    if src._device_id != dst._device_id:
+        from cuarray._core import transfer
+        src = transfer.to_device(src, dst._device_id)
+    elif src._mem is dst._mem and src is not dst and _overlap(src, dst):
+        src = copy(src)  # NumPy semantics for overlapping views such as a[1:] = a[:-1]
+    _copy_op(dst.dtype).launch((src, dst))
+
+
+def copy(a, order="C"):
+    from cuarray._core.ndarray import ndarray
+    out = ndarray._alloc(a._shape, a.dtype, _result_order(a, order))
+    if a.size:
+        _copy_op(a.dtype).launch((a, out))
+    return out
+
+
+def astype(a, dtype, order="K", casting="unsafe", copy=True):
+    dtype = _dt.check_dtype(dtype)
+    if not numpy.can_cast(a.dtype, dtype, casting):
+        raise TypeError(f"Cannot cast array data from {a.dtype!r} to {dtype!r} according to the "
+                        f"rule '{casting}'")
+    order = _result_order(a, order)
+    if not copy and dtype == a.dtype and (a._c_contig if order == "C" else a._f_contig):
+        return a
+    from cuarray._core.ndarray import ndarray
+    out = ndarray._alloc(a._shape, dtype, order)
+    if a.size:
+        _copy_op(dtype).launch((a, out))
+    return out
+
+
+def fill(a, value):
+    if a.size == 0:
+        return
+    from cuarray._core.ndarray import ndarray
+    if isinstance(value, ndarray):
+        copy_into(a, value)
+        return
+    _fill_op(a.dtype).launch((to_scalar(value, a.dtype), a))
+
+
+def to_scalar(value, dtype):
+    """A Python/NumPy scalar as a NumPy scalar of `dtype` (NumPy's conversion rules)."""
+    if isinstance(value, numpy.generic) and value.dtype == dtype:
+        return value
+    if dtype.kind in "biu" and isinstance(value, (float, numpy.floating, complex, numpy.complexfloating)):
+        return numpy.array(value).astype(dtype)[()]
+    if dtype.kind != "c" and isinstance(value, (complex, numpy.complexfloating)):
+        return numpy.array(value).real.astype(dtype)[()]
+    return dtype.type(value)
+
+
+def assign(view, value):
+    """view[...] = value, where value is a scalar, a device array or host data."""
+    from cuarray._core.ndarray import ndarray
+    if isinstance(value, ndarray):
+        if value._shape != view._shape:
+            from cuarray._core.shapes import broadcast_shapes
+            if broadcast_shapes(view._shape, value._shape) != view._shape:
+                raise ValueError(f"could not broadcast input array from shape {value._shape} "
+                                 f"into shape {view._shape}")
+        if view.size:
+            copy_into(view, value)
+        return
+    if isinstance(value, (bool, int, float, complex, numpy.generic)):
+        fill(view, value)
+        return
+    # Host data assigned into device memory is an explicit transfer.
+    from cuarray._core import transfer
+    assign(view, transfer.asarray(value, dtype=view.dtype))
+
+
+def _extent(a):
+    lo = hi = a._ptr
+    for n, st in zip(a._shape, a._strides):
+        if st > 0:
+            hi += (n - 1) * st
+        else:
+            lo += (n - 1) * st
+    return lo, hi + a.dtype.itemsize
+
+
+def _overlap(a, b):
+    (alo, ahi), (blo, bhi) = _extent(a), _extent(b)
+    return alo < bhi and blo < ahi and not (a._ptr == b._ptr and a._strides == b._strides)

@@ -1,0 +1,386 @@
+"""The one elementwise engine: ufuncs, ElementwiseKernel, copies, astype and fill all
+lower to `Op.launch`.
+
+A launch plan is derived from the operands' layout:
+- "vec":    all arrays 1-D contiguous, same size, pointers aligned: each thread moves
+            16-byte vectors (the bandwidth path);
+- "contig": the same without alignment;
+- "nd":     anything else, after dropping size-1 axes, ordering axes by the first
+            output's strides and merging axes that are contiguous in every operand.
+One kernel is compiled per (op, dtypes, layout, ndim, index width) and cached.
+"""
+import numpy
+
+from cuarray._core import dtypes as _dt
+from cuarray._core.shapes import broadcast_shapes, broadcast_strides
+from cuarray._runtime.compiler import compile_module
+from cuarray._runtime.device import ensure_context, properties
+from cuarray._runtime.launch import ArgPacker
+from cuarray._runtime import stream as _stream
+
+BLOCK = 256
+_INT32_MAX = 2**31 - 1
+
+# Packer kinds for scalars passed by value, by NumPy dtype char.
+_SCALAR_KIND = {"?": "?", "b": "b", "B": "B", "h": "h", "H": "H", "i": "i", "I": "I",
+                "l": "q", "q": "q", "L": "Q", "Q": "Q", "e": "e", "f": "f", "d": "d",
+                "F": "F", "D": "D"}
+
+_PRELUDE = r"""
+#include <cuarray/core.cuh>
+template<typename T, int N> struct __align__(sizeof(T) * N) cuarray_vec { T v[N]; };
+template<typename T, int N, bool C> struct CArray {
+  T* data_; long long size_; long long shape_[N > 0 ? N : 1]; long long strides_[N > 0 ? N : 1];
+  __device__ long long size() const { return size_; }
+  __device__ const long long* shape() const { return shape_; }
+  __device__ const long long* strides() const { return strides_; }
+  __device__ T& operator[](long long i) const {
+    if (C || N <= 1) return N == 1 && !C ? *(T*)((char*)data_ + i * strides_[0]) : data_[i];
+    long long off = 0;
+    for (int d = N - 1; d >= 0; --d) { long long c = i % shape_[d]; i /= shape_[d]; off += c * strides_[d]; }
+    return *(T*)((char*)data_ + off);
+  }
+  __device__ T& operator[](const long long* idx) const {
+    long long off = 0;
+    for (int d = 0; d < N; ++d) off += idx[d] * strides_[d];
+    return *(T*)((char*)data_ + off);
+  }
+};
+"""
+
+
+class Param:
+    """One kernel parameter. role: 'in', 'out', 'scalar' or 'raw'."""
+
+    __slots__ = ("name", "role", "ctype", "dtype")
+
+    def __init__(self, name, role, dtype):
+        self.name = name
+        self.role = role
+        self.dtype = dtype
+        self.ctype = _dt.ctype(dtype)
+
+    def __repr__(self):
+        return f"Param({self.name!r}, {self.role!r}, {self.dtype})"
+
+
+def _sm_count():
+    from cuarray._runtime.device import get_device_id
+    return properties(get_device_id())["sm_count"]
+
+
+class Op:
+    """An elementwise operation: C body over named parameters, compiled per layout.
+
+    `params` fixes names, roles and compute dtypes; the storage dtype of each array
+    comes from the array at launch time and is cast to/from the compute type.
+    """
+
+    def __init__(self, name, params, body, preamble="", loop_prep="", after_loop="",
+                 options=(), guard=None, load_outputs=False):
+        self.name = name
+        self.params = tuple(params)
+        self.body = body
+        self.preamble = preamble
+        self.loop_prep = loop_prep
+        self.after_loop = after_loop
+        self.options = tuple(options)
+        self.guard = guard            # name of a bool 'in' param; body runs only where it holds
+        self.load_outputs = load_outputs  # outputs are read by the body (ElementwiseKernel)
+        self._kernels = {}
+        arrays = [p for p in self.params if p.role in ("in", "out")]
+        self._out_idx = next((k for k, p in enumerate(arrays) if p.role == "out"), 0)
+        self._has_raw = any(p.role == "raw" for p in self.params)
+
+    def _raw_key(self, args):
+        if not self._has_raw:
+            return ()
+        return tuple((a.ndim, a._c_contig) for p, a in zip(self.params, args) if p.role == "raw")
+
+    # ---- launch -------------------------------------------------------------------------
+    def launch(self, args, size=None):
+        """Run over `args` (one per param: ndarray, or a NumPy scalar of the param's dtype).
+
+        Outputs must already have the broadcast shape; the caller allocates them.
+        """
+        ensure_context()
+        params = self.params
+        arrays = []
+        shape = None
+        same = True
+        for p, a in zip(params, args):
+            if p.role == "in" or p.role == "out":
+                arrays.append(a)
+                if shape is None:
+                    shape = a._shape
+                elif a._shape != shape:
+                    same = False
+        if not same:
+            shape = broadcast_shapes(*[a._shape for a in arrays])
+        elif shape is None:
+            if size is None:
+                raise ValueError("an elementwise kernel with no array arguments needs size=")
+            shape = (size,)
+        n = 1
+        for s in shape:
+            n *= s
+        if n == 0:
+            return
+        if same and all(a._c_contig for a in arrays):
+            return self._launch_contig(args, arrays, n)
+        if same and all(a._f_contig for a in arrays):
+            return self._launch_contig(args, arrays, n)
+        return self._launch_nd(args, arrays, shape, n)
+
+    def _launch_contig(self, args, arrays, n):
+        vec = 16
+        for a in arrays:
+            it = a.dtype.itemsize
+            if 16 // it < vec:
+                vec = 16 // it
+        vbytes = [vec * a.dtype.itemsize for a in arrays]
+        if vec > 1 and any(a._ptr % vb for a, vb in zip(arrays, vbytes)):
+            vec = 1
+        idx64 = n > _INT32_MAX - 4096
+        key = ("c", vec, idx64, tuple([a.dtype.char for a in arrays]), self._raw_key(args))
+        entry = self._kernels.get(key)
+        if entry is None:
+            entry = self._kernels[key] = self._build(key, args, None, vec, idx64)
+        fn, packer = entry
+        vals = []
+        for p, a in zip(self.params, args):
+            role = p.role
+            if role == "in" or role == "out":
+                vals.append(a._ptr)
+            elif role == "scalar":
+                _append_scalar(vals, a)
+            else:
+                _append_raw(vals, a)
+        vals.append(n)
+        groups = (n + vec - 1) // vec
+        grid = (groups + BLOCK - 1) // BLOCK
+        cap = _grid_cap()
+        if grid > cap:
+            grid = cap
+        fn.launch1d(grid, BLOCK, packer.pack(vals), _stream.current_stream_ptr())
+
+    def _launch_nd(self, args, arrays, shape, n):
+        strides = []
+        for a in arrays:
+            st = a._strides if a._shape == shape else broadcast_strides(a._shape, a._strides, shape)
+            strides.append(st)
+        cshape, cstrides = collapse(shape, strides, self._out_idx)
+        ndim = len(cshape)
+        limit = sum((s - 1) * max(abs(st[d]) for st in cstrides) for d, s in enumerate(cshape)) \
+            if ndim else 0
+        idx64 = n > _INT32_MAX - 4096 or limit > _INT32_MAX
+        key = ("n", ndim, idx64, tuple([a.dtype.char for a in arrays]), self._raw_key(args))
+        entry = self._kernels.get(key)
+        if entry is None:
+            entry = self._kernels[key] = self._build(key, args, ndim, 1, idx64)
+        fn, packer = entry
+        vals = []
+        k = 0
+        for p, a in zip(self.params, args):
+            role = p.role
+            if role == "in" or role == "out":
+                vals.append(a._ptr)
+                vals.extend(cstrides[k])
+                k += 1
+            elif role == "scalar":
+                _append_scalar(vals, a)
+            else:
+                _append_raw(vals, a)
+        vals.extend(cshape)
+        vals.append(n)
+        grid = min((n + BLOCK - 1) // BLOCK, _grid_cap())
+        fn.launch1d(grid, BLOCK, packer.pack(vals), _stream.current_stream_ptr())
+
+    # ---- code generation ------------------------------------------------------------------
+    def _build(self, key, args, ndim, vec, idx64):
+        storage = []
+        for p, a in zip(self.params, args):
+            if p.role in ("in", "out", "raw"):
+                storage.append(a.dtype)
+            else:
+                storage.append(p.dtype)
+        raw_info = []
+        for p, a in zip(self.params, args):
+            if p.role == "raw":
+                raw_info.append((a.ndim, a._c_contig))
+            else:
+                raw_info.append(None)
+        src, kinds = generate(self, storage, raw_info, ndim, vec, idx64)
+        mod = compile_module(src, self.options, name=self.name)
+        return mod.get_function(self.name), ArgPacker(kinds)
+
+
+def _grid_cap():
+    global _GRID_CAP
+    if _GRID_CAP is None:
+        # Enough resident blocks to fill every SM several times over; more only adds
+        # scheduling cost to a grid-stride loop.
+        _GRID_CAP = _sm_count() * 32
+    return _GRID_CAP
+
+
+_GRID_CAP = None
+
+
+def _append_scalar(vals, v):
+    if isinstance(v, (numpy.complexfloating, complex)):
+        vals.append(v.real)
+        vals.append(v.imag)
+    else:
+        vals.append(v)
+
+
+def _append_raw(vals, a):
+    vals.append(a._ptr)
+    vals.append(a.size)
+    vals.extend(a._shape)
+    vals.extend(a._strides)
+
+
+def collapse(shape, strides_list, out_idx=0):
+    """Drop size-1 axes, order axes by the output's strides, merge contiguous runs."""
+    dims = [d for d, s in enumerate(shape) if s != 1]
+    ref = strides_list[out_idx] if strides_list else None
+    if ref is not None and len(dims) > 1:
+        dims.sort(key=lambda d: -abs(ref[d]))
+    cshape = []
+    cstrides = [[] for _ in strides_list]
+    for d in dims:
+        if cshape:
+            n = shape[d]
+            if all(st[-1] == strides[d] * n for st, strides in zip(cstrides, strides_list)):
+                cshape[-1] *= n
+                for st, strides in zip(cstrides, strides_list):
+                    st[-1] = strides[d]
+                continue
+        cshape.append(shape[d])
+        for st, strides in zip(cstrides, strides_list):
+            st.append(strides[d])
+    return tuple(cshape), [tuple(st) for st in cstrides]
+
+
+def generate(op, storage, raw_info, ndim, vec, idx64):
+    """CUDA source for `op` and the ArgPacker kinds of its parameters.
+
+    ndim None: 1-D contiguous layout moving `vec` elements per thread; otherwise the
+    N-d layout with byte strides.
+    """
+    I = "long long" if idx64 else "int"
+    ik = "q" if idx64 else "i"
+    sig, kinds = [], []
+    loads, stores, pre = [], [], []
+    arr_k = 0
+    for p, st, raw in zip(op.params, storage, raw_info):
+        S = _dt.ctype(st)
+        C = p.ctype
+        if p.role == "scalar":
+            sig.append(f"const {C} {p.name}")
+            kinds.append(_SCALAR_KIND[numpy.dtype(st).char])
+        elif p.role == "raw":
+            rn, rc = raw
+            sig.append(f"{S}* _rp_{p.name}, long long _rs_{p.name}" +
+                       "".join(f", long long _rsh_{p.name}_{d}" for d in range(rn)) +
+                       "".join(f", long long _rst_{p.name}_{d}" for d in range(rn)))
+            kinds += ["P", "q"] + ["q"] * (2 * rn)
+            pre.append(f"CArray<{S}, {rn}, {'true' if rc else 'false'}> {p.name}; "
+                       f"{p.name}.data_ = _rp_{p.name}; {p.name}.size_ = _rs_{p.name};" +
+                       "".join(f" {p.name}.shape_[{d}] = _rsh_{p.name}_{d};"
+                               f" {p.name}.strides_[{d}] = _rst_{p.name}_{d};" for d in range(rn)))
+        else:
+            const = "const " if p.role == "in" else ""
+            if ndim is None:
+                sig.append(f"{const}{S}* __restrict__ _p{arr_k}")
+                kinds.append("P")
+            else:
+                sig.append(f"{const}char* __restrict__ _p{arr_k}" +
+                           "".join(f", const {I} _st{arr_k}_{d}" for d in range(ndim)))
+                kinds += ["P"] + [ik] * ndim
+            loads.append((p, S, C, arr_k))
+            arr_k += 1
+    if ndim is not None:
+        sig += [f"const {I} _sh{d}" for d in range(ndim)]
+        kinds += [ik] * ndim
+    sig.append(f"const {I} _n")
+    kinds.append(ik)
+    body = op.body
+    guard = op.guard
+    lines = [_PRELUDE, op.preamble,
+             f'extern "C" __global__ void {op.name}({", ".join(sig)}) {{']
+    lines += [f"  {x}" for x in pre]
+    lines.append(f"  struct {{ {I} n; __device__ {I} size() const {{ return n; }} }} _ind; _ind.n = _n;")
+    if op.loop_prep:
+        lines.append(op.loop_prep)
+    stride = f"({I})blockDim.x * gridDim.x"
+    start = f"({I})blockIdx.x * blockDim.x + threadIdx.x"
+
+    def element(ptr_of, i_expr, indent):
+        out = [f"{indent}const long long i = {i_expr}; (void)i;"]
+        for p, S, C, k in loads:
+            src = ptr_of(k, S)
+            if p.role == "in":
+                out.append(f"{indent}const {C} {p.name} = cuarray_cast<{C}>({src});")
+            elif S == C:
+                out.append(f"{indent}{C}& {p.name} = {src};")
+            else:
+                init = f"cuarray_cast<{C}>({src})" if op.load_outputs else f"{C}()"
+                out.append(f"{indent}{C} {p.name} = {init};")
+        if guard:
+            out.append(f"{indent}if ({guard}) {{")
+        out.append(f"{indent}{body}")
+        for p, S, C, k in loads:
+            if p.role == "out" and S != C:
+                out.append(f"{indent}{ptr_of(k, S)} = cuarray_cast<{S}>({p.name});")
+        if guard:
+            out.append(f"{indent}}}")
+        return out
+
+    if ndim is None and vec > 1:
+        lines.append(f"  for ({I} _b = ({start}) * {vec}; _b < _n; _b += {stride} * {vec}) {{")
+        lines.append(f"    if (_b + {vec} <= _n) {{")
+        for p, S, C, k in loads:
+            if p.role == "in" or op.load_outputs or guard:
+                lines.append(f"      cuarray_vec<{S}, {vec}> _v{k} = "
+                             f"*reinterpret_cast<const cuarray_vec<{S}, {vec}>*>(_p{k} + _b);")
+            else:
+                lines.append(f"      cuarray_vec<{S}, {vec}> _v{k};")
+        lines.append("      #pragma unroll")
+        lines.append(f"      for (int _k = 0; _k < {vec}; ++_k) {{")
+        lines += element(lambda k, S: f"_v{k}.v[_k]", "_b + _k", "        ")
+        lines.append("      }")
+        for p, S, C, k in loads:
+            if p.role == "out":
+                lines.append(f"      *reinterpret_cast<cuarray_vec<{S}, {vec}>*>(_p{k} + _b) = _v{k};")
+        lines.append("    } else {")
+        lines.append(f"      for ({I} _i = _b; _i < _n; ++_i) {{")
+        lines += element(lambda k, S: f"_p{k}[_i]", "_i", "        ")
+        lines.append("      }")
+        lines.append("    }")
+        lines.append("  }")
+    elif ndim is None:
+        lines.append(f"  for ({I} _i = {start}; _i < _n; _i += {stride}) {{")
+        lines += element(lambda k, S: f"_p{k}[_i]", "_i", "    ")
+        lines.append("  }")
+    else:
+        lines.append(f"  for ({I} _i = {start}; _i < _n; _i += {stride}) {{")
+        if ndim:
+            lines.append(f"    {I} _r = _i;" + "".join(f" {I} _o{k} = 0;" for k in range(arr_k)))
+            for d in range(ndim - 1, -1, -1):
+                if d:
+                    lines.append(f"    {{ const {I} _c = _r % _sh{d}; _r /= _sh{d};" +
+                                 "".join(f" _o{k} += _c * _st{k}_{d};" for k in range(arr_k)) + " }")
+                else:
+                    lines.append("    " + "".join(f" _o{k} += _r * _st{k}_0;" for k in range(arr_k)))
+            ptr = lambda k, S: f"*(({S}*)(_p{k} + _o{k}))"
+        else:
+            ptr = lambda k, S: f"*(({S}*)_p{k})"
+        lines += element(ptr, "_i", "    ")
+        lines.append("  }")
+    if op.after_loop:
+        lines.append(op.after_loop)
+    lines.append("}")
+    return "\n".join(lines), kinds

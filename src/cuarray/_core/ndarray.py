@@ -1,0 +1,424 @@
+"""cuarray.ndarray: an N-d array in device memory (cuarray version of `cupy.ndarray`)."""
+import builtins
+import operator
+
+import numpy
+
+from cuarray._core import dtypes as _dt
+from cuarray._core import shapes as _sh
+from cuarray._runtime import memory as _memory
+from cuarray._runtime import device as _device
+
+
+class ndarray:
+    """An N-dimensional array on a CUDA device (cuarray version of `cupy.ndarray`).
+
+    Arithmetic runs on the device of the array; reading values on the host
+    (`get()`, `item()`, printing) synchronises.
+    """
+
+    __slots__ = ("_shape", "_strides", "dtype", "_mem", "_ptr", "size", "_c_contig",
+                 "_f_contig", "base", "_device_id", "__weakref__")
+    __array_priority__ = 100.0
+
+    def __init__(self, shape, dtype=float, memptr=None, offset=0, strides=None, order="C"):
+        shape = _sh.normalize_shape(shape)
+        dtype = _dt.check_dtype(dtype)
+        if order not in ("C", "F"):
+            raise ValueError(f"order must be 'C' or 'F', got {order!r}")
+        size = _sh.prod(shape)
+        if strides is None:
+            strides = _sh.contiguous_strides(shape, dtype.itemsize, order)
+        else:
+            strides = tuple(operator.index(s) for s in strides)
+            if len(strides) != len(shape):
+                raise ValueError("strides, if given, must be the same length as shape")
+        if memptr is None:
+            if offset:
+                raise ValueError("offset needs memptr")
+            memptr = _memory.alloc(size * dtype.itemsize)
+            self.base = None
+        else:
+            self.base = None
+        self._shape = shape
+        self._strides = strides
+        self.dtype = dtype
+        self._mem = memptr.mem
+        self._ptr = memptr.ptr + offset
+        self._device_id = memptr.device_id
+        self.size = size
+        self._set_flags()
+
+    def _set_flags(self):
+        it = self.dtype.itemsize
+        self._c_contig = _sh.is_c_contiguous(self._shape, self._strides, it)
+        self._f_contig = _sh.is_f_contiguous(self._shape, self._strides, it)
+
+    # ---- construction helpers (internal, fast) --------------------------------------------
+    @classmethod
+    def _alloc(cls, shape, dtype, order="C"):
+        """A new array; shape a tuple of ints, dtype a numpy.dtype (both already valid)."""
+        a = object.__new__(cls)
+        it = dtype.itemsize
+        n = 1
+        for s in shape:
+            n *= s
+        mp = _memory.alloc(n * it)
+        a._shape = shape
+        a.dtype = dtype
+        a._mem = mp.mem
+        a._ptr = mp.ptr
+        a._device_id = mp.device_id
+        a.size = n
+        a.base = None
+        nd = len(shape)
+        if nd <= 1:
+            a._strides = (it,) if nd else ()
+            a._c_contig = a._f_contig = True
+        elif order == "F":
+            a._strides = _sh.contiguous_strides(shape, it, "F")
+            a._c_contig = n == 0 or _sh.is_c_contiguous(shape, a._strides, it)
+            a._f_contig = True
+        else:
+            a._strides = _sh.contiguous_strides(shape, it, "C")
+            a._c_contig = True
+            a._f_contig = n == 0 or _sh.is_f_contiguous(shape, a._strides, it)
+        return a
+
+    def _view(self, shape, strides, offset=0, dtype=None):
+        """A view sharing this array's memory; offset in bytes."""
+        v = object.__new__(type(self))
+        v._shape = shape
+        v._strides = strides
+        v.dtype = self.dtype if dtype is None else dtype
+        v._mem = self._mem
+        v._ptr = self._ptr + offset
+        v._device_id = self._device_id
+        n = 1
+        for s in shape:
+            n *= s
+        v.size = n
+        v.base = self if self.base is None else self.base
+        v._set_flags()
+        return v
+
+    # ---- attributes -----------------------------------------------------------------------
+    @property
+    def shape(self):
+        return self._shape
+
+    @shape.setter
+    def shape(self, new_shape):
+        v = self._reshape_view(new_shape, "C")
+        if v is None:
+            raise AttributeError("Incompatible shape for in-place modification. Use `.reshape()` "
+                                 "to make a copy with the desired shape.")
+        self._shape, self._strides = v._shape, v._strides
+        self._set_flags()
+
+    @property
+    def strides(self):
+        return self._strides
+
+    @property
+    def ndim(self):
+        return len(self._shape)
+
+    @property
+    def itemsize(self):
+        return self.dtype.itemsize
+
+    @property
+    def nbytes(self):
+        return self.size * self.dtype.itemsize
+
+    @property
+    def data(self):
+        return _memory.MemoryPointer(self._mem, self._ptr - self._mem.ptr)
+
+    @property
+    def device(self):
+        from cuarray._runtime.device import Device
+        return Device(self._device_id)
+
+    @property
+    def flags(self):
+        return Flags(self._c_contig, self._f_contig, self.base is None)
+
+    @property
+    def T(self):
+        return self.transpose()
+
+    @property
+    def mT(self):
+        if self.ndim < 2:
+            raise ValueError("matrix transpose with ndim < 2 is undefined")
+        return self.swapaxes(-1, -2)
+
+    @property
+    def real(self):
+        if self.dtype.kind != "c":
+            return self
+        rd = _dt.real_dtype(self.dtype)
+        return self._view(self._shape, self._strides, 0, rd)
+
+    @real.setter
+    def real(self, value):
+        self.real[...] = value
+
+    @property
+    def imag(self):
+        if self.dtype.kind != "c":
+            from cuarray._routines.creation import zeros
+            return zeros(self._shape, self.dtype)
+        rd = _dt.real_dtype(self.dtype)
+        return self._view(self._shape, self._strides, rd.itemsize, rd)
+
+    @imag.setter
+    def imag(self, value):
+        if self.dtype.kind != "c":
+            raise TypeError("array does not have imaginary part to set")
+        self.imag[...] = value
+
+    def __len__(self):
+        if not self._shape:
+            raise TypeError("len() of unsized object")
+        return self._shape[0]
+
+    def __iter__(self):
+        if not self._shape:
+            raise TypeError("iteration over a 0-d array")
+        for i in range(self._shape[0]):
+            yield self[i]
+
+    # ---- host conversion ------------------------------------------------------------------
+    def get(self, stream=None, order="C", out=None, blocking=True):
+        """Copy to a numpy.ndarray (cuarray version of `cupy.ndarray.get`); synchronises."""
+        from cuarray._core import transfer
+        return transfer.to_host(self, stream=stream, order=order, out=out)
+
+    def set(self, arr, stream=None):
+        """Copy a numpy.ndarray of the same shape into this array."""
+        from cuarray._core import transfer
+        transfer.from_host_into(self, arr, stream=stream)
+
+    def item(self, *args):
+        if args:
+            return self.get().item(*args)
+        if self.size != 1:
+            raise ValueError("can only convert an array of size 1 to a Python scalar")
+        return self.get().item()
+
+    def tolist(self):
+        return self.get().tolist()
+
+    def __array__(self, dtype=None, copy=None):
+        raise TypeError(
+            "Implicit conversion to a NumPy array is not allowed. Please use `.get()` or "
+            "`cuarray.asnumpy(x)` to construct a NumPy array explicitly.")
+
+    def _scalar(self, kind):
+        if self.size != 1:
+            raise TypeError(f"only length-1 arrays can be converted to Python scalars")
+        return kind(self.get().reshape(()))
+
+    def __bool__(self):
+        if self.size != 1:
+            raise ValueError("The truth value of an array with more than one element is "
+                             "ambiguous. Use a.any() or a.all()" if self.size else
+                             "The truth value of an empty array is ambiguous. Use a.size > 0")
+        return bool(self.get().reshape(()))
+
+    def __int__(self):
+        return self._scalar(int)
+
+    def __float__(self):
+        return self._scalar(float)
+
+    def __complex__(self):
+        return self._scalar(complex)
+
+    def __index__(self):
+        if self.dtype.kind not in "biu" or self.ndim:
+            raise TypeError("only integer scalar arrays can be converted to a scalar index")
+        return int(self.get())
+
+    def __repr__(self):
+        return repr(self.get())
+
+    def __str__(self):
+        return str(self.get())
+
+    def __format__(self, spec):
+        return format(self.get(), spec)
+
+    # ---- shape manipulation ---------------------------------------------------------------
+    def _reshape_view(self, new_shape, order):
+        if isinstance(new_shape, (int, numpy.integer)):
+            new_shape = (operator.index(new_shape),)
+        new_shape = tuple(operator.index(s) for s in new_shape)
+        new_shape = _sh.infer_reshape(self.size, new_shape)
+        if new_shape == self._shape:
+            return self._view(self._shape, self._strides)
+        st = _sh.reshape_strides(self._shape, self._strides, self.dtype.itemsize, new_shape, order)
+        if st is None:
+            return None
+        return self._view(new_shape, st)
+
+    def reshape(self, *shape, order="C", copy=None):
+        """A view with the new shape when strides allow, else a copy (NumPy's rules)."""
+        if len(shape) == 1 and not isinstance(shape[0], (int, numpy.integer)):
+            shape = shape[0]
+        if order == "A":
+            order = "F" if self._f_contig and not self._c_contig else "C"
+        if order not in ("C", "F"):
+            raise ValueError(f"order must be one of 'C', 'F', 'A', got {order!r}")
+        if copy:
+            return self.copy(order)._reshape_view(shape, order)
+        v = self._reshape_view(shape, order)
+        if v is None:
+            if copy is False:
+                raise ValueError("Unable to avoid creating a copy while reshaping.")
+            v = self.copy(order)._reshape_view(shape, order)
+        return v
+
+    def ravel(self, order="C"):
+        if order == "K":
+            order = "F" if self._f_contig and not self._c_contig else "C"
+        return self.reshape(-1, order=order)
+
+    def flatten(self, order="C"):
+        if order == "K" or order == "A":
+            order = "F" if self._f_contig and not self._c_contig else "C"
+        return self.copy(order).reshape(-1, order=order)
+
+    def transpose(self, *axes):
+        nd = self.ndim
+        if not axes or (len(axes) == 1 and axes[0] is None):
+            axes = tuple(range(nd - 1, -1, -1))
+        elif len(axes) == 1 and not isinstance(axes[0], (int, numpy.integer)):
+            axes = tuple(axes[0])
+        if len(axes) != nd:
+            raise ValueError("axes don't match array")
+        axes = tuple(_sh.normalize_axis(a, nd) for a in axes)
+        if len(set(axes)) != nd:
+            raise ValueError("repeated axis in transpose")
+        return self._view(tuple(self._shape[a] for a in axes), tuple(self._strides[a] for a in axes))
+
+    def swapaxes(self, axis1, axis2):
+        nd = self.ndim
+        a1, a2 = _sh.normalize_axis(axis1, nd), _sh.normalize_axis(axis2, nd)
+        axes = list(range(nd))
+        axes[a1], axes[a2] = axes[a2], axes[a1]
+        return self.transpose(axes)
+
+    def squeeze(self, axis=None):
+        if axis is None:
+            keep = [d for d, s in enumerate(self._shape) if s != 1]
+        else:
+            axes = _sh.normalize_axes(axis, self.ndim)
+            for a in axes:
+                if self._shape[a] != 1:
+                    raise ValueError("cannot select an axis to squeeze out which has size not equal to one")
+            keep = [d for d in range(self.ndim) if d not in axes]
+        return self._view(tuple(self._shape[d] for d in keep), tuple(self._strides[d] for d in keep))
+
+    def view(self, dtype=None, type=None):
+        if dtype is None:
+            return self._view(self._shape, self._strides)
+        if isinstance(dtype, builtins.type) and issubclass(dtype, ndarray):
+            return self._view(self._shape, self._strides)
+        dtype = _dt.check_dtype(dtype)
+        old, new = self.dtype.itemsize, dtype.itemsize
+        if old == new:
+            return self._view(self._shape, self._strides, 0, dtype)
+        if self.ndim == 0:
+            raise ValueError("Changing the dtype of a 0d array is only supported if the itemsize is unchanged")
+        if self._strides[-1] != old and self._shape[-1] != 1:
+            raise ValueError("To change to a dtype of a different size, the last axis must be contiguous")
+        last = self._shape[-1] * old
+        if last % new:
+            raise ValueError("When changing to a smaller dtype, its size must be a divisor of the size "
+                             "of original dtype" if new < old else
+                             "When changing to a larger dtype, its size must be a divisor of the total "
+                             "size in bytes of the last axis of the array.")
+        shape = self._shape[:-1] + (last // new,)
+        strides = self._strides[:-1] + (new,)
+        return self._view(shape, strides, 0, dtype)
+
+    # ---- copies and casts (the elementwise engine) ----------------------------------------
+    def copy(self, order="C"):
+        from cuarray._core import _copy
+        return _copy.copy(self, order)
+
+    def astype(self, dtype, order="K", casting="unsafe", subok=None, copy=True):
+        from cuarray._core import _copy
+        return _copy.astype(self, dtype, order, casting, copy)
+
+    def fill(self, value):
+        from cuarray._core import _copy
+        _copy.fill(self, value)
+
+    # ---- indexing -------------------------------------------------------------------------
+    def __getitem__(self, key):
+        plan = _sh.plan_basic_index(self._shape, self._strides, key)
+        if plan is not None:
+            return self._view(plan[0], plan[1], plan[2])
+        from cuarray._core import _indexing
+        return _indexing.getitem(self, key)
+
+    def __setitem__(self, key, value):
+        plan = _sh.plan_basic_index(self._shape, self._strides, key)
+        if plan is None:
+            from cuarray._core import _indexing
+            return _indexing.setitem(self, key, value)
+        view = self._view(plan[0], plan[1], plan[2]) if plan[0] != self._shape or plan[2] else self
+        from cuarray._core import _copy
+        _copy.assign(view, value)
+
+    # ---- interop --------------------------------------------------------------------------
+    @property
+    def __cuda_array_interface__(self):
+        from cuarray._core import interop
+        return interop.cuda_array_interface(self)
+
+    def __dlpack__(self, *, stream=None, max_version=None, dl_device=None, copy=None):
+        from cuarray._core import interop
+        return interop.to_dlpack(self, stream=stream, max_version=max_version,
+                                 dl_device=dl_device, copy=copy)
+
+    def __dlpack_device__(self):
+        return (2, self._device_id)  # kDLCUDA
+
+    def __copy__(self):
+        return self.copy()
+
+    def __deepcopy__(self, memo):
+        return self.copy()
+
+    def __reduce__(self):
+        from cuarray._core import transfer
+        return transfer.asarray, (self.get(),)
+
+
+class Flags:
+    """ndarray.flags: C_CONTIGUOUS, F_CONTIGUOUS, OWNDATA (read-only)."""
+
+    __slots__ = ("c_contiguous", "f_contiguous", "owndata")
+
+    def __init__(self, c, f, own):
+        self.c_contiguous, self.f_contiguous, self.owndata = c, f, own
+
+    _NAMES = {"C_CONTIGUOUS": "c_contiguous", "C": "c_contiguous", "CONTIGUOUS": "c_contiguous",
+              "F_CONTIGUOUS": "f_contiguous", "F": "f_contiguous", "FORTRAN": "f_contiguous",
+              "OWNDATA": "owndata"}
+
+    def __getitem__(self, name):
+        try:
+            return getattr(self, self._NAMES[name])
+        except KeyError:
+            raise KeyError(name) from None
+
+    def __repr__(self):
+        return (f"  C_CONTIGUOUS : {self.c_contiguous}\n  F_CONTIGUOUS : {self.f_contiguous}\n"
+                f"  OWNDATA : {self.owndata}")

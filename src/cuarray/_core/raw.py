@@ -1,0 +1,226 @@
+"""User kernels written in CUDA C: RawKernel and RawModule (CuPy's API)."""
+import numpy
+
+from cuarray._runtime import compiler as _compiler
+from cuarray._runtime.device import ensure_context
+from cuarray._runtime.launch import ArgPacker, function_attributes
+from cuarray._runtime import stream as _stream
+
+_packers = {}
+_SCALAR_KIND = {"?": "?", "b": "b", "B": "B", "h": "h", "H": "H", "i": "i", "I": "I",
+                "l": "q", "q": "q", "L": "Q", "Q": "Q", "e": "e", "f": "f", "d": "d",
+                "F": "F", "D": "D"}
+
+_CUCOMPLEX = "#include <cuarray/cucomplex.cuh>"
+
+
+def _marshal(args):
+    """(kinds, flat values) for kernel arguments, CuPy's rules: arrays and pointers as
+    pointers, NumPy scalars with their own C type, int → long long, float → double."""
+    from cuarray._core.ndarray import ndarray
+    from cuarray._runtime.memory import MemoryPointer
+    kinds, vals = [], []
+    for k, a in enumerate(args):
+        if isinstance(a, ndarray):
+            kinds.append("P")
+            vals.append(a._ptr)
+        elif isinstance(a, numpy.generic):
+            dt = a.dtype
+            if dt.names is not None:
+                kinds.append(("s", dt.itemsize, max(dt.alignment, 1)))
+                vals.append(a.tobytes())
+                continue
+            kind = _SCALAR_KIND.get(dt.char)
+            if kind is None:
+                raise TypeError(f"kernel argument {k}: unsupported NumPy scalar type {dt}")
+            kinds.append(kind)
+            if kind in "FD":
+                vals += [a.real, a.imag]
+            else:
+                vals.append(a)
+        elif isinstance(a, bool):
+            kinds.append("?")
+            vals.append(a)
+        elif isinstance(a, int):
+            kinds.append("q")
+            vals.append(a)
+        elif isinstance(a, float):
+            kinds.append("d")
+            vals.append(a)
+        elif isinstance(a, complex):
+            kinds.append("D")
+            vals += [a.real, a.imag]
+        elif isinstance(a, MemoryPointer):
+            kinds.append("P")
+            vals.append(a.ptr)
+        elif a is None:
+            kinds.append("P")
+            vals.append(0)
+        elif hasattr(a, "__cuda_array_interface__"):
+            kinds.append("P")
+            vals.append(a.__cuda_array_interface__["data"][0])
+        else:
+            raise TypeError(f"kernel argument {k} has unsupported type {type(a).__name__}: pass "
+                            f"cuarray arrays, NumPy scalars, or Python bool/int/float/complex")
+    return tuple(kinds), vals
+
+
+def _dims(v, what):
+    if isinstance(v, (int, numpy.integer)):
+        t = (int(v), 1, 1)
+    else:
+        t = tuple(int(x) for x in v)
+        if not 1 <= len(t) <= 3:
+            raise ValueError(f"{what} must be an int or a tuple of 1 to 3 ints, got {v!r}")
+        t = t + (1,) * (3 - len(t))
+    if any(x < 1 for x in t):
+        raise ValueError(f"{what} dimensions must be positive, got {v!r}")
+    return t
+
+
+def _launch(fn, grid, block, args, shared_mem, stream, cooperative):
+    if not isinstance(args, (tuple, list)):
+        raise TypeError("kernel arguments must be given as a tuple or list")
+    ensure_context()
+    kinds, vals = _marshal(args)
+    packer = _packers.get(kinds)
+    if packer is None:
+        packer = _packers[kinds] = ArgPacker(kinds)
+    try:
+        addr = packer.pack(vals)
+    except Exception as e:  # struct.error: a value does not fit its C type
+        raise TypeError(f"cannot pass kernel arguments {args!r}: {e}") from None
+    sp = _stream.current_stream_ptr() if stream is None else stream.ptr
+    g, b = _dims(grid, "grid"), _dims(block, "block")
+    if cooperative:
+        fn.launch_cooperative(g, b, addr, shared_mem, sp)
+    else:
+        fn.launch(g, b, addr, shared_mem, sp)
+
+
+def _prepare(code, translate_cucomplex):
+    if translate_cucomplex:
+        code = code.replace("#include <cuComplex.h>", _CUCOMPLEX).replace(
+            '#include "cuComplex.h"', _CUCOMPLEX)
+        if _CUCOMPLEX not in code:
+            code = _CUCOMPLEX + "\n" + code
+    return code
+
+
+def _check_backend(backend):
+    if backend != "nvrtc":
+        raise ValueError(f"backend {backend!r} is not available: cuarray compiles with NVRTC "
+                         f"(backend='nvrtc')")
+
+
+class RawKernel:
+    """A CUDA C kernel given as source (cuarray version of `cupy.RawKernel`).
+
+    `jitify=True` is accepted for CuPy compatibility; NVRTC's own header search is used.
+    """
+
+    def __init__(self, code, name, options=(), backend="nvrtc", *, translate_cucomplex=False,
+                 enable_cooperative_groups=False, jitify=False):
+        _check_backend(backend)
+        self.code = code
+        self.name = name
+        self.options = tuple(options)
+        self.backend = backend
+        self.translate_cucomplex = translate_cucomplex
+        self.enable_cooperative_groups = enable_cooperative_groups
+        self.jitify = jitify
+        self._fn = None
+
+    @property
+    def kernel(self):
+        if self._fn is None:
+            mod = _compiler.compile_module(_prepare(self.code, self.translate_cucomplex),
+                                           self.options, name=self.name)
+            self._fn = mod.get_function(self.name)
+        return self._fn
+
+    def __call__(self, grid, block, args, *, shared_mem=0, stream=None):
+        _launch(self.kernel, grid, block, args, shared_mem, stream, self.enable_cooperative_groups)
+
+    def compile(self, log_stream=None):
+        self.kernel
+
+    @property
+    def attributes(self):
+        return function_attributes(self.kernel)
+
+    max_threads_per_block = property(lambda self: self.kernel.attribute("max_threads_per_block"))
+    shared_size_bytes = property(lambda self: self.kernel.attribute("shared_size_bytes"))
+    const_size_bytes = property(lambda self: self.kernel.attribute("const_size_bytes"))
+    local_size_bytes = property(lambda self: self.kernel.attribute("local_size_bytes"))
+    num_regs = property(lambda self: self.kernel.attribute("num_regs"))
+    ptx_version = property(lambda self: self.kernel.attribute("ptx_version"))
+    binary_version = property(lambda self: self.kernel.attribute("binary_version"))
+
+    @property
+    def max_dynamic_shared_size_bytes(self):
+        return self.kernel.attribute("max_dynamic_shared_size_bytes")
+
+    @max_dynamic_shared_size_bytes.setter
+    def max_dynamic_shared_size_bytes(self, value):
+        self.kernel.set_attribute("max_dynamic_shared_size_bytes", value)
+
+
+class _ModuleFunction(RawKernel):
+    def __init__(self, fn, name, cooperative):
+        self._fn = fn
+        self.name = name
+        self.enable_cooperative_groups = cooperative
+
+
+class RawModule:
+    """A CUDA C module given as source or a cubin/PTX file (cuarray version of `cupy.RawModule`).
+
+    C++ templates are reached through `name_expressions`, e.g.
+    `RawModule(code=src, name_expressions=['f<float>']).get_function('f<float>')`.
+    """
+
+    def __init__(self, code=None, path=None, options=(), backend="nvrtc", translate_cucomplex=False,
+                 *, enable_cooperative_groups=False, name_expressions=None, jitify=False):
+        _check_backend(backend)
+        if (code is None) == (path is None):
+            raise TypeError("RawModule needs exactly one of code= or path=")
+        self.code = code
+        self.path = path
+        self.options = tuple(options)
+        self.backend = backend
+        self.translate_cucomplex = translate_cucomplex
+        self.enable_cooperative_groups = enable_cooperative_groups
+        self.name_expressions = tuple(name_expressions or ())
+        self._mod = None
+
+    @property
+    def module(self):
+        if self._mod is None:
+            if self.code is not None:
+                self._mod = _compiler.compile_module(
+                    _prepare(self.code, self.translate_cucomplex), self.options,
+                    self.name_expressions, name="raw_module")
+            else:
+                with open(self.path, "rb") as f:
+                    image = f.read()
+                if self.path.endswith(".ptx"):
+                    image = image + b"\0"
+                self._mod = _compiler.Module(image, {})
+        return self._mod
+
+    def compile(self, log_stream=None):
+        self.module
+
+    def get_function(self, name):
+        return _ModuleFunction(self.module.get_function(name), name, self.enable_cooperative_groups)
+
+    def get_global(self, name):
+        """The __device__ variable `name` as a MemoryPointer."""
+        from cuarray._runtime.memory import MemoryPointer, UnownedMemory
+        from cuarray._runtime.device import get_device_id
+        ptr, size = self.module.get_global(name)
+        return MemoryPointer(UnownedMemory(ptr, size, self, get_device_id()), 0)
+
+    def get_texref(self, name):
+        raise AttributeError("texture references were removed in CUDA 12; use texture objects")

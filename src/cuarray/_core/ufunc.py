@@ -1,0 +1,266 @@
+"""The ufunc object: NumPy's dtype resolution, then one elementwise launch.
+
+`numpy.<name>.resolve_dtypes` is the only promotion table (STYLE §2). Its answer, and
+the compiled op for it, are cached per (argument kinds) so a warm call is one dict
+lookup, one allocation and one launch.
+"""
+import numpy
+
+from cuarray._core import dtypes as _dt
+from cuarray._core import ufunc_table as _table
+from cuarray._core.elementwise import Op, Param
+from cuarray._core.ndarray import ndarray
+from cuarray._core.shapes import broadcast_shapes
+
+_PY_SCALARS = (bool, int, float, complex)
+_alloc = ndarray._alloc
+
+
+def _host_error(name, x):
+    kind = "numpy.ndarray" if isinstance(x, numpy.ndarray) else type(x).__name__
+    return TypeError(f"cuarray.{name} does not accept {kind}; move it to the GPU with "
+                     f"cuarray.asarray(x)")
+
+
+class _Loop:
+    """A resolved loop for one combination of argument kinds."""
+
+    __slots__ = ("op", "in_dtypes", "out_dtypes", "scalar_idx")
+
+    def __init__(self, op, in_dtypes, out_dtypes, scalar_idx):
+        self.op = op
+        self.in_dtypes = in_dtypes
+        self.out_dtypes = out_dtypes
+        self.scalar_idx = scalar_idx
+
+
+class ufunc:
+    """A universal function on cuarray arrays (cuarray version of `numpy.ufunc`).
+
+    Python scalars are weak (NEP 50); host arrays are refused with a TypeError that
+    names `cuarray.asarray`.
+    """
+
+    def __init__(self, row):
+        self.__name__ = self.name = row.name
+        self.nin = row.nin
+        self.nout = row.nout
+        self.nargs = row.nin + row.nout
+        self.types = list(row.types)
+        self.identity = row.identity
+        self.__doc__ = f"cuarray version of `numpy.{row.name}`."
+        self._np = getattr(numpy, row.name)
+        self._loops = {}
+
+    def __repr__(self):
+        return f"<ufunc '{self.__name__}'>"
+
+    @property
+    def ntypes(self):
+        return len(self.types)
+
+    # ---- resolution -----------------------------------------------------------------------
+    def _resolve(self, key, args, dtype, casting, where):
+        dts = []
+        for a in args:
+            if isinstance(a, ndarray):
+                dts.append(a.dtype)
+            elif type(a) in _PY_SCALARS:
+                dts.append(type(a))
+            else:
+                dts.append(a.dtype)
+        ops = tuple(dts) + (None,) * self.nout
+        if dtype is None:
+            loop = self._np.resolve_dtypes(ops)
+        else:
+            loop = self._np.resolve_dtypes(ops, signature=(None,) * self.nin + (dtype,) * self.nout,
+                                           casting=casting)
+        in_dt, out_dt = loop[:self.nin], loop[self.nin:]
+        for k, (src, dst) in enumerate(zip(dts, in_dt)):
+            if isinstance(src, numpy.dtype) and not numpy.can_cast(src, dst, casting):
+                raise _casting_error(self.__name__, "input", k, src, dst, casting)
+        for d in in_dt + out_dt:
+            _dt.check_dtype(d)
+        scalar_idx = tuple(k for k, a in enumerate(args) if not isinstance(a, ndarray))
+        params = []
+        for k in range(self.nin):
+            params.append(Param(f"in{k}", "scalar" if k in scalar_idx else "in", in_dt[k]))
+        for k in range(self.nout):
+            params.append(Param(f"out{k}", "out", out_dt[k]))
+        guard = None
+        if where:
+            params.append(Param("_where", "in", numpy.dtype(bool)))
+            guard = "_where"
+        body = _table.body(self.__name__, in_dt, out_dt)
+        tag = "".join(d.char for d in in_dt + out_dt) + "".join(str(k) for k in scalar_idx)
+        op = Op(f"cuarray_{self.__name__}_{tag}{'_w' if where else ''}", params, body, guard=guard)
+        entry = self._loops[key] = _Loop(op, in_dt, out_dt, scalar_idx)
+        return entry
+
+    # ---- call -----------------------------------------------------------------------------
+    def __call__(self, *args, out=None, where=True, casting="same_kind", order="K", dtype=None,
+                 signature=None, subok=True):
+        nin = self.nin
+        if len(args) != nin:
+            if len(args) == self.nargs and out is None:
+                args, out = args[:nin], args[nin:]
+            else:
+                raise TypeError(f"{self.__name__}() takes from {nin} to {self.nargs} positional "
+                                f"arguments but {len(args)} were given")
+        if signature is not None and dtype is None:
+            dtype = signature[-1] if isinstance(signature, tuple) else signature
+        key = []
+        shape = None
+        same = True
+        for a in args:
+            if isinstance(a, ndarray):
+                key.append(a.dtype.char)
+                if shape is None:
+                    shape = a._shape
+                elif a._shape != shape:
+                    same = False
+            elif type(a) in _PY_SCALARS:
+                key.append(type(a))
+            elif isinstance(a, numpy.generic):
+                key.append(("s", a.dtype.char))
+            else:
+                raise _host_error(self.__name__, a)
+        masked = where is not True
+        if masked:
+            if where is False:
+                where = numpy.bool_(False)
+            if not isinstance(where, ndarray):
+                from cuarray._core.transfer import asarray
+                where = asarray(numpy.asarray(where, dtype=bool)) if isinstance(where, (bool, numpy.bool_)) \
+                    else None
+                if where is None:
+                    raise _host_error(self.__name__, where)
+            if where.dtype != numpy.bool_:
+                where = where.astype(numpy.bool_)
+        key = (tuple(key), dtype, casting, masked)
+        loop = self._loops.get(key)
+        if loop is None:
+            if dtype is not None:
+                dtype = _dt.check_dtype(dtype)
+            loop = self._resolve(key, args, dtype, casting, masked)
+        # Scalars become NumPy scalars of the loop's input type (NEP 50 overflow errors included).
+        if loop.scalar_idx:
+            args = list(args)
+            for k in loop.scalar_idx:
+                args[k] = _to_loop_scalar(args[k], loop.in_dtypes[k], self.__name__)
+            if self.__name__ in ("power", "float_power") and 1 in loop.scalar_idx:
+                _check_int_power(loop.in_dtypes[1], args[1])
+        if shape is None:
+            shape = ()
+        elif not same:
+            shape = broadcast_shapes(*[a._shape for a in args if isinstance(a, ndarray)])
+        if masked and where._shape != shape:
+            shape = broadcast_shapes(shape, where._shape)
+        outs = self._outputs(out, shape, loop.out_dtypes, casting, order, args)
+        launch_args = list(args) + outs
+        if masked:
+            launch_args.append(where)
+        if outs[0].size:
+            loop.op.launch(launch_args)
+        if self.nout == 1:
+            return outs[0]
+        return tuple(outs)
+
+    def _outputs(self, out, shape, out_dtypes, casting, order, args):
+        if out is None:
+            out = (None,) * self.nout
+        elif isinstance(out, ndarray):
+            out = (out,)
+        elif not isinstance(out, tuple):
+            raise TypeError(f"return arrays must be of ArrayType, got {type(out).__name__}") \
+                if not isinstance(out, numpy.ndarray) else _host_error(self.__name__, out)
+        if len(out) != self.nout:
+            raise ValueError(f"The 'out' tuple must have exactly {self.nout} entries: one per ufunc output")
+        res = []
+        for k, (o, dt) in enumerate(zip(out, out_dtypes)):
+            if o is None:
+                res.append(_alloc(shape, dt, _order(order, args)))
+                continue
+            if not isinstance(o, ndarray):
+                raise _host_error(self.__name__, o)
+            if o._shape != shape:
+                raise ValueError(f"non-broadcastable output operand with shape {o._shape} doesn't "
+                                 f"match the broadcast shape {shape}")
+            if o.dtype != dt and not numpy.can_cast(dt, o.dtype, casting):
+                raise _casting_error(self.__name__, "output", k, dt, o.dtype, casting)
+            res.append(o)
+        return res
+
+    # ---- methods --------------------------------------------------------------------------
+    def outer(self, A, B, **kwargs):
+        if self.nin != 2:
+            raise ValueError("outer product only supported for binary functions")
+        for x in (A, B):
+            if not isinstance(x, ndarray) and type(x) not in _PY_SCALARS and not isinstance(x, numpy.generic):
+                raise _host_error(self.__name__, x)
+        a = A.reshape(A.shape + (1,) * (B.ndim if isinstance(B, ndarray) else 0)) \
+            if isinstance(A, ndarray) else A
+        return self(a, B, **kwargs)
+
+    def reduce(self, array, axis=0, dtype=None, out=None, keepdims=False, initial=None, where=True):
+        from cuarray._core import _ufunc_methods
+        return _ufunc_methods.reduce(self, array, axis, dtype, out, keepdims, initial, where)
+
+    def accumulate(self, array, axis=0, dtype=None, out=None):
+        from cuarray._core import _ufunc_methods
+        return _ufunc_methods.accumulate(self, array, axis, dtype, out)
+
+    def reduceat(self, array, indices, axis=0, dtype=None, out=None):
+        from cuarray._core import _ufunc_methods
+        return _ufunc_methods.reduceat(self, array, indices, axis, dtype, out)
+
+    def at(self, a, indices, b=None):
+        from cuarray._core import _ufunc_methods
+        return _ufunc_methods.at(self, a, indices, b)
+
+
+def _order(order, args):
+    if order == "C":
+        return "C"
+    if order == "F":
+        return "F"
+    arrays = [a for a in args if isinstance(a, ndarray) and a.ndim > 1]
+    if arrays and all(a._f_contig and not a._c_contig for a in arrays):
+        return "F"
+    return "C"
+
+
+def _to_loop_scalar(v, dt, name):
+    if isinstance(v, numpy.generic):
+        return v.astype(dt) if v.dtype != dt else v
+    if isinstance(v, bool) or dt.kind not in "biu":
+        if dt.kind != "c" and isinstance(v, complex):
+            return dt.type(v.real)
+        return dt.type(v)
+    if isinstance(v, float):
+        return dt.type(v)
+    info = numpy.iinfo(dt)
+    if not info.min <= v <= info.max:
+        raise OverflowError(f"Python integer {v} out of bounds for {dt}")
+    return dt.type(v)
+
+
+def _check_int_power(dt, v):
+    if dt.kind in "iu" and v < 0:
+        raise ValueError("Integers to negative integer powers are not allowed.")
+
+
+def _casting_error(name, which, k, src, dst, casting):
+    """NumPy's own casting exception (a TypeError subclass), NumPy's message."""
+    try:
+        from numpy._core import _exceptions as ex
+        cls = ex._UFuncInputCastingError if which == "input" else ex._UFuncOutputCastingError
+        return cls(getattr(numpy, name), casting, src, dst, k)
+    except (ImportError, AttributeError, TypeError):
+        return TypeError(f"Cannot cast ufunc '{name}' {which} from {src!r} to {dst!r} with "
+                         f"casting rule '{casting}'")
+
+
+def make_ufuncs():
+    """One cuarray ufunc per table row, by name."""
+    return {row.name: ufunc(row) for row in _table.UFUNCS}

@@ -1,0 +1,56 @@
+"""cuSOLVER dense handles: one per (device, thread), bound to the current stream at every use.
+
+Each handle carries the objects its calls need: a `cusolverDnParams_t` for the 64-bit
+generic API (Xgetrf, Xpotrf, Xsyevd, Xgesvd, Xgesvdp, Xgeev, ...) and the Jacobi
+parameter objects for syevj/gesvdj (default tolerance, sorted results).
+"""
+import threading
+
+from nvmath.bindings import cusolverDn
+
+from cuarray._runtime.device import ensure_context
+from cuarray._runtime.stream import current_stream_ptr
+
+_tls = threading.local()
+
+EIG_NOVECTOR, EIG_VECTOR = 0, 1
+
+
+class Solver:
+    """A cuSOLVER handle and its parameter objects."""
+
+    __slots__ = ("ptr", "params", "syevj", "gesvdj", "stream")
+
+    def __init__(self):
+        self.ptr = cusolverDn.create()
+        self.params = cusolverDn.create_params()
+        self.syevj = cusolverDn.create_syevj_info()
+        self.gesvdj = cusolverDn.create_gesvdj_info()
+        self.stream = None
+
+
+def get_solver():
+    """The `Solver` of this thread and the current device, on the current stream.
+
+    Like the cuBLAS handles, solvers live as long as the process (see _libs/cublas.py).
+    """
+    dev = ensure_context()
+    try:
+        solvers = _tls.solvers
+    except AttributeError:
+        solvers = _tls.solvers = {}
+    s = solvers.get(dev)
+    if s is None:
+        s = solvers[dev] = Solver()
+    stream = current_stream_ptr()
+    if stream != s.stream:
+        cusolverDn.set_stream(s.ptr, stream)
+        s.stream = stream
+    return s
+
+
+
+def missing_function_error():
+    """The exception nvmath raises when the loaded library lacks a symbol."""
+    from nvmath.bindings._internal.utils import FunctionNotFoundError
+    return FunctionNotFoundError

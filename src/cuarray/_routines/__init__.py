@@ -1,0 +1,1 @@
+"""NumPy routines by NumPy reference chapter."""

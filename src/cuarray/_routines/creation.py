@@ -1,0 +1,135 @@
+"""Array creation routines (NumPy reference: "Array creation routines")."""
+import math
+import operator
+
+import numpy
+
+from cuarray._core import dtypes as _dt
+from cuarray._core import shapes as _sh
+from cuarray._core.ndarray import ndarray
+from cuarray._core import _copy
+from cuarray._core.transfer import array, asarray, ascontiguousarray, asfortranarray  # noqa: F401
+
+_float = numpy.dtype(numpy.float64)
+
+
+def _shape_dtype(shape, dtype):
+    shape = _sh.normalize_shape(shape)
+    dtype = _float if dtype is None else _dt.check_dtype(dtype)
+    return shape, dtype
+
+
+def _order(order):
+    if order not in ("C", "F", None):
+        raise ValueError(f"order must be 'C' or 'F', got {order!r}")
+    return order or "C"
+
+
+def empty(shape, dtype=float, order="C"):
+    """cuarray version of `numpy.empty`."""
+    shape, dtype = _shape_dtype(shape, dtype)
+    return ndarray._alloc(shape, dtype, _order(order))
+
+
+def zeros(shape, dtype=float, order="C"):
+    """cuarray version of `numpy.zeros`."""
+    a = empty(shape, dtype, order)
+    if a.size:
+        a.data.memset_async(0, a.nbytes)
+    return a
+
+
+def ones(shape, dtype=float, order="C"):
+    a = empty(shape, dtype, order)
+    a.fill(1)
+    return a
+
+
+def full(shape, fill_value, dtype=None, order="C"):
+    if dtype is None:
+        if isinstance(fill_value, ndarray):
+            dtype = fill_value.dtype
+        else:
+            dtype = numpy.array(fill_value).dtype
+    a = empty(shape, dtype, order)
+    a.fill(fill_value)
+    return a
+
+
+def _like(a, dtype, order, shape):
+    dtype = a.dtype if dtype is None else _dt.check_dtype(dtype)
+    if shape is None:
+        shape = a.shape
+    elif isinstance(shape, (int, numpy.integer)):
+        shape = (int(shape),)
+    if order in ("K", "A", None):
+        order = "F" if isinstance(a, ndarray) and a.flags.f_contiguous and not a.flags.c_contiguous \
+            and len(shape) == a.ndim else "C"
+    return shape, dtype, order
+
+
+def empty_like(prototype, dtype=None, order="K", subok=None, shape=None):
+    shape, dtype, order = _like(prototype, dtype, order, shape)
+    return empty(shape, dtype, order)
+
+
+def zeros_like(a, dtype=None, order="K", subok=None, shape=None):
+    shape, dtype, order = _like(a, dtype, order, shape)
+    return zeros(shape, dtype, order)
+
+
+def ones_like(a, dtype=None, order="K", subok=None, shape=None):
+    shape, dtype, order = _like(a, dtype, order, shape)
+    return ones(shape, dtype, order)
+
+
+def full_like(a, fill_value, dtype=None, order="K", subok=None, shape=None):
+    shape, dtype, order = _like(a, dtype, order, shape)
+    return full(shape, fill_value, dtype, order)
+
+
+_arange_ops = {}
+
+
+def arange(start, stop=None, step=None, dtype=None):
+    """cuarray version of `numpy.arange`, computed on the device as start + i * step."""
+    if stop is None:
+        start, stop = 0, start
+    if step is None:
+        step = 1
+    for v in (start, stop, step):
+        if isinstance(v, ndarray):
+            raise TypeError("arange does not accept arrays; use Python or NumPy scalars")
+    if dtype is None:
+        dtype = numpy.result_type(start, stop, step)
+    dtype = _dt.check_dtype(dtype)
+    if step == 0:
+        raise ZeroDivisionError("division by zero")
+    n = int(math.ceil((stop - start) / step)) if not isinstance(step, complex) else \
+        int(math.ceil(((stop - start) / step).real))
+    n = max(n, 0)
+    a = empty((n,), dtype)
+    if n == 0:
+        return a
+    from cuarray._core.elementwise import Op, Param
+    cd = numpy.dtype(numpy.complex128) if dtype.kind == "c" else (
+        numpy.dtype(numpy.float64) if dtype.kind in "fe" else numpy.dtype(numpy.int64))
+    if dtype.kind == "b":
+        if n > 2:
+            raise ValueError("no fill-function for data-type.")
+        cd = numpy.dtype(numpy.int64)
+    op = _arange_ops.get(cd.char)
+    if op is None:
+        op = _arange_ops[cd.char] = Op(
+            f"cuarray_arange_{cd.char}",
+            [Param("start", "scalar", cd), Param("step", "scalar", cd), Param("y", "out", cd)],
+            f"y = start + ({_dt.ctype(cd)})i * step;")
+    op.launch((cd.type(start), cd.type(step), a))
+    return a
+
+
+def copy(a, order="K"):
+    """cuarray version of `numpy.copy`."""
+    if not isinstance(a, ndarray):
+        return array(a, order=order)
+    return a.copy(order)

@@ -1,0 +1,97 @@
+"""Driver initialisation and error handling.
+
+`import cuarray` must work on a machine with no driver, so nothing here touches the
+driver until a device is first used.
+"""
+import threading
+
+_lock = threading.Lock()
+_state = None  # None: not tried; True: initialised; an exception: the reason it failed
+
+
+class CUDARuntimeError(RuntimeError):
+    """A CUDA driver or runtime call failed (cuarray version of `cupy.cuda.runtime.CUDARuntimeError`)."""
+
+    def __init__(self, status, message=None):
+        self.status = int(status) if status is not None else -1
+        super().__init__(message if message is not None else _describe(status))
+
+
+class CUDADriverError(CUDARuntimeError):
+    """A CUDA driver call failed (cuarray version of `cupy.cuda.driver.CUDADriverError`)."""
+
+
+def _describe(status):
+    try:
+        from cuda.bindings import driver
+        err, name = driver.cuGetErrorName(status)
+        err2, text = driver.cuGetErrorString(status)
+        if err == 0 and err2 == 0:
+            return f"{name.decode()}: {text.decode()}"
+    except Exception:
+        pass
+    return f"CUDA error {int(status)}"
+
+
+def _drv():
+    from cuda.bindings import driver
+    return driver
+
+
+def init():
+    """cuInit once; raise CUDARuntimeError with one clear sentence when no driver or GPU exists."""
+    global _state
+    if _state is True:
+        return
+    with _lock:
+        if _state is None:
+            _state = _try_init()
+    if _state is not True:
+        raise CUDARuntimeError(100, str(_state)) from _state
+
+
+def _try_init():
+    try:
+        driver = _drv()
+        (err,) = driver.cuInit(0)
+        if err != 0:
+            return RuntimeError(
+                f"no CUDA driver or device was found: cuInit failed with {_describe(err)}")
+        err, count = driver.cuDeviceGetCount()
+        if err != 0 or count == 0:
+            return RuntimeError("no CUDA driver or device was found: the driver reports no GPU")
+        return True
+    except Exception as e:  # the driver library itself is missing
+        return RuntimeError(f"no CUDA driver or device was found ({type(e).__name__}: {e})")
+
+
+def is_available():
+    """True when a CUDA driver and at least one device are present."""
+    try:
+        init()
+    except CUDARuntimeError:
+        return False
+    return True
+
+
+def check(ret):
+    """Unpack a cuda.bindings result tuple: raise on error, return the value(s)."""
+    err = ret[0]
+    if err != 0:
+        raise CUDADriverError(int(err))
+    n = len(ret)
+    if n == 1:
+        return None
+    if n == 2:
+        return ret[1]
+    return ret[1:]
+
+
+def driver_version():
+    init()
+    return check(_drv().cuDriverGetVersion())
+
+
+def device_count():
+    init()
+    return check(_drv().cuDeviceGetCount())

@@ -1,0 +1,239 @@
+"""Streams and events, with a current stream per thread and device."""
+import ctypes
+import threading
+
+from cuarray._runtime import driver as _driver
+from cuarray._runtime.device import ensure_context, get_device_id
+from cuarray._runtime.driver import check
+
+_tls = threading.local()
+_NOT_READY = 600  # CUDA_ERROR_NOT_READY
+
+
+def _current_map():
+    try:
+        return _tls.streams
+    except AttributeError:
+        _tls.streams = {}
+        return _tls.streams
+
+
+class _BaseStream:
+    __slots__ = ("ptr", "device_id", "_prev", "__weakref__")
+
+    def __repr__(self):
+        return f"<{type(self).__name__} {self.ptr:#x} (device {self.device_id})>"
+
+    def __eq__(self, other):
+        return isinstance(other, _BaseStream) and other.ptr == self.ptr and \
+            other.device_id == self.device_id
+
+    def __hash__(self):
+        return hash((self.ptr, self.device_id))
+
+    def __enter__(self):
+        m = _current_map()
+        self._prev.append(m.get(self.device_id))
+        m[self.device_id] = self
+        return self
+
+    def __exit__(self, *exc):
+        _current_map()[self.device_id] = self._prev.pop()
+
+    def use(self):
+        _current_map()[self.device_id] = self
+        return self
+
+    def synchronize(self):
+        ensure_context()
+        check(_driver._drv().cuStreamSynchronize(self.ptr))
+
+    @property
+    def done(self):
+        ensure_context()
+        (err,) = _driver._drv().cuStreamQuery(self.ptr)
+        if err == _NOT_READY:
+            return False
+        check((err,))
+        return True
+
+    def record(self, event=None):
+        if event is None:
+            event = Event()
+        event.record(self)
+        return event
+
+    def wait_event(self, event):
+        ensure_context()
+        check(_driver._drv().cuStreamWaitEvent(self.ptr, event.ptr, 0))
+
+    def launch_host_func(self, callback, arg):
+        """Run `callback(arg)` on a driver thread once the work queued so far is done."""
+        ensure_context()
+        holder = []
+
+        def trampoline(_):
+            try:
+                callback(arg)
+            finally:
+                _pending_host_funcs.discard(holder[0])
+
+        cfunc = _HOSTFN(trampoline)
+        holder.append(cfunc)
+        _pending_host_funcs.add(cfunc)
+        fn = _driver._drv().CUhostFn(ctypes.cast(cfunc, ctypes.c_void_p).value)
+        check(_driver._drv().cuLaunchHostFunc(self.ptr, fn, 0))
+
+
+_HOSTFN = ctypes.CFUNCTYPE(None, ctypes.c_void_p)
+_pending_host_funcs = set()  # keeps callbacks alive until the driver has called them
+
+
+class Stream(_BaseStream):
+    """A CUDA stream (cuarray version of `cupy.cuda.Stream`).
+
+    `Stream.null` is the legacy default stream; `ptds=True` gives the per-thread default
+    stream. `with stream:` makes it current for this thread and restores the previous one.
+    """
+
+    __slots__ = ("_owned", "non_blocking")
+    null = None  # set below
+
+    def __init__(self, null=False, non_blocking=False, ptds=False, priority=0):
+        self._prev = []
+        self.non_blocking = non_blocking
+        self._owned = False
+        if null and ptds:
+            raise ValueError("a stream cannot be both the null stream and the per-thread stream")
+        if null:
+            self.ptr, self.device_id = 0, -1
+            return
+        if ptds:
+            self.ptr, self.device_id = 2, -1  # CU_STREAM_PER_THREAD
+            return
+        self.device_id = ensure_context()
+        flags = 1 if non_blocking else 0
+        self.ptr = int(check(_driver._drv().cuStreamCreateWithPriority(flags, priority)))
+        self._owned = True
+
+    def __enter__(self):
+        if self.device_id == -1:
+            return _BoundDefault(self.ptr).__enter__()
+        return super().__enter__()
+
+    def __exit__(self, *exc):
+        return super().__exit__(*exc)
+
+    def use(self):
+        if self.device_id == -1:
+            _current_map()[get_device_id()] = self
+            return self
+        return super().use()
+
+    def __del__(self):
+        if getattr(self, "_owned", False):
+            try:
+                _driver._drv().cuStreamDestroy(self.ptr)
+            except Exception:
+                pass
+
+
+class _BoundDefault:
+    """`with Stream.null:` binds the shared null-stream object to the current device."""
+
+    def __init__(self, ptr):
+        self.ptr = ptr
+
+    def __enter__(self):
+        dev = get_device_id()
+        m = _current_map()
+        self._dev, self._prev = dev, m.get(dev)
+        m[dev] = Stream.null if self.ptr == 0 else Stream.ptds
+        return m[dev]
+
+    def __exit__(self, *exc):
+        _current_map()[self._dev] = self._prev
+
+
+Stream.null = Stream(null=True)
+Stream.ptds = Stream(ptds=True)
+
+
+class ExternalStream(_BaseStream):
+    """A stream created elsewhere (e.g. by PyTorch), wrapped by its CUstream pointer."""
+
+    __slots__ = ()
+
+    def __init__(self, ptr, device_id=-1):
+        self._prev = []
+        self.ptr = int(ptr)
+        self.device_id = get_device_id() if device_id < 0 else device_id
+
+
+def get_current_stream(device_id=None):
+    """The current stream of this thread for a device (default: the current device)."""
+    if device_id is None:
+        device_id = get_device_id()
+    s = _current_map().get(device_id)
+    return Stream.null if s is None else s
+
+
+def current_stream_ptr():
+    """The current stream's handle as an int, for hot paths."""
+    try:
+        s = _tls.streams.get(_tls_dev())
+    except AttributeError:
+        return 0
+    return 0 if s is None else s.ptr
+
+
+def _tls_dev():
+    return get_device_id()
+
+
+class Event:
+    """A CUDA event (cuarray version of `cupy.cuda.Event`)."""
+
+    __slots__ = ("ptr", "device_id", "_owned", "__weakref__")
+
+    def __init__(self, block=False, disable_timing=False, interprocess=False):
+        self._owned = False
+        if interprocess and not disable_timing:
+            raise ValueError("an interprocess event must have disable_timing=True")
+        flags = (1 if block else 0) | (2 if disable_timing else 0) | (4 if interprocess else 0)
+        self.device_id = ensure_context()
+        self.ptr = int(check(_driver._drv().cuEventCreate(flags)))
+        self._owned = True
+
+    def __repr__(self):
+        return f"<Event {self.ptr:#x} (device {self.device_id})>"
+
+    def record(self, stream=None):
+        if stream is None:
+            stream = get_current_stream()
+        ensure_context()
+        check(_driver._drv().cuEventRecord(self.ptr, stream.ptr))
+
+    def synchronize(self):
+        check(_driver._drv().cuEventSynchronize(self.ptr))
+
+    @property
+    def done(self):
+        (err,) = _driver._drv().cuEventQuery(self.ptr)
+        if err == _NOT_READY:
+            return False
+        check((err,))
+        return True
+
+    def __del__(self):
+        if getattr(self, "_owned", False):
+            try:
+                _driver._drv().cuEventDestroy(self.ptr)
+            except Exception:
+                pass
+
+
+def get_elapsed_time(start_event, end_event):
+    """Milliseconds between two recorded events (synchronises on `end_event`)."""
+    end_event.synchronize()
+    return check(_driver._drv().cuEventElapsedTime(start_event.ptr, end_event.ptr))

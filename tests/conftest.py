@@ -1,0 +1,82 @@
+"""Test-session setup: markers, and whether `gpu` tests can run here.
+
+Tests marked `gpu` (or `multi_gpu(n)`) are skipped with the driver's reason when this
+machine has no usable CUDA GPU, and `multi_gpu(n)` tests when it has fewer than n.
+`CUARRAY_TEST_GPU=require` turns the no-GPU skip into a failure, so a run meant for a
+GPU machine cannot pass by skipping.
+"""
+import functools
+import os
+
+import pytest
+
+_REQUIRE = "CUARRAY_TEST_GPU"
+
+
+def pytest_configure(config):
+    for line in (
+        "gpu: needs a CUDA GPU; skipped (or failed under CUARRAY_TEST_GPU=require) without one",
+        "multi_gpu(n): needs n CUDA GPUs; skipped on machines with fewer",
+        "slow: takes long; deselect with -m 'not slow'",
+    ):
+        config.addinivalue_line("markers", line)
+    value = os.environ.get(_REQUIRE, "")
+    if value not in ("", "require"):
+        raise pytest.UsageError(f"{_REQUIRE} must be 'require' or unset, not {value!r}")
+
+
+@functools.cache
+def _gpu():
+    """(device count, name of device 0, None) or (0, None, why no GPU is usable)."""
+    try:
+        import cuarray.cuda
+    except Exception as e:
+        return 0, None, f"cuarray.cuda failed to import ({type(e).__name__}: {e})"
+    try:
+        if not cuarray.cuda.is_available():
+            # is_available() only says no; the device count raises with the driver's reason.
+            cuarray.cuda.runtime.getDeviceCount()
+            return 0, None, "the driver reports no device"
+        count = cuarray.cuda.runtime.getDeviceCount()
+        device = cuarray.cuda.Device(0)
+        device.mem_info  # creates the context: a listed device may still be unusable
+        return count, f"{device.name} (sm_{device.compute_capability})", None
+    except Exception as e:
+        return 0, None, str(e) or type(e).__name__
+
+
+def pytest_report_header(config):
+    count, name, reason = _gpu()
+    if reason is not None:
+        return f"cuarray: no CUDA GPU: {reason}"
+    return f"cuarray: {count} CUDA device{'s' if count != 1 else ''}; device 0: {name}"
+
+
+_NO_GPU = pytest.StashKey[str]()
+
+
+def pytest_collection_modifyitems(config, items):
+    count, _, reason = _gpu()
+    require = os.environ.get(_REQUIRE) == "require"
+    for item in items:
+        multi = item.get_closest_marker("multi_gpu")
+        if item.get_closest_marker("gpu") is None and multi is None:
+            continue
+        if reason is not None:
+            if require:
+                item.stash[_NO_GPU] = reason
+            else:
+                item.add_marker(pytest.mark.skip(reason=f"no CUDA GPU: {reason}"))
+            continue
+        needed = 1
+        if multi is not None:
+            needed = multi.args[0] if multi.args else 2
+        if count < needed:
+            item.add_marker(pytest.mark.skip(
+                reason=f"needs {needed} CUDA GPUs, this machine has {count}"))
+
+
+def pytest_runtest_setup(item):
+    reason = item.stash.get(_NO_GPU, None)
+    if reason is not None:
+        pytest.fail(f"{_REQUIRE}=require, but there is no CUDA GPU: {reason}", pytrace=False)
