@@ -37,8 +37,10 @@ def main(argv=None):
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("names", nargs="*", metavar="NAME",
                         help=f"groups to run (default: all): {', '.join(groups)}")
-    parser.add_argument("-k", dest="match", default="", metavar="TEXT", help="only rows whose name contains TEXT")
-    parser.add_argument("--json", dest="json_path", metavar="PATH", help="where to write the JSON record")
+    parser.add_argument("-k", dest="match", default="", metavar="TEXT",
+                        help="only rows whose name contains TEXT")
+    parser.add_argument("--json", dest="json_path", metavar="PATH",
+                        help="where to write the JSON record")
     parser.add_argument("--quick", action="store_true",
                         help="64 MiB buffers and fewer repeats, for a smoke run")
     args = parser.parse_args(argv)

@@ -216,7 +216,8 @@ def run_rows(benches, libs, ctx, log=print):
         r = Result(b, name, figures, errors)
         results.append(r)
         log(f"  {b.group}: {name}: " + ", ".join(
-            f"{k} {_fmt(v) if v is not None else errors.get(k, 'absent')}" for k, v in figures.items()))
+            f"{k} {errors.get(k, 'absent') if v is None else _fmt(v)}"
+            for k, v in figures.items()))
     return results
 
 

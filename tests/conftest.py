@@ -3,7 +3,7 @@
 Tests marked `gpu` (or `multi_gpu(n)`) are skipped with the driver's reason when this
 machine has no usable CUDA GPU, and `multi_gpu(n)` tests when it has fewer than n.
 `CUARRAY_TEST_GPU=require` turns the no-GPU skip into a failure, so a run meant for a
-GPU machine cannot pass by skipping.
+GPU machine cannot pass by skipping; too few GPUs for a `multi_gpu` test stays a skip.
 """
 import functools
 import os
@@ -11,15 +11,19 @@ import os
 import pytest
 
 _REQUIRE = "CUARRAY_TEST_GPU"
+_MARKERS = (
+    "gpu: needs a CUDA GPU; skipped (or failed under CUARRAY_TEST_GPU=require) without one",
+    "multi_gpu(n): needs n CUDA GPUs; skipped on machines with fewer",
+    "slow: takes long; deselect with -m 'not slow'",
+)
 
 
 def pytest_configure(config):
-    for line in (
-        "gpu: needs a CUDA GPU; skipped (or failed under CUARRAY_TEST_GPU=require) without one",
-        "multi_gpu(n): needs n CUDA GPUs; skipped on machines with fewer",
-        "slow: takes long; deselect with -m 'not slow'",
-    ):
-        config.addinivalue_line("markers", line)
+    # pyproject.toml may declare them already; the suite must also run without it.
+    known = {line.split(":")[0].split("(")[0].strip() for line in config.getini("markers")}
+    for line in _MARKERS:
+        if line.split(":")[0].split("(")[0] not in known:
+            config.addinivalue_line("markers", line)
     value = os.environ.get(_REQUIRE, "")
     if value not in ("", "require"):
         raise pytest.UsageError(f"{_REQUIRE} must be 'require' or unset, not {value!r}")

@@ -34,8 +34,8 @@ def _assert_no_gpu(rc, out, err):
 def test_sentence_keeps_the_driver_reason():
     e = CUDARuntimeError(100, "no CUDA driver or device was found: cuInit failed with "
                               "CUDA_ERROR_NO_DEVICE: no CUDA-capable device is detected")
-    assert no_gpu_sentence(e) == (
-        f"{SENTENCE} (cuInit failed with CUDA_ERROR_NO_DEVICE: no CUDA-capable device is detected).")
+    assert no_gpu_sentence(e) == (f"{SENTENCE} (cuInit failed with CUDA_ERROR_NO_DEVICE: "
+                                  "no CUDA-capable device is detected).")
     assert no_gpu_sentence(RuntimeError("")) == f"{SENTENCE}."
 
 

@@ -59,13 +59,14 @@ def test_version_matches():
     assert cuarray.__version__ == __version__
 
 
-def test_headers_are_installed():
-    # When cuarray runs from an installed wheel, the .cuh headers must have come with it.
+@pytest.mark.parametrize("pattern", ["*.py", "*.cuh"])
+def test_installed_package_is_complete(pattern):
+    # Run from an installed wheel (CI), every module and header must have come with it; a
+    # package directory without __init__.py is silently left out of the wheel.
     import cuarray
-    installed = Path(cuarray.__file__).parent / "_core" / "include"
-    source = SRC / "_core" / "include"
-    want = {p.relative_to(source) for p in source.rglob("*.cuh")}
-    have = {p.relative_to(installed) for p in installed.rglob("*.cuh")} if installed.is_dir() else set()
+    installed = Path(cuarray.__file__).parent
+    want = {p.relative_to(SRC) for p in SRC.rglob(pattern) if "__pycache__" not in p.parts}
+    have = {p.relative_to(installed) for p in installed.rglob(pattern)}
     assert want <= have, f"missing from the installed package: {sorted(map(str, want - have))}"
 
 

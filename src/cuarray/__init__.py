@@ -13,6 +13,14 @@ from cuarray._core.transfer import asnumpy  # noqa: F401
 from cuarray._routines.creation import (  # noqa: F401
     array, asarray, ascontiguousarray, asfortranarray, empty, zeros, ones, full, empty_like,
     zeros_like, ones_like, full_like, arange, copy)
+from cuarray._core.kernel import ElementwiseKernel, ReductionKernel  # noqa: F401
+from cuarray._core.ufunc import ufunc  # noqa: F401
+from cuarray._core._ops import *  # noqa: F401,F403  (every ufunc and its NumPy aliases)
+from cuarray._core._ops import real, imag, angle, where, clip  # noqa: F401
+from cuarray._core._reductions import (  # noqa: F401
+    sum, prod, amax, amin, nanmax, nanmin, ptp, all, any, count_nonzero, mean, var, std,
+    argmax, argmin, nanargmax, nanargmin, nansum, nanprod, nanmean, nanvar, nanstd)
+from cuarray._core.scan import cumsum, cumprod, nancumsum, nancumprod  # noqa: F401
 from cuarray._runtime.memory import get_default_memory_pool  # noqa: F401
 from cuarray._runtime.pinned import get_default_pinned_memory_pool  # noqa: F401
 # NumPy's scalar types and dtype utilities are cuarray's too, as in CuPy.
@@ -23,6 +31,10 @@ from numpy import (  # noqa: F401
     integer, signedinteger, unsignedinteger, inexact, floating, complexfloating, bool,
     finfo, iinfo, can_cast, result_type, promote_types, min_scalar_type, common_type, issubdtype)
 
+max = amax
+min = amin
+cumulative_sum = cumsum
+cumulative_prod = cumprod
 newaxis = None
 inf = _numpy.inf
 nan = _numpy.nan

@@ -61,23 +61,27 @@ def _types(chars):
 
 
 # CuPy's lists, in CuPy's order: floats (64, 32, 16), 'bhilq', 'BHILQ', bool, complex.
-@pytest.mark.parametrize("decorator, chars", [
-    (testing.for_all_dtypes(), "dfebhilqBHILQ?FD"),
-    (testing.for_all_dtypes(no_float16=True), "dfbhilqBHILQ?FD"),
-    (testing.for_all_dtypes(no_bool=True), "dfebhilqBHILQFD"),
-    (testing.for_all_dtypes(no_complex=True), "dfebhilqBHILQ?"),
-    (testing.for_float_dtypes(), "dfe"),
-    (testing.for_float_dtypes(no_float16=True), "df"),
-    (testing.for_signed_dtypes(), "bhilq"),
-    (testing.for_unsigned_dtypes(), "BHILQ"),
-    (testing.for_int_dtypes(), "bhilqBHILQ?"),
-    (testing.for_int_dtypes(no_bool=True), "bhilqBHILQ"),
-    (testing.for_complex_dtypes(), "FD"),
-    (testing.for_dtypes("fd"), "fd"),
-])
-def test_dtype_decorators_iterate_cupys_lists(decorator, chars):
+_DTYPE_CASES = [
+    ("for_all_dtypes", {}, "dfebhilqBHILQ?FD"),
+    ("for_all_dtypes", {"no_float16": True}, "dfbhilqBHILQ?FD"),
+    ("for_all_dtypes", {"no_bool": True}, "dfebhilqBHILQFD"),
+    ("for_all_dtypes", {"no_complex": True}, "dfebhilqBHILQ?"),
+    ("for_float_dtypes", {}, "dfe"),
+    ("for_float_dtypes", {"no_float16": True}, "df"),
+    ("for_signed_dtypes", {}, "bhilq"),
+    ("for_unsigned_dtypes", {}, "BHILQ"),
+    ("for_int_dtypes", {}, "bhilqBHILQ?"),
+    ("for_int_dtypes", {"no_bool": True}, "bhilqBHILQ"),
+    ("for_complex_dtypes", {}, "FD"),
+    ("for_dtypes", {"dtypes": "fd"}, "fd"),
+]
+
+
+@pytest.mark.parametrize("helper, kwargs, chars", _DTYPE_CASES,
+                         ids=[f"{h}({','.join(k)})" for h, k, _ in _DTYPE_CASES])
+def test_dtype_decorators_iterate_cupys_lists(helper, kwargs, chars):
     seen = []
-    f = decorator(lambda dtype: seen.append(dtype))
+    f = getattr(testing, helper)(**kwargs)(lambda dtype: seen.append(dtype))
     f()  # called directly: loops
     assert seen == _types(chars)
     (mark,) = [m for m in f.pytestmark if m.name == "parametrize"]
@@ -385,6 +389,15 @@ def test_dtype_loop_around_comparison(host_cuarray):
     assert seen == [t for t in _types("dfebhilqBHILQ?FD") for _ in "cn"]
 
 
+class TestMethodStyle:
+    # CuPy's usual stack on a method: pytest parametrises dtype and supplies the fixture.
+    @testing.for_all_dtypes()
+    @testing.numpy_cupy_allclose()
+    def test_method(self, host_cuarray, xp, dtype):
+        assert xp in (numpy, host_cuarray)
+        return testing.shaped_random((2, 3), xp, dtype)
+
+
 def test_unsigned_results_compare_only_where_signed_is_nonnegative(host_cuarray):
     # Casting -1 to an unsigned type is undefined; CuPy compares only where the signed
     # counterpart is >= 0. The cuarray side here disagrees exactly at that element.
@@ -430,7 +443,8 @@ def test_shaped_arange(dtype):
     numpy.testing.assert_array_equal(a, _as_test_values(numpy.arange(1, 7).reshape(2, 3), dtype))
     r = testing.shaped_reverse_arange((2, 3), numpy, dtype)
     assert r.dtype == dtype
-    numpy.testing.assert_array_equal(r, _as_test_values(numpy.arange(6, 0, -1).reshape(2, 3), dtype))
+    numpy.testing.assert_array_equal(
+        r, _as_test_values(numpy.arange(6, 0, -1).reshape(2, 3), dtype))
 
 
 def test_shaped_arange_order_and_default_dtype():
@@ -495,17 +509,19 @@ def test_assert_array_list_equal():
 # --- marks --------------------------------------------------------------------------------
 
 def _plain():
-    pass
+    def f():
+        pass
+    return f
 
 
 def test_marks(monkeypatch):
-    assert [m.name for m in testing.slow(_plain).pytestmark] == ["slow"]
-    g = testing.multi_gpu(2)(_plain)
+    assert [m.name for m in testing.slow(_plain()).pytestmark] == ["slow"]
+    g = testing.multi_gpu(2)(_plain())
     marks = {m.name: m for m in g.pytestmark}
     assert marks["multi_gpu"].args == (2,) and "gpu" in marks
     assert marks["skipif"].args == (False,)
     monkeypatch.setenv("CUARRAY_TEST_GPU_LIMIT", "1")
-    h = testing.multi_gpu(2)(_plain)
+    h = testing.multi_gpu(2)(_plain())
     assert [m.args for m in h.pytestmark if m.name == "skipif"] == [(True,)]
 
 
@@ -540,7 +556,8 @@ class TestLoop(unittest.TestCase):
 
 
 def _child_pytest(tmp_path, env_value):
-    (tmp_path / "conftest.py").write_text(Path(__file__).parents[1].joinpath("conftest.py").read_text())
+    conftest = Path(__file__).parents[1] / "conftest.py"
+    (tmp_path / "conftest.py").write_text(conftest.read_text())
     (tmp_path / "test_child.py").write_text(textwrap.dedent(_CHILD_TESTS))
     env = dict(os.environ, PYTHONPATH=str(Path(cuarray.testing.__file__).parents[2]))
     env.pop("CUARRAY_TEST_GPU", None)
@@ -614,7 +631,8 @@ class TestOnGPU:
     def test_decorator_sees_a_difference(self):
         @testing.numpy_cupy_allclose()
         def f(xp):
-            return testing.shaped_arange((3,), xp) + (xp is cuarray)
+            make = testing.shaped_arange if xp is numpy else testing.shaped_reverse_arange
+            return make((3,), xp)
         with pytest.raises(AssertionError, match="Not equal to tolerance"):
             f()
 

@@ -376,6 +376,258 @@ class ndarray:
         from cuarray._core import _copy
         _copy.assign(view, value)
 
+
+    # ---- arithmetic (ufuncs) --------------------------------------------------------------
+    def __add__(self, other):
+        return _u.add(self, other)
+
+    def __radd__(self, other):
+        return _u.add(other, self)
+
+    def __iadd__(self, other):
+        return _u.add(self, other, out=self)
+
+    def __sub__(self, other):
+        return _u.subtract(self, other)
+
+    def __rsub__(self, other):
+        return _u.subtract(other, self)
+
+    def __isub__(self, other):
+        return _u.subtract(self, other, out=self)
+
+    def __mul__(self, other):
+        return _u.multiply(self, other)
+
+    def __rmul__(self, other):
+        return _u.multiply(other, self)
+
+    def __imul__(self, other):
+        return _u.multiply(self, other, out=self)
+
+    def __truediv__(self, other):
+        return _u.divide(self, other)
+
+    def __rtruediv__(self, other):
+        return _u.divide(other, self)
+
+    def __itruediv__(self, other):
+        return _u.divide(self, other, out=self)
+
+    def __floordiv__(self, other):
+        return _u.floor_divide(self, other)
+
+    def __rfloordiv__(self, other):
+        return _u.floor_divide(other, self)
+
+    def __ifloordiv__(self, other):
+        return _u.floor_divide(self, other, out=self)
+
+    def __mod__(self, other):
+        return _u.remainder(self, other)
+
+    def __rmod__(self, other):
+        return _u.remainder(other, self)
+
+    def __imod__(self, other):
+        return _u.remainder(self, other, out=self)
+
+    def __divmod__(self, other):
+        return _u.divmod(self, other)
+
+    def __rdivmod__(self, other):
+        return _u.divmod(other, self)
+
+    def __pow__(self, other, modulo=None):
+        if modulo is not None:
+            return NotImplemented
+        return _u.power(self, other)
+
+    def __rpow__(self, other):
+        return _u.power(other, self)
+
+    def __ipow__(self, other):
+        return _u.power(self, other, out=self)
+
+    def __matmul__(self, other):
+        from cuarray.linalg import _products
+        return _products.matmul(self, other)
+
+    def __rmatmul__(self, other):
+        from cuarray.linalg import _products
+        return _products.matmul(other, self)
+
+    def __imatmul__(self, other):
+        from cuarray.linalg import _products
+        return _products.matmul(self, other, out=self)
+
+    def __and__(self, other):
+        return _u.bitwise_and(self, other)
+
+    def __rand__(self, other):
+        return _u.bitwise_and(other, self)
+
+    def __iand__(self, other):
+        return _u.bitwise_and(self, other, out=self)
+
+    def __or__(self, other):
+        return _u.bitwise_or(self, other)
+
+    def __ror__(self, other):
+        return _u.bitwise_or(other, self)
+
+    def __ior__(self, other):
+        return _u.bitwise_or(self, other, out=self)
+
+    def __xor__(self, other):
+        return _u.bitwise_xor(self, other)
+
+    def __rxor__(self, other):
+        return _u.bitwise_xor(other, self)
+
+    def __ixor__(self, other):
+        return _u.bitwise_xor(self, other, out=self)
+
+    def __lshift__(self, other):
+        return _u.left_shift(self, other)
+
+    def __rlshift__(self, other):
+        return _u.left_shift(other, self)
+
+    def __ilshift__(self, other):
+        return _u.left_shift(self, other, out=self)
+
+    def __rshift__(self, other):
+        return _u.right_shift(self, other)
+
+    def __rrshift__(self, other):
+        return _u.right_shift(other, self)
+
+    def __irshift__(self, other):
+        return _u.right_shift(self, other, out=self)
+
+    def __neg__(self):
+        return _u.negative(self)
+
+    def __pos__(self):
+        return _u.positive(self)
+
+    def __invert__(self):
+        return _u.invert(self)
+
+    def __abs__(self):
+        return _u.absolute(self)
+
+    def __lt__(self, other):
+        return _u.less(self, other)
+
+    def __le__(self, other):
+        return _u.less_equal(self, other)
+
+    def __gt__(self, other):
+        return _u.greater(self, other)
+
+    def __ge__(self, other):
+        return _u.greater_equal(self, other)
+
+    def __eq__(self, other):
+        try:
+            return _u.equal(self, other)
+        except TypeError:
+            return NotImplemented
+
+    def __ne__(self, other):
+        try:
+            return _u.not_equal(self, other)
+        except TypeError:
+            return NotImplemented
+
+    __hash__ = None
+
+    # ---- NumPy protocols ------------------------------------------------------------------
+    def __array_ufunc__(self, ufunc, method, *inputs, **kwargs):
+        """NEP 13: numpy.add(gpu, gpu) runs cuarray.add on the GPU."""
+        uf = _u.ALL.get(ufunc.__name__)
+        if uf is None:
+            if ufunc.__name__ == "matmul" and method == "__call__":
+                from cuarray.linalg import _products
+                return _products.matmul(*inputs, **kwargs)
+            return NotImplemented
+        if "out" in kwargs and isinstance(kwargs["out"], tuple) and len(kwargs["out"]) == 1:
+            kwargs["out"] = kwargs["out"][0]
+        if method == "__call__":
+            return uf(*inputs, **kwargs)
+        return getattr(uf, method)(*inputs, **kwargs)
+
+    def __array_function__(self, func, types, args, kwargs):
+        """NEP 18: numpy.<routine>(gpu) runs cuarray's routine of the same name."""
+        from cuarray._core import _dispatch
+        return _dispatch.array_function(func, types, args, kwargs)
+
+    def __array_namespace__(self, *, api_version=None):
+        import cuarray
+        return cuarray
+
+    # ---- reductions and scans -------------------------------------------------------------
+    def sum(self, axis=None, dtype=None, out=None, keepdims=False, initial=None, where=True):
+        return _r.sum(self, axis, dtype, out, keepdims, initial, where)
+
+    def prod(self, axis=None, dtype=None, out=None, keepdims=False, initial=None, where=True):
+        return _r.prod(self, axis, dtype, out, keepdims, initial, where)
+
+    def max(self, axis=None, out=None, keepdims=False, initial=None, where=True):
+        return _r.amax(self, axis, out, keepdims, initial, where)
+
+    def min(self, axis=None, out=None, keepdims=False, initial=None, where=True):
+        return _r.amin(self, axis, out, keepdims, initial, where)
+
+    def argmax(self, axis=None, out=None, *, keepdims=False):
+        return _r.argmax(self, axis, out, keepdims=keepdims)
+
+    def argmin(self, axis=None, out=None, *, keepdims=False):
+        return _r.argmin(self, axis, out, keepdims=keepdims)
+
+    def mean(self, axis=None, dtype=None, out=None, keepdims=False, *, where=True):
+        return _r.mean(self, axis, dtype, out, keepdims, where=where)
+
+    def var(self, axis=None, dtype=None, out=None, ddof=0, keepdims=False, *, where=True):
+        return _r.var(self, axis, dtype, out, ddof, keepdims, where=where)
+
+    def std(self, axis=None, dtype=None, out=None, ddof=0, keepdims=False, *, where=True):
+        return _r.std(self, axis, dtype, out, ddof, keepdims, where=where)
+
+    def all(self, axis=None, out=None, keepdims=False, *, where=True):
+        return _r.all(self, axis, out, keepdims, where=where)
+
+    def any(self, axis=None, out=None, keepdims=False, *, where=True):
+        return _r.any(self, axis, out, keepdims, where=where)
+
+    def ptp(self, axis=None, out=None, keepdims=False):
+        return _r.ptp(self, axis, out, keepdims)
+
+    def cumsum(self, axis=None, dtype=None, out=None):
+        return _s.cumsum(self, axis, dtype, out)
+
+    def cumprod(self, axis=None, dtype=None, out=None):
+        return _s.cumprod(self, axis, dtype, out)
+
+    def conj(self):
+        return _u.conjugate(self) if self.dtype.kind == "c" else self
+
+    def conjugate(self):
+        return self.conj()
+
+    def clip(self, min=None, max=None, out=None, **kwargs):
+        return _u.clip(self, min, max, out, **kwargs)
+
+    def round(self, decimals=0, out=None):
+        from cuarray._routines import math as _m
+        return _m.around(self, decimals, out)
+
+    def dot(self, b, out=None):
+        from cuarray.linalg import _products
+        return _products.dot(self, b, out=out)
+
     # ---- interop --------------------------------------------------------------------------
     @property
     def __cuda_array_interface__(self):
@@ -422,3 +674,8 @@ class Flags:
     def __repr__(self):
         return (f"  C_CONTIGUOUS : {self.c_contiguous}\n  F_CONTIGUOUS : {self.f_contiguous}\n"
                 f"  OWNDATA : {self.owndata}")
+
+
+from cuarray._core import _ops as _u  # noqa: E402  (ufuncs need the ndarray class first)
+from cuarray._core import _reductions as _r  # noqa: E402
+from cuarray._core import scan as _s  # noqa: E402

@@ -26,6 +26,9 @@ class Solver:
         self.params = cusolverDn.create_params()
         self.syevj = cusolverDn.create_syevj_info()
         self.gesvdj = cusolverDn.create_gesvdj_info()
+        # NumPy's orders: eigenvalues ascending, singular values descending.
+        cusolverDn.xsyevj_set_sort_eig(self.syevj, 1)
+        cusolverDn.xgesvdj_set_sort_eig(self.gesvdj, 1)
         self.stream = None
 
 

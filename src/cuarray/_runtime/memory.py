@@ -259,15 +259,21 @@ class MemoryPointer:
         return mem.size - (self.ptr - mem.ptr) if mem.ptr else 0
 
     def __add__(self, offset):
-        if not isinstance(offset, int):
-            return NotImplemented
+        if type(offset) is not int:
+            try:
+                offset = operator.index(offset)
+            except TypeError:
+                return NotImplemented
         return MemoryPointer(self.mem, self.ptr - self.mem.ptr + offset)
 
     __radd__ = __add__
 
     def __sub__(self, offset):
-        if not isinstance(offset, int):
-            return NotImplemented
+        if type(offset) is not int:
+            try:
+                offset = operator.index(offset)
+            except TypeError:
+                return NotImplemented
         return self + -offset
 
     def __iadd__(self, offset):
@@ -514,7 +520,7 @@ class SingleDeviceMemoryPool:
             return MemoryPointer(Memory(0), 0)
         if type(size) is not int:
             size = operator.index(size)
-        size = (size + 511) & -512
+        size = (size + 511) & -512  # _round_size, inlined for the hot path
         sid = current_stream_ptr()
         if sid == _PER_THREAD:
             sid = _stream_ident(sid)

@@ -6,6 +6,7 @@ read it carries an event recorded on the copy's stream; the pool counts it as fr
 lends it again only once that event has completed.
 """
 import ctypes
+import operator
 import threading
 
 import numpy
@@ -97,15 +98,21 @@ class PinnedMemoryPointer:
         return f"<PinnedMemoryPointer {self.ptr:#x} size={self.size()}>"
 
     def __add__(self, offset):
-        if not isinstance(offset, int):
-            return NotImplemented
+        if type(offset) is not int:
+            try:
+                offset = operator.index(offset)
+            except TypeError:
+                return NotImplemented
         return PinnedMemoryPointer(self.mem, self.ptr - self.mem.ptr + offset)
 
     __radd__ = __add__
 
     def __sub__(self, offset):
-        if not isinstance(offset, int):
-            return NotImplemented
+        if type(offset) is not int:
+            try:
+                offset = operator.index(offset)
+            except TypeError:
+                return NotImplemented
         return self + -offset
 
     def __iadd__(self, offset):

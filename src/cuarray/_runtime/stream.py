@@ -6,16 +6,19 @@ from cuarray._runtime import driver as _driver
 from cuarray._runtime.device import ensure_context, get_device_id
 from cuarray._runtime.driver import check
 
-_tls = threading.local()
+class _Local(threading.local):
+    streams = None  # device id -> current Stream, per thread
+
+
+_tls = _Local()
 _NOT_READY = 600  # CUDA_ERROR_NOT_READY
 
 
 def _current_map():
-    try:
-        return _tls.streams
-    except AttributeError:
-        _tls.streams = {}
-        return _tls.streams
+    m = _tls.streams
+    if m is None:
+        m = _tls.streams = {}
+    return m
 
 
 class _BaseStream:
@@ -180,15 +183,11 @@ def get_current_stream(device_id=None):
 
 def current_stream_ptr():
     """The current stream's handle as an int, for hot paths."""
-    try:
-        s = _tls.streams.get(_tls_dev())
-    except AttributeError:
+    m = _tls.streams
+    if not m:
         return 0
+    s = m.get(get_device_id())
     return 0 if s is None else s.ptr
-
-
-def _tls_dev():
-    return get_device_id()
 
 
 class Event:

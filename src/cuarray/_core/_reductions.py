@@ -1,0 +1,493 @@
+"""Reductions on the reduction engine: ufunc.reduce, sum/prod/min/max, arg*, mean/var/std,
+all/any, count_nonzero and the nan* forms.
+
+Result dtypes come from NumPy itself (`numpy.<ufunc>.reduce` on a one-element host
+array, cached), so accumulator rules (int8 sums give int64, ...) match NumPy exactly.
+float16 results accumulate in float32, as CuPy does.
+"""
+import numpy
+
+from cuarray._core import dtypes as _dt
+from cuarray._core import ufunc_table as _table
+from cuarray._core.ndarray import ndarray
+from cuarray._core.reduction import ReduceOp, RParam
+from cuarray._core.shapes import normalize_axes
+
+_f16 = numpy.dtype(numpy.float16)
+_f32 = numpy.dtype(numpy.float32)
+_f64 = numpy.dtype(numpy.float64)
+_i64 = numpy.dtype(numpy.int64)
+_bool = numpy.dtype(numpy.bool_)
+
+_HELPERS = r"""
+template<class T> __device__ __forceinline__ bool _cu_isnan(const T& x) { return !(x == x); }
+template<class T> __device__ __forceinline__ T _cu_sq(const T& d) { return d * d; }
+template<class T> __device__ __forceinline__ T _cu_sq(const complex<T>& d) { return norm(d); }
+"""
+
+_ops = {}
+_result_dtypes = {}
+
+
+def _check(a, name):
+    if not isinstance(a, ndarray):
+        raise TypeError(f"cuarray.{name} needs a cuarray.ndarray, got {type(a).__name__}; move host "
+                        f"data to the GPU with cuarray.asarray(x)")
+
+
+def _numpy_reduce_dtype(npufunc, dtype, arg_dtype):
+    key = (npufunc.__name__, dtype.char, None if arg_dtype is None else arg_dtype.char)
+    r = _result_dtypes.get(key)
+    if r is None:
+        r = _result_dtypes[key] = npufunc.reduce(numpy.ones(1, dtype), dtype=arg_dtype).dtype
+    return r
+
+
+def _out_shape(shape, axes, keepdims):
+    if keepdims:
+        return tuple(1 if d in axes else n for d, n in enumerate(shape))
+    return tuple(n for d, n in enumerate(shape) if d not in axes)
+
+
+def _prepare_out(out, shape, axes, keepdims, dtype, name):
+    oshape = _out_shape(shape, axes, keepdims)
+    if out is None:
+        return ndarray._alloc(oshape, dtype), oshape
+    if not isinstance(out, ndarray):
+        raise TypeError(f"cuarray.{name}: out must be a cuarray.ndarray")
+    if out._shape != oshape:
+        raise ValueError(f"output parameter for reduction operation {name} has the wrong number of "
+                         f"dimensions or shape: expected {oshape}, got {out._shape}")
+    return out, oshape
+
+
+def _kept(o, shape, axes):
+    """The output viewed without the reduced axes (as the engine writes it)."""
+    kept = tuple(n for d, n in enumerate(shape) if d not in axes)
+    return o if o._shape == kept else o.reshape(kept)
+
+
+def _get_op(key, build):
+    op = _ops.get(key)
+    if op is None:
+        op = _ops[key] = build()
+    return op
+
+
+def _masked(where):
+    return where is not True and where is not None
+
+
+def _where_array(where, name):
+    if isinstance(where, ndarray):
+        return where if where.dtype == _bool else where.astype(_bool)
+    if isinstance(where, (bool, numpy.bool_)):
+        from cuarray._core.transfer import asarray
+        return asarray(numpy.array(where))
+    raise TypeError(f"cuarray.{name}: where must be a cuarray bool array or a bool")
+
+
+# ---- ufunc.reduce -------------------------------------------------------------------------
+def _sentinel(name, acc):
+    """The neutral start for reductions without an identity (maximum, minimum, fmax, fmin)."""
+    low = name in ("maximum", "fmax")
+    if acc.kind == "b":
+        return numpy.bool_(not low)
+    if acc.kind in "iu":
+        info = numpy.iinfo(acc)
+        return acc.type(info.min if low else info.max)
+    if acc.kind == "c":
+        v = -numpy.inf if low else numpy.inf
+        return acc.type(complex(v, v))
+    if name in ("fmax", "fmin"):
+        return acc.type(numpy.nan)  # fmax(NaN, x) = x: NaN is neutral and all-NaN stays NaN
+    return acc.type(-numpy.inf if low else numpy.inf)
+
+
+def reduce(uf, a, axis=0, dtype=None, out=None, keepdims=False, initial=None, where=True,
+           _post="out0 = a", _acc=None, _name=None):
+    """ufunc.reduce on the GPU (cuarray version of `numpy.ufunc.reduce`)."""
+    name = _name or uf.__name__
+    _check(a, name)
+    if uf.nin != 2 or uf.nout != 1:
+        raise ValueError(f"reduce only supported for binary functions")
+    npuf = uf._np
+    arg_dt = None if dtype is None else _dt.check_dtype(dtype)
+    res = _numpy_reduce_dtype(npuf, a.dtype, arg_dt)
+    if out is not None and dtype is None and isinstance(out, ndarray):
+        res = out.dtype if out.dtype.kind == res.kind or npuf.__name__ not in ("add", "multiply") \
+            else res
+    acc = _acc or (_f32 if res == _f16 else res)
+    shape = a._shape
+    axes = normalize_axes(axis, a.ndim)
+    n_red = 1
+    for d in axes:
+        n_red *= shape[d]
+    masked = _masked(where)
+    ident = initial if initial is not None else uf.identity
+    if ident is None:
+        if masked:
+            raise ValueError(f"reduction operation '{npuf.__name__}' does not have an identity, so "
+                             f"to use a where mask one has to specify 'initial'")
+        if n_red == 0 and a.size == 0:
+            raise ValueError(f"zero-size array to reduction operation {npuf.__name__} which has no "
+                             f"identity")
+        ident_v = _sentinel(npuf.__name__, acc)
+    else:
+        from cuarray._core._copy import to_scalar
+        ident_v = to_scalar(ident, acc)
+    outa, oshape = _prepare_out(out, shape, axes, keepdims, res, name)
+    if outa.size == 0:
+        return outa
+    key = ("ufunc", npuf.__name__, acc.char, res.char, masked, _post)
+
+    def build():
+        loop = npuf.resolve_dtypes((acc, acc, None))
+        body = _table.body(npuf.__name__, loop[:2], loop[2:])
+        late = (f"__device__ __forceinline__ type_reduce _red(type_reduce in0, type_reduce in1) "
+                f"{{ {_dt.ctype(loop[2])} out0; {body} return cuarray_cast<type_reduce>(out0); }}")
+        params = [RParam("in0", "in", acc)]
+        mp = "in0"
+        if masked:
+            params.append(RParam("_w", "in", _bool))
+            mp = "(_w ? in0 : _ident)"
+        params += [RParam("out0", "out", res), RParam("_ident", "scalar", acc)]
+        return ReduceOp(f"cuarray_reduce_{npuf.__name__}_{acc.char}{res.char}{'_w' if masked else ''}",
+                        params, mp, "_red(a, b)", _post, "_ident", _dt.ctype(acc),
+                        _HELPERS, late_preamble=late)
+
+    op = _get_op(key, build)
+    args = [a]
+    if masked:
+        args.append(_where_array(where, name))
+    args += [_kept(outa, shape, axes), ident_v]
+    full = shape
+    if masked and args[1]._shape != shape:
+        from cuarray._core.shapes import broadcast_shapes
+        full = broadcast_shapes(shape, args[1]._shape)
+        if full != shape:
+            raise ValueError(f"where mask of shape {args[1]._shape} does not broadcast to {shape}")
+    op.launch(args, axes, full)
+    return outa
+
+
+# ---- the NumPy functions ------------------------------------------------------------------
+def _uf(name):
+    import cuarray
+    return getattr(cuarray, name)
+
+
+def sum(a, axis=None, dtype=None, out=None, keepdims=False, initial=None, where=True):
+    return reduce(_uf("add"), a, axis, dtype, out, keepdims, initial, where, _name="sum")
+
+
+def prod(a, axis=None, dtype=None, out=None, keepdims=False, initial=None, where=True):
+    return reduce(_uf("multiply"), a, axis, dtype, out, keepdims, initial, where, _name="prod")
+
+
+def amax(a, axis=None, out=None, keepdims=False, initial=None, where=True):
+    return reduce(_uf("maximum"), a, axis, None, out, keepdims, initial, where, _name="max")
+
+
+def amin(a, axis=None, out=None, keepdims=False, initial=None, where=True):
+    return reduce(_uf("minimum"), a, axis, None, out, keepdims, initial, where, _name="min")
+
+
+def nanmax(a, axis=None, out=None, keepdims=False, initial=None, where=True):
+    return reduce(_uf("fmax"), a, axis, None, out, keepdims, initial, where, _name="nanmax")
+
+
+def nanmin(a, axis=None, out=None, keepdims=False, initial=None, where=True):
+    return reduce(_uf("fmin"), a, axis, None, out, keepdims, initial, where, _name="nanmin")
+
+
+def ptp(a, axis=None, out=None, keepdims=False):
+    _check(a, "ptp")
+    r = amax(a, axis, None, keepdims)
+    _uf("subtract")(r, amin(a, axis, None, keepdims), out=r)
+    if out is not None:
+        out[...] = r
+        return out
+    return r
+
+
+def _simple(name, a, axis, out, keepdims, res, acc, in_dt, mp, red, post, ident, extra=(),
+            extra_params=(), where=True):
+    """A reduction with a hand-written map/reduce/post (all, any, count, mean, var ...)."""
+    _check(a, name)
+    shape = a._shape
+    axes = normalize_axes(axis, a.ndim)
+    outa, _ = _prepare_out(out, shape, axes, keepdims, res, name)
+    if outa.size == 0:
+        return outa
+    masked = _masked(where)
+    key = (name, in_dt.char, a.dtype.char, res.char, acc, mp, post, masked,
+           tuple(p.dtype.char for p in extra_params))
+
+    def build():
+        params = [RParam("in0", "in", in_dt)] + list(p for p in extra_params if p.role == "in")
+        m = mp
+        if masked:
+            params.append(RParam("_w", "in", _bool))
+            m = f"(_w ? ({mp}) : ({ident}))"
+        params += [RParam("out0", "out", res)] + [p for p in extra_params if p.role == "scalar"]
+        return ReduceOp(f"cuarray_{name}_{a.dtype.char}{res.char}{'_w' if masked else ''}", params,
+                        m, red, post, ident, acc, _HELPERS)
+
+    op = _get_op(key, build)
+    args = [a] + [x for x, p in zip(extra, extra_params) if p.role == "in"]
+    if masked:
+        args.append(_where_array(where, name))
+    args.append(_kept(outa, shape, axes))
+    args += [x for x, p in zip(extra, extra_params) if p.role == "scalar"]
+    op.launch(args, axes, shape)
+    return outa
+
+
+def all(a, axis=None, out=None, keepdims=False, *, where=True):
+    return _simple("all", a, axis, out, keepdims, _bool, "bool", a.dtype if isinstance(a, ndarray) else _bool,
+                   "cuarray_nonzero(in0)", "a && b", "out0 = a", "true", where=where)
+
+
+def any(a, axis=None, out=None, keepdims=False, *, where=True):
+    return _simple("any", a, axis, out, keepdims, _bool, "bool", a.dtype if isinstance(a, ndarray) else _bool,
+                   "cuarray_nonzero(in0)", "a || b", "out0 = a", "false", where=where)
+
+
+def count_nonzero(a, axis=None, *, keepdims=False):
+    """cuarray version of `numpy.count_nonzero`; returns a 0-d array for axis=None (no sync)."""
+    return _simple("count_nonzero", a, axis, None, keepdims, _i64, "long long", a.dtype,
+                   "(long long)cuarray_nonzero(in0)", "a + b", "out0 = a", "0")
+
+
+def _mean_dtypes(a, dtype):
+    if dtype is not None:
+        res = _dt.check_dtype(dtype)
+    elif a.dtype.kind in "biu":
+        res = _f64
+    else:
+        res = a.dtype
+    acc = _f32 if res == _f16 else res
+    return res, acc
+
+
+def mean(a, axis=None, dtype=None, out=None, keepdims=False, *, where=True):
+    _check(a, "mean")
+    res, acc = _mean_dtypes(a, dtype)
+    if _masked(where):
+        w = _where_array(where, "mean")
+        s = sum(a, axis, acc, None, keepdims, where=w)
+        from cuarray._core.shapes import broadcast_shapes
+        wb = w if w._shape == a._shape else _broadcast(w, a._shape)
+        c = count_nonzero(wb, axis, keepdims=keepdims)
+        r = _uf("true_divide")(s, c)
+        return _finish(r, res, out)
+    ac = _dt.ctype(acc)
+    return _simple("mean", a, axis, out, keepdims, res, ac, acc, "in0", "a + b",
+                   f"out0 = a / cuarray_cast<{ac}>((double)_n)", f"{ac}()")
+
+
+def _broadcast(x, shape):
+    from cuarray._core.shapes import broadcast_strides
+    return x._view(shape, broadcast_strides(x._shape, x._strides, shape))
+
+
+def _finish(r, res, out):
+    if r.dtype != res:
+        r = r.astype(res)
+    if out is not None:
+        out[...] = r
+        return out
+    return r
+
+
+def _var(name, a, axis, dtype, out, ddof, keepdims, sqrt, where):
+    _check(a, name)
+    res, acc = _mean_dtypes(a, dtype)
+    rres = _dt.real_dtype(res)
+    racc = _dt.real_dtype(acc)
+    axes = normalize_axes(axis, a.ndim)
+    if _masked(where):
+        w = _where_array(where, name)
+        m = mean(a, axes, acc, None, True, where=w)
+        d = _uf("subtract")(a.astype(acc, copy=False), m)
+        sq = _uf("multiply")(d, _uf("conjugate")(d)).real if acc.kind == "c" else _uf("square")(d)
+        s = sum(sq, axes, racc, None, keepdims, where=w)
+        wb = w if w._shape == a._shape else _broadcast(w, a._shape)
+        c = count_nonzero(wb, axes, keepdims=keepdims)
+        r = _uf("true_divide")(s, _uf("subtract")(c, ddof))
+        if sqrt:
+            r = _uf("sqrt")(r)
+        return _finish(r, rres, out)
+    m = mean(a, axes, acc, None, True)
+    rc = _dt.ctype(racc)
+    post = f"out0 = {'sqrt' if sqrt else ''}(a / cuarray_cast<{rc}>((double)(_n - _ddof)))"
+    return _simple(name, a, axes, out, keepdims, rres, rc, acc, "_cu_sq(in0 - in1)", "a + b", post,
+                   f"{rc}()", extra=(m, numpy.float64(ddof)),
+                   extra_params=(RParam("in1", "in", acc), RParam("_ddof", "scalar", _f64)))
+
+
+def var(a, axis=None, dtype=None, out=None, ddof=0, keepdims=False, *, where=True, mean=None,
+        correction=None):
+    if correction is not None:
+        ddof = correction
+    return _var("var", a, axis, dtype, out, ddof, keepdims, False, where)
+
+
+def std(a, axis=None, dtype=None, out=None, ddof=0, keepdims=False, *, where=True, mean=None,
+        correction=None):
+    if correction is not None:
+        ddof = correction
+    return _var("std", a, axis, dtype, out, ddof, keepdims, True, where)
+
+
+# ---- arg reductions -----------------------------------------------------------------------
+_ARG = r"""
+struct _cu_arg { VT v; long long i; };
+__device__ __forceinline__ bool _cu_better(const VT& b, const VT& a) { return CMP; }
+__device__ __forceinline__ _cu_arg _cu_argred(_cu_arg a, _cu_arg b) {
+  if (a.i < 0) return b;
+  if (b.i < 0) return a;
+  const bool an = NANA, bn = NANB;
+  if (an || bn) {
+    if (an && bn) return a.i < b.i ? a : b;
+    return SKIPNAN ? (an ? b : a) : (an ? a : b);
+  }
+  if (_cu_better(b.v, a.v) || (b.v == a.v && b.i < a.i)) return b;
+  return a;
+}
+__device__ __forceinline__ _cu_arg _cu_mk(const VT& v, long long i) { _cu_arg r; r.v = v; r.i = i; return r; }
+"""
+
+
+def _argreduce(name, a, axis, out, keepdims, greater, skipnan):
+    _check(a, name)
+    if a.size == 0:
+        raise ValueError(f"attempt to get {name} of an empty sequence")
+    ndim = a.ndim
+    if axis is None:
+        a = a.reshape(-1)
+        axes = (0,)
+    else:
+        axes = normalize_axes(axis, a.ndim)
+    vt = a.dtype
+    if vt == _f16:
+        vt = _f32
+    ct = _dt.ctype(vt)
+    if vt.kind == "c":
+        op = ">" if greater else "<"
+        cmp = f"(b.re {op} a.re) || (b.re == a.re && b.im {op} a.im)"
+    else:
+        cmp = f"b {'>' if greater else '<'} a"
+    inexact = vt.kind in "fc"
+    pre = (_ARG.replace("VT", ct).replace("CMP", cmp)
+           .replace("NANA", "_cu_isnan(a.v)" if inexact else "false")
+           .replace("NANB", "_cu_isnan(b.v)" if inexact else "false")
+           .replace("SKIPNAN", "true" if skipnan else "false"))
+    outa = _arg_launch(name, a, axes, out if axis is not None else None,
+                       keepdims and axis is not None, vt, pre)
+    if axis is None:
+        if keepdims:
+            outa = outa.reshape((1,) * ndim)
+        if out is not None:
+            out[...] = outa
+            return out
+    return outa
+
+
+def _arg_launch(name, a, axes, out, keepdims, vt, pre):
+    shape = a._shape
+    outa, _ = _prepare_out(out, shape, axes, keepdims, _i64, name)
+    if outa.size == 0:
+        return outa
+    key = (name, a.dtype.char, pre)
+
+    def build():
+        ct = _dt.ctype(vt)
+        params = [RParam("in0", "in", vt), RParam("out0", "out", _i64)]
+        return ReduceOp(f"cuarray_{name}_{a.dtype.char}", params, "_cu_mk(in0, _j)", "_cu_argred(a, b)",
+                        "out0 = a.i", f"_cu_mk({ct}(), -1)", "_cu_arg", _HELPERS + pre)
+
+    op = _get_op(key, build)
+    op.launch([a, _kept(outa, shape, axes)], axes, shape)
+    return outa
+
+
+def argmax(a, axis=None, out=None, *, keepdims=False):
+    return _argreduce("argmax", a, axis, out, keepdims, True, False)
+
+
+def argmin(a, axis=None, out=None, *, keepdims=False):
+    return _argreduce("argmin", a, axis, out, keepdims, False, False)
+
+
+def nanargmax(a, axis=None, out=None, *, keepdims=False):
+    """cuarray version of `numpy.nanargmax`; an all-NaN slice gives -1 (NumPy raises; checking
+    would need a device-to-host sync)."""
+    return _argreduce("nanargmax", a, axis, out, keepdims, True, True)
+
+
+def nanargmin(a, axis=None, out=None, *, keepdims=False):
+    """cuarray version of `numpy.nanargmin`; an all-NaN slice gives -1 (see nanargmax)."""
+    return _argreduce("nanargmin", a, axis, out, keepdims, False, True)
+
+
+# ---- nan-ignoring sums and statistics ----------------------------------------------------
+def nansum(a, axis=None, dtype=None, out=None, keepdims=False, initial=None, where=True):
+    _check(a, "nansum")
+    if a.dtype.kind not in "fc":
+        return sum(a, axis, dtype, out, keepdims, initial, where)
+    return _nanreduce("nansum", "add", a, axis, dtype, out, keepdims, initial, where)
+
+
+def nanprod(a, axis=None, dtype=None, out=None, keepdims=False, initial=None, where=True):
+    _check(a, "nanprod")
+    if a.dtype.kind not in "fc":
+        return prod(a, axis, dtype, out, keepdims, initial, where)
+    return _nanreduce("nanprod", "multiply", a, axis, dtype, out, keepdims, initial, where)
+
+
+def _nanreduce(name, ufname, a, axis, dtype, out, keepdims, initial, where):
+    mask = _uf("logical_not")(_uf("isnan")(a))
+    if _masked(where):
+        mask = _uf("logical_and")(mask, _where_array(where, name))
+    uf = _uf(ufname)
+    if initial is None:
+        initial = uf.identity
+    return reduce(uf, a, axis, dtype, out, keepdims, initial, mask, _name=name)
+
+
+def nanmean(a, axis=None, dtype=None, out=None, keepdims=False, *, where=True):
+    _check(a, "nanmean")
+    if a.dtype.kind not in "fc":
+        return mean(a, axis, dtype, out, keepdims, where=where)
+    mask = _uf("logical_not")(_uf("isnan")(a))
+    if _masked(where):
+        mask = _uf("logical_and")(mask, _where_array(where, "nanmean"))
+    return mean(a, axis, dtype, out, keepdims, where=mask)
+
+
+def nanvar(a, axis=None, dtype=None, out=None, ddof=0, keepdims=False, *, where=True, mean=None,
+           correction=None):
+    _check(a, "nanvar")
+    if correction is not None:
+        ddof = correction
+    if a.dtype.kind not in "fc":
+        return var(a, axis, dtype, out, ddof, keepdims, where=where)
+    mask = _uf("logical_not")(_uf("isnan")(a))
+    if _masked(where):
+        mask = _uf("logical_and")(mask, _where_array(where, "nanvar"))
+    return _var("nanvar", a, axis, dtype, out, ddof, keepdims, False, mask)
+
+
+def nanstd(a, axis=None, dtype=None, out=None, ddof=0, keepdims=False, *, where=True, mean=None,
+           correction=None):
+    _check(a, "nanstd")
+    if correction is not None:
+        ddof = correction
+    if a.dtype.kind not in "fc":
+        return std(a, axis, dtype, out, ddof, keepdims, where=where)
+    mask = _uf("logical_not")(_uf("isnan")(a))
+    if _masked(where):
+        mask = _uf("logical_and")(mask, _where_array(where, "nanstd"))
+    return _var("nanstd", a, axis, dtype, out, ddof, keepdims, True, mask)

@@ -1,0 +1,63 @@
+"""The dtypes cuarray supports, their C names in generated code, and kind groups."""
+import numpy
+
+_d = numpy.dtype
+
+BOOL = (_d(numpy.bool_),)
+SIGNED = (_d(numpy.int8), _d(numpy.int16), _d(numpy.int32), _d(numpy.int64))
+UNSIGNED = (_d(numpy.uint8), _d(numpy.uint16), _d(numpy.uint32), _d(numpy.uint64))
+FLOATING = (_d(numpy.float16), _d(numpy.float32), _d(numpy.float64))
+COMPLEX = (_d(numpy.complex64), _d(numpy.complex128))
+INTEGER = SIGNED + UNSIGNED
+INEXACT = FLOATING + COMPLEX
+NUMERIC = INTEGER + INEXACT
+ALL = SUPPORTED = BOOL + NUMERIC
+
+# Keyed by (kind, itemsize): 'l' and 'q' are distinct dtype objects for the same int64.
+_CTYPE = {
+    ("b", 1): "bool",
+    ("i", 1): "signed char", ("i", 2): "short", ("i", 4): "int", ("i", 8): "long long",
+    ("u", 1): "unsigned char", ("u", 2): "unsigned short", ("u", 4): "unsigned int",
+    ("u", 8): "unsigned long long",
+    ("f", 2): "half", ("f", 4): "float", ("f", 8): "double",
+    ("c", 8): "complex<float>", ("c", 16): "complex<double>",
+}
+_NON_NUMERIC = {"U": "str", "S": "bytes", "O": "object", "M": "datetime64",
+                "m": "timedelta64", "V": "void"}
+
+
+def check_dtype(dtype):
+    """`numpy.dtype(dtype)` if cuarray supports it, else TypeError.
+
+    Byte order is normalised to native: device memory has one byte order.
+    """
+    dt = dtype if type(dtype) is numpy.dtype else numpy.dtype(dtype)
+    if (dt.kind, dt.itemsize) in _CTYPE and dt.fields is None:
+        return dt if dt.isnative else dt.newbyteorder("=")
+    if dt.kind in _NON_NUMERIC or dt.fields is not None or dt.subdtype is not None:
+        raise TypeError("cuarray supports numeric dtypes only (bool, integer, floating and "
+                        f"complex); got {dt!r}")
+    # float128 / complex256: numeric, but the GPU has no long double.
+    raise TypeError(f"cuarray does not support {dt!r}: GPUs have no long double; use "
+                    f"{'complex128' if dt.kind == 'c' else 'float64'}")
+
+
+def ctype(dtype):
+    """C type name of `dtype` in cuarray's generated code (see include/cuarray/core.cuh)."""
+    dt = dtype if type(dtype) is numpy.dtype else numpy.dtype(dtype)
+    try:
+        return _CTYPE[dt.kind, dt.itemsize]
+    except KeyError:
+        check_dtype(dt)
+        raise
+
+
+def is_complex(dtype):
+    return numpy.dtype(dtype).kind == "c"
+
+
+def real_dtype(dtype):
+    """float32 for complex64, float64 for complex128, the dtype itself otherwise."""
+    dt = numpy.dtype(dtype)
+    return numpy.dtype(f"f{dt.itemsize // 2}") if dt.kind == "c" else dt
+

@@ -1,0 +1,360 @@
+"""The one reduction engine: sum, prod, min/max, argmin/argmax, mean/var, all/any and
+ReductionKernel lower to `ReduceOp.launch`.
+
+The input is viewed as (kept axes K) x (reduced axes R), each collapsed to as few
+axes as the strides allow. Two kernel shapes:
+- "row": the reduced axis is the fastest in memory: a block per output, threads
+  stride along the row (coalesced), then a shared-memory tree;
+- "col": otherwise: 32 consecutive outputs per block (coalesced across threads),
+  8 thread rows splitting the reduced range, then a tree over those 8.
+When there are too few outputs to fill the GPU, the reduced range is split into S
+chunks whose partial accumulators go to scratch memory, and a second kernel combines them.
+"""
+import numpy
+
+from cuarray._core import dtypes as _dt
+from cuarray._core.elementwise import _SCALAR_KIND, _append_scalar, _grid_cap, _sm_count
+from cuarray._core.ndarray import ndarray
+from cuarray._core.shapes import broadcast_shapes, broadcast_strides
+from cuarray._runtime.compiler import compile_module
+from cuarray._runtime.device import ensure_context
+from cuarray._runtime.launch import ArgPacker
+from cuarray._runtime import memory as _memory
+from cuarray._runtime import stream as _stream
+
+_INT32_MAX = 2**31 - 1
+_ACC_BYTES = 32  # room for any accumulator cuarray builds (value + index pairs included)
+
+_PRELUDE = r"""
+#include <cuarray/core.cuh>
+"""
+
+
+class RParam:
+    __slots__ = ("name", "role", "dtype", "ctype")
+
+    def __init__(self, name, role, dtype):
+        self.name, self.role, self.dtype = name, role, dtype
+        self.ctype = _dt.ctype(dtype)
+
+
+class ReduceOp:
+    """A reduction: `a = identity; a = reduce(a, map(x...)) over R; post_map(a) -> outputs`.
+
+    reduce_expr is an expression of `a` and `b`; map_expr an expression of the inputs
+    (and `_j`, the index within the reduced range); post_map_expr statements that set the
+    outputs from `a` (and `_n`, the number of reduced elements).
+    """
+
+    def __init__(self, name, params, map_expr, reduce_expr, post_map_expr, identity, acc_type,
+                 preamble="", options=(), acc_bytes=None, late_preamble=""):
+        self.name = name
+        self.params = tuple(params)
+        self.map_expr = map_expr
+        self.reduce_expr = reduce_expr
+        self.post_map_expr = post_map_expr
+        self.identity = identity
+        self.acc_type = acc_type
+        self.preamble = preamble
+        self.late_preamble = late_preamble  # code that needs type_reduce
+        self.options = tuple(options)
+        self.acc_bytes = acc_bytes or _ACC_BYTES
+        self._kernels = {}
+
+    def launch(self, args, axes, full_shape=None):
+        """args: one per param (inputs shaped like the full array, outputs shaped like the kept
+        axes in order, scalars as NumPy scalars); axes: the reduced axes of the full shape."""
+        ensure_context()
+        ins = [a for p, a in zip(self.params, args) if p.role == "in"]
+        outs = [a for p, a in zip(self.params, args) if p.role == "out"]
+        shape = full_shape
+        if shape is None:
+            shape = ins[0]._shape
+            for a in ins[1:]:
+                if a._shape != shape:
+                    shape = broadcast_shapes(*[x._shape for x in ins])
+                    break
+        keep = [d for d in range(len(shape)) if d not in axes]
+        kshape = tuple(shape[d] for d in keep)
+        M = 1
+        for s in kshape:
+            M *= s
+        N = 1
+        for d in axes:
+            N *= shape[d]
+        if M == 0:
+            return
+        in_strides = [a._strides if a._shape == shape else broadcast_strides(a._shape, a._strides, shape)
+                      for a in ins]
+        out_strides = [o._strides for o in outs]
+        # K axes: order by the first output's strides, merge where every operand is contiguous.
+        kst = [[st[d] for d in keep] for st in in_strides] + [list(st) for st in out_strides]
+        kdims, kst = _collapse(kshape, kst, len(ins))
+        rdims_shape = tuple(shape[d] for d in axes)
+        rst = [[st[d] for d in axes] for st in in_strides]
+        rdims, rst = _collapse(rdims_shape, rst, 0)
+        nk, nr = len(kdims), len(rdims)
+        itemsize = ins[0].dtype.itemsize if ins else 1
+        row = nr > 0 and N >= 64 and abs(rst[0][-1]) == itemsize
+        if row:
+            block = 256 if N >= 256 else (128 if N >= 128 else 64)
+            grid_x = min(M, _grid_cap())
+            per_block = 4 * block
+            S = 1
+            if M < 2 * _sm_count() * 4:
+                S = min(max(1, (_sm_count() * 8) // M), max(1, N // per_block), 1024)
+        else:
+            block = 256
+            grid_x = (M + 31) // 32
+            S = 1
+            if grid_x < _sm_count() * 8:
+                S = min(max(1, (_sm_count() * 8) // grid_x), max(1, N // 64), 1024)
+        chunk = (N + S - 1) // S
+        lim = max([sum((n - 1) * abs(s[d]) for d, n in enumerate(kdims)) +
+                   sum((n - 1) * abs(s2[d]) for d, n in enumerate(rdims))
+                   for s, s2 in zip(kst[:len(ins)], rst)] + [0])
+        idx64 = M * max(N, 1) > _INT32_MAX - 4096 or lim > _INT32_MAX
+        key = (row, block, nk, nr, idx64, S > 1,
+               tuple([a.dtype.char for p, a in zip(self.params, args) if p.role in ("in", "out")]))
+        entry = self._kernels.get(key)
+        if entry is None:
+            entry = self._kernels[key] = self._build(key, args, nk, nr, row, block, idx64, S > 1)
+        fn, packer, fin, fpacker = entry
+        partial = None
+        vals = []
+        k_in = k_out = 0
+        for p, a in zip(self.params, args):
+            if p.role == "in":
+                vals.append(a._ptr)
+                vals.extend(kst[k_in])
+                vals.extend(rst[k_in])
+                k_in += 1
+            elif p.role == "out":
+                vals.append(a._ptr)
+                vals.extend(kst[len(ins) + k_out])
+                k_out += 1
+            else:
+                _append_scalar(vals, a)
+        vals.extend(kdims)
+        vals.extend(rdims)
+        if S > 1:
+            partial = _memory.alloc(S * M * self.acc_bytes)
+            vals.append(partial.ptr)
+        else:
+            vals.append(0)
+        vals += [M, N, chunk]
+        sp = _stream.current_stream_ptr()
+        if row:
+            fn.launch((grid_x, S, 1), (block, 1, 1), packer.pack(vals), 0, sp)
+        else:
+            fn.launch((grid_x, S, 1), (32, 8, 1), packer.pack(vals), 0, sp)
+        if S > 1:
+            fvals = []
+            k_out = 0
+            for p, a in zip(self.params, args):
+                if p.role == "out":
+                    fvals.append(a._ptr)
+                    fvals.extend(kst[len(ins) + k_out])
+                    k_out += 1
+                elif p.role == "scalar":
+                    _append_scalar(fvals, a)
+            fvals.extend(kdims)
+            fvals += [partial.ptr, M, S, N]
+            fin.launch(((M + 31) // 32, 1, 1), (32, 8, 1), fpacker.pack(fvals), 0, sp)
+
+    def _build(self, key, args, nk, nr, row, block, idx64, split):
+        src, kinds, fkinds = generate(self, args, nk, nr, row, block, idx64, split)
+        mod = compile_module(src, self.options, name=self.name)
+        fn = mod.get_function(self.name)
+        fin = mod.get_function(self.name + "_final") if split else None
+        return fn, ArgPacker(kinds), fin, (ArgPacker(fkinds) if split else None)
+
+
+def _collapse(shape, strides_list, ref_idx):
+    """Drop size-1 axes, order by the reference operand's strides (largest first), merge
+    axes contiguous in every operand. Returns (shape, [strides per operand])."""
+    dims = [d for d, n in enumerate(shape) if n != 1]
+    if strides_list and len(dims) > 1 and ref_idx < len(strides_list):
+        ref = strides_list[ref_idx]
+        dims.sort(key=lambda d: -abs(ref[d]))
+    cshape = []
+    cst = [[] for _ in strides_list]
+    for d in dims:
+        n = shape[d]
+        if cshape and all(c[-1] == st[d] * n for c, st in zip(cst, strides_list)):
+            cshape[-1] *= n
+            for c, st in zip(cst, strides_list):
+                c[-1] = st[d]
+            continue
+        cshape.append(n)
+        for c, st in zip(cst, strides_list):
+            c.append(st[d])
+    return tuple(cshape), [tuple(c) for c in cst]
+
+
+def generate(op, args, nk, nr, row, block, idx64, split):
+    I = "long long" if idx64 else "int"
+    ik = "q" if idx64 else "i"
+    sig, kinds = [], []
+    fsig, fkinds = [], []
+    loads, stores = [], []
+    for p, a in zip(op.params, args):
+        if p.role == "in":
+            S = _dt.ctype(a.dtype)
+            k = len(loads)
+            sig.append(f"const char* __restrict__ _p{k}" + "".join(f", const {I} _ks{k}_{d}" for d in range(nk))
+                       + "".join(f", const {I} _rs{k}_{d}" for d in range(nr)))
+            kinds += ["P"] + [ik] * (nk + nr)
+            loads.append((p, S, k))
+        elif p.role == "out":
+            S = _dt.ctype(a.dtype)
+            k = len(stores)
+            decl = f"char* __restrict__ _q{k}" + "".join(f", const {I} _os{k}_{d}" for d in range(nk))
+            sig.append(decl)
+            fsig.append(decl)
+            kinds += ["P"] + [ik] * nk
+            fkinds += ["P"] + [ik] * nk
+            stores.append((p, S, k))
+        else:
+            sig.append(f"const {p.ctype} {p.name}")
+            fsig.append(f"const {p.ctype} {p.name}")
+            kinds.append(_SCALAR_KIND[p.dtype.char])
+            fkinds.append(_SCALAR_KIND[p.dtype.char])
+    sig += [f"const {I} _kd{d}" for d in range(nk)] + [f"const {I} _rd{d}" for d in range(nr)]
+    kinds += [ik] * (nk + nr)
+    fsig += [f"const {I} _kd{d}" for d in range(nk)]
+    fkinds += [ik] * nk
+    sig += ["type_reduce* __restrict__ _partial", f"const {I} _M", f"const {I} _N", f"const {I} _chunk"]
+    kinds += ["P", ik, ik, ik]
+    fsig += ["const type_reduce* __restrict__ _partial", f"const {I} _M", f"const {I} _S", f"const {I} _N"]
+    fkinds += ["P", ik, ik, ik]
+
+    in_ids = [k for _, _, k in loads]
+    out_ids = [k for _, _, k in stores]
+    head = [_PRELUDE, op.preamble, f"typedef {op.acc_type} type_reduce;", op.late_preamble,
+            "#define REDUCE(a, b) (" + op.reduce_expr + ")"]
+    load_lines = [f"const {p.ctype} {p.name} = cuarray_cast<{p.ctype}>(*(const {S}*)(_p{k} + _ko{k} + _ro{k}));"
+                  for p, S, k in loads]
+
+    def post(indent):
+        out = [f"{indent}{{ const long long _n = _N; (void)_n;"]
+        for p, S, k in stores:
+            out.append(f"{indent}  {p.ctype} {p.name};")
+        out.append(f"{indent}  {op.post_map_expr};")
+        for p, S, k in stores:
+            out.append(f"{indent}  *({S}*)(_q{k} + _oo{k}) = cuarray_cast<{S}>({p.name});")
+        out.append(f"{indent}}}")
+        return out
+
+    def out_offsets(var):
+        lines = [f"{I} _t = {var};"] + [f"{I} _oo{k} = 0;" for k in out_ids]
+        for d in range(nk - 1, -1, -1):
+            if d:
+                lines.append(f"{{ const {I} _c = _t % _kd{d}; _t /= _kd{d};" +
+                             "".join(f" _oo{k} += _c * _os{k}_{d};" for k in out_ids) + " }")
+            else:
+                lines.append("".join(f" _oo{k} += _t * _os{k}_0;" for k in out_ids))
+        return lines
+
+    def in_k_offsets(var):
+        lines = [f"{I} _t = {var};"] + [f"{I} _ko{k} = 0;" for k in in_ids]
+        for d in range(nk - 1, -1, -1):
+            if d:
+                lines.append(f"{{ const {I} _c = _t % _kd{d}; _t /= _kd{d};" +
+                             "".join(f" _ko{k} += _c * _ks{k}_{d};" for k in in_ids) + " }")
+            else:
+                lines.append("".join(f" _ko{k} += _t * _ks{k}_0;" for k in in_ids))
+        return lines
+
+    def in_r_offsets(var):
+        lines = [f"{I} _u = {var};"] + [f"{I} _ro{k} = 0;" for k in in_ids]
+        for d in range(nr - 1, -1, -1):
+            if d:
+                lines.append(f"{{ const {I} _c = _u % _rd{d}; _u /= _rd{d};" +
+                             "".join(f" _ro{k} += _c * _rs{k}_{d};" for k in in_ids) + " }")
+            else:
+                lines.append("".join(f" _ro{k} += _u * _rs{k}_0;" for k in in_ids))
+        return lines
+
+    body = []
+    body.append(f'extern "C" __global__ void {op.name}({", ".join(sig)}) {{')
+    nthreads = block if row else 256
+    body.append(f"  __shared__ __align__(16) unsigned char _smem[{nthreads} * sizeof(type_reduce)];")
+    body.append("  type_reduce* _s = reinterpret_cast<type_reduce*>(_smem);")
+    body.append("  const int _tid = threadIdx.y * blockDim.x + threadIdx.x;")
+    body.append(f"  const {I} _jbeg = ({I})blockIdx.y * _chunk;")
+    body.append(f"  const {I} _jend = _jbeg + _chunk < _N ? _jbeg + _chunk : _N;")
+    if row:
+        body.append(f"  for ({I} _m = blockIdx.x; _m < _M; _m += gridDim.x) {{")
+        body += ["    " + x for x in in_k_offsets("_m")]
+        body.append(f"    type_reduce a = {op.identity};")
+        body.append("    #pragma unroll 4")
+        body.append(f"    for ({I} _j = _jbeg + threadIdx.x; _j < _jend; _j += {block}) {{")
+        body += ["      " + x for x in in_r_offsets("_j")]
+        body += ["      " + x for x in load_lines]
+        body.append(f"      type_reduce b = {op.map_expr};")
+        body.append("      a = REDUCE(a, b);")
+        body.append("    }")
+        body.append("    _s[_tid] = a;")
+        body.append("    __syncthreads();")
+        s = block // 2
+        while s >= 1:
+            body.append(f"    if (_tid < {s}) {{ type_reduce b = _s[_tid + {s}]; a = _s[_tid]; _s[_tid] = REDUCE(a, b); }}")
+            body.append("    __syncthreads();" if s > 16 else "    __syncwarp();")
+            s //= 2
+        body.append("    if (_tid == 0) {")
+        body.append("      a = _s[0];")
+        body.append("      if (_partial) { _partial[(long long)blockIdx.y * _M + _m] = a; } else {")
+        body += ["        " + x for x in out_offsets("_m")]
+        body += post("        ")
+        body.append("      }")
+        body.append("    }")
+        body.append("    __syncthreads();")
+        body.append("  }")
+    else:
+        body.append(f"  const {I} _m = ({I})blockIdx.x * 32 + threadIdx.x;")
+        body.append(f"  type_reduce a = {op.identity};")
+        body.append("  if (_m < _M) {")
+        body += ["    " + x for x in in_k_offsets("_m")]
+        body.append("    #pragma unroll 4")
+        body.append(f"    for ({I} _j = _jbeg + threadIdx.y; _j < _jend; _j += 8) {{")
+        body += ["      " + x for x in in_r_offsets("_j")]
+        body += ["      " + x for x in load_lines]
+        body.append(f"      type_reduce b = {op.map_expr};")
+        body.append("      a = REDUCE(a, b);")
+        body.append("    }")
+        body.append("  }")
+        body += _col_tree("  ")
+        body.append("  if (threadIdx.y == 0 && _m < _M) {")
+        body.append("    if (_partial) { _partial[(long long)blockIdx.y * _M + _m] = a; } else {")
+        body += ["      " + x for x in out_offsets("_m")]
+        body += post("      ")
+        body.append("    }")
+        body.append("  }")
+    body.append("}")
+    if split:
+        body.append(f'extern "C" __global__ void {op.name}_final({", ".join(fsig)}) {{')
+        body.append("  __shared__ __align__(16) unsigned char _smem[256 * sizeof(type_reduce)];")
+        body.append("  type_reduce* _s = reinterpret_cast<type_reduce*>(_smem);")
+        body.append("  const int _tid = threadIdx.y * blockDim.x + threadIdx.x;")
+        body.append(f"  const {I} _m = ({I})blockIdx.x * 32 + threadIdx.x;")
+        body.append(f"  type_reduce a = {op.identity};")
+        body.append("  if (_m < _M) {")
+        body.append(f"    for ({I} _j = threadIdx.y; _j < _S; _j += 8) {{ type_reduce b = _partial[_j * _M + _m]; a = REDUCE(a, b); }}")
+        body.append("  }")
+        body += _col_tree("  ")
+        body.append("  if (threadIdx.y == 0 && _m < _M) {")
+        body += ["    " + x for x in out_offsets("_m")]
+        body += post("    ")
+        body.append("  }")
+        body.append("}")
+    return "\n".join(head + body), kinds, fkinds
+
+
+def _col_tree(indent):
+    out = [f"{indent}_s[_tid] = a;", f"{indent}__syncthreads();"]
+    for s in (4, 2, 1):
+        out.append(f"{indent}if (threadIdx.y < {s}) {{ type_reduce b = _s[_tid + {s} * 32]; a = _s[_tid]; _s[_tid] = REDUCE(a, b); }}")
+        out.append(f"{indent}__syncthreads();")
+    out.append(f"{indent}a = _s[threadIdx.x];")
+    return out

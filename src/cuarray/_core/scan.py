@@ -1,0 +1,307 @@
+"""The scan engine: cumsum, cumprod, their nan forms and ufunc.accumulate.
+
+Rows contiguous along the scanned axis use a single-pass scan with decoupled look-back:
+each block takes the next tile (an atomic ticket, so waiting only ever happens on
+tiles already running), scans it in shared memory, publishes its aggregate, and walks
+back over its predecessors' published values for its prefix. Input is read once and
+output written once. Other layouts give each thread one line along the axis
+(coalesced when the axis is not the fastest-varying one).
+"""
+import numpy
+
+from cuarray._core import dtypes as _dt
+from cuarray._core.ndarray import ndarray
+from cuarray._core.shapes import normalize_axis
+from cuarray._core.reduction import _collapse
+from cuarray._runtime.compiler import compile_module
+from cuarray._runtime.device import ensure_context
+from cuarray._runtime.launch import ArgPacker
+from cuarray._runtime import memory as _memory
+from cuarray._runtime import stream as _stream
+from cuarray._core.elementwise import _SCALAR_KIND, _append_scalar, _grid_cap
+
+BLOCK = 256
+_INT32_MAX = 2**31 - 1
+
+_PRELUDE = r"""
+#include <cuarray/core.cuh>
+template<class T> __device__ __forceinline__ bool _cu_isnan(const T& x) { return !(x == x); }
+struct __align__(16) _cu_slot { unsigned w[4]; };
+template<class T> __device__ __forceinline__ void _cu_put(_cu_slot* s, const T& v) {
+  _cu_slot t; memcpy(&t, &v, sizeof(T)); volatile unsigned* d = s->w;
+  d[0] = t.w[0]; d[1] = t.w[1]; d[2] = t.w[2]; d[3] = t.w[3];
+}
+template<class T> __device__ __forceinline__ T _cu_get(const _cu_slot* s) {
+  // volatile word loads bypass the (incoherent) L1: values come from other SMs.
+  _cu_slot t; const volatile unsigned* d = s->w;
+  t.w[0] = d[0]; t.w[1] = d[1]; t.w[2] = d[2]; t.w[3] = d[3];
+  T v; memcpy(&v, &t, sizeof(T)); return v;
+}
+"""
+
+
+class ScanOp:
+    """acc = op(acc, map(x)) along an axis; `op_expr` uses `a` and `b`, `map_expr` uses `x`."""
+
+    def __init__(self, name, in_dtype, acc_dtype, map_expr, op_expr, identity, associative=True,
+                 preamble=""):
+        self.name = name
+        self.in_dtype = in_dtype
+        self.acc_dtype = acc_dtype
+        self.map_expr = map_expr
+        self.op_expr = op_expr
+        self.identity = identity
+        self.associative = associative
+        self.preamble = preamble
+        self._kernels = {}
+
+    def launch(self, x, out, axis, ident_value):
+        """out[...] = scan of x along axis; x and out have the same shape."""
+        ensure_context()
+        shape = x._shape
+        N = shape[axis]
+        if out.size == 0:
+            return
+        it_in, it_out = x.dtype.itemsize, out.dtype.itemsize
+        last = axis == x.ndim - 1
+        if self.associative and last and x._c_contig and out._c_contig:
+            return self._lookback(x, out, N, out.size // N, ident_value)
+        if self.associative and x.ndim == 1 and out._c_contig:
+            return self._lookback(x.copy(), out, N, 1, ident_value)
+        return self._lines(x, out, axis, N, ident_value)
+
+    def _lookback(self, x, out, N, rows, ident_value):
+        acc_size = self.acc_dtype.itemsize
+        items = max(1, min(16, 64 // max(acc_size, 4)))
+        tile = BLOCK * items
+        per_row = (N + tile - 1) // tile
+        tiles = per_row * rows
+        idx64 = x.size > _INT32_MAX - 4096
+        key = ("lb", items, idx64, x.dtype.char, out.dtype.char)
+        fn_packer = self._kernels.get(key)
+        if fn_packer is None:
+            src = self._source_lookback(x.dtype, out.dtype, items, idx64)
+            fn = compile_module(src, (), name=self.name).get_function(self.name + "_lb")
+            I = "q" if idx64 else "i"
+            kinds = ["P", "P", I, I, "P", "P", _SCALAR_KIND[self.acc_dtype.char]]
+            fn_packer = self._kernels[key] = (fn, ArgPacker(kinds))
+        fn, packer = fn_packer
+        # counter (16 bytes), one flag per tile, then aggregate and prefix slots (16 bytes each).
+        slots = 16 + _round16(tiles * 4)
+        scratch = _memory.alloc(slots + 32 * (tiles + 1))
+        scratch.memset_async(0, slots)
+        vals = [x._ptr, out._ptr, N, per_row, scratch.ptr, scratch.ptr + slots]
+        _append_scalar(vals, ident_value)
+        fn.launch((tiles, 1, 1), (BLOCK, 1, 1), packer.pack(vals), 0, _stream.current_stream_ptr())
+
+    def _source_lookback(self, in_dt, out_dt, items, idx64):
+        I = "long long" if idx64 else "int"
+        A = _dt.ctype(self.acc_dtype)
+        IN = _dt.ctype(in_dt)
+        OUT = _dt.ctype(out_dt)
+        tile = BLOCK * items
+        return "\n".join([
+            _PRELUDE, self.preamble,
+            f"typedef {A} T;",
+            f"__device__ __forceinline__ T _op(const T& a, const T& b) {{ return {self.op_expr}; }}",
+            f"__device__ __forceinline__ T _map(const {IN}& x_) {{ const T x = cuarray_cast<T>(x_); return {self.map_expr}; }}",
+            f'extern "C" __global__ void {self.name}_lb(const {IN}* __restrict__ in, {OUT}* __restrict__ out,'
+            f" const {I} N, const {I} per_row, int* counter, _cu_slot* slots, const T ident) {{",
+            "  int* flags = counter + 4;",
+            f"  _cu_slot* aggs = slots; _cu_slot* prefs = slots + (gridDim.x + 1);",
+            f"  __shared__ T s_data[{tile}];",
+            f"  __shared__ T s_tot[{BLOCK}];",
+            "  __shared__ T s_prefix;",
+            "  __shared__ int s_tile;",
+            "  const int tid = threadIdx.x;",
+            "  if (tid == 0) s_tile = atomicAdd(counter, 1);",
+            "  __syncthreads();",
+            "  const int tile = s_tile;",
+            f"  const {I} row = tile / per_row, t = tile % per_row;",
+            f"  const {I} base = row * N + t * ({I}){tile};",
+            f"  const {I} rem = N - t * ({I}){tile} < {tile} ? N - t * ({I}){tile} : {tile};",
+            "  #pragma unroll",
+            f"  for (int k = 0; k < {items}; ++k) {{ const int j = k * {BLOCK} + tid;"
+            "    s_data[j] = j < rem ? _map(in[base + j]) : ident; }",
+            "  __syncthreads();",
+            f"  T local[{items}];",
+            f"  T acc = s_data[tid * {items}]; local[0] = acc;",
+            "  #pragma unroll",
+            f"  for (int k = 1; k < {items}; ++k) {{ acc = _op(acc, s_data[tid * {items} + k]); local[k] = acc; }}",
+            "  s_tot[tid] = acc;",
+            "  __syncthreads();",
+            f"  for (int off = 1; off < {BLOCK}; off <<= 1) {{",
+            "    T v = tid >= off ? s_tot[tid - off] : ident;",
+            "    __syncthreads();",
+            "    if (tid >= off) s_tot[tid] = _op(v, s_tot[tid]);",
+            "    __syncthreads();",
+            "  }",
+            "  const T excl = tid ? s_tot[tid - 1] : ident;",
+            f"  const T total = s_tot[{BLOCK - 1}];",
+            "  if (tid == 0) {",
+            "    if (t == 0) {",
+            "      _cu_put(&prefs[tile], total); __threadfence(); atomicExch(&flags[tile], 2);",
+            "      s_prefix = ident;",
+            "    } else {",
+            "      _cu_put(&aggs[tile], total); __threadfence(); atomicExch(&flags[tile], 1);",
+            "      T run = ident; int p = tile - 1;",
+            "      while (true) {",
+            "        int f; do { f = ((volatile int*)flags)[p]; } while (f == 0);",
+            "        __threadfence();",
+            "        if (f == 2) { run = _op(_cu_get<T>(&prefs[p]), run); break; }",
+            "        run = _op(_cu_get<T>(&aggs[p]), run); --p;",
+            "      }",
+            "      _cu_put(&prefs[tile], _op(run, total)); __threadfence(); atomicExch(&flags[tile], 2);",
+            "      s_prefix = run;",
+            "    }",
+            "  }",
+            "  __syncthreads();",
+            "  const T pre = _op(s_prefix, excl);",
+            "  #pragma unroll",
+            f"  for (int k = 0; k < {items}; ++k) s_data[tid * {items} + k] = _op(pre, local[k]);",
+            "  __syncthreads();",
+            "  #pragma unroll",
+            f"  for (int k = 0; k < {items}; ++k) {{ const int j = k * {BLOCK} + tid;"
+            f"    if (j < rem) out[base + j] = cuarray_cast<{OUT}>(s_data[j]); }}",
+            "}",
+        ])
+
+    def _lines(self, x, out, axis, N, ident_value):
+        shape = x._shape
+        other = [d for d in range(x.ndim) if d != axis]
+        lshape = tuple(shape[d] for d in other)
+        L = 1
+        for s in lshape:
+            L *= s
+        kdims, kst = _collapse(lshape, [[x._strides[d] for d in other], [out._strides[d] for d in other]], 1)
+        nk = len(kdims)
+        lim = x.nbytes + out.nbytes + sum(abs(s) * n for s, n in zip(x._strides, shape)) + \
+            sum(abs(s) * n for s, n in zip(out._strides, shape))
+        idx64 = lim > _INT32_MAX or x.size > _INT32_MAX - 4096
+        key = ("ln", nk, idx64, x.dtype.char, out.dtype.char)
+        entry = self._kernels.get(key)
+        if entry is None:
+            I = "long long" if idx64 else "int"
+            ik = "q" if idx64 else "i"
+            src = self._source_lines(x.dtype, out.dtype, nk, I)
+            fn = compile_module(src, (), name=self.name).get_function(self.name + "_ln")
+            kinds = ["P", "P", ik, ik] + [ik] * (3 * nk) + [ik, ik, _SCALAR_KIND[self.acc_dtype.char]]
+            entry = self._kernels[key] = (fn, ArgPacker(kinds))
+        fn, packer = entry
+        vals = [x._ptr, out._ptr, x._strides[axis], out._strides[axis]]
+        vals += list(kst[0]) + list(kst[1]) + list(kdims) + [L, N]
+        _append_scalar(vals, ident_value)
+        grid = min((L + 127) // 128, _grid_cap())
+        fn.launch((grid, 1, 1), (128, 1, 1), packer.pack(vals), 0, _stream.current_stream_ptr())
+
+    def _source_lines(self, in_dt, out_dt, nk, I):
+        A = _dt.ctype(self.acc_dtype)
+        IN = _dt.ctype(in_dt)
+        OUT = _dt.ctype(out_dt)
+        sig = ([f"const char* __restrict__ in", "char* __restrict__ out", f"const {I} sin", f"const {I} sout"]
+               + [f"const {I} _is{d}" for d in range(nk)] + [f"const {I} _os{d}" for d in range(nk)]
+               + [f"const {I} _kd{d}" for d in range(nk)] + [f"const {I} L", f"const {I} N", "const T ident"])
+        off = [f"    {I} _t = l, io = 0, oo = 0;"]
+        for d in range(nk - 1, -1, -1):
+            if d:
+                off.append(f"    {{ const {I} c = _t % _kd{d}; _t /= _kd{d}; io += c * _is{d}; oo += c * _os{d}; }}")
+            else:
+                off.append("    io += _t * _is0; oo += _t * _os0;")
+        first = "acc = j ? _op(acc, v) : v;" if not self.associative else "acc = _op(acc, v);"
+        return "\n".join([
+            _PRELUDE, self.preamble, f"typedef {A} T;",
+            f"__device__ __forceinline__ T _op(const T& a, const T& b) {{ return {self.op_expr}; }}",
+            f"__device__ __forceinline__ T _map(const {IN}& x_) {{ const T x = cuarray_cast<T>(x_); return {self.map_expr}; }}",
+            f'extern "C" __global__ void {self.name}_ln({", ".join(sig)}) {{',
+            f"  for ({I} l = ({I})blockIdx.x * blockDim.x + threadIdx.x; l < L; l += ({I})blockDim.x * gridDim.x) {{",
+            *off,
+            "    T acc = ident;",
+            f"    for ({I} j = 0; j < N; ++j) {{",
+            f"      const T v = _map(*(const {IN}*)(in + io + j * sin));",
+            f"      {first}",
+            f"      *({OUT}*)(out + oo + j * sout) = cuarray_cast<{OUT}>(acc);",
+            "    }",
+            "  }",
+            "}",
+        ])
+
+
+def _round16(n):
+    return (n + 15) // 16 * 16
+
+
+# ---- the NumPy functions ------------------------------------------------------------------
+_ops = {}
+_f16 = numpy.dtype(numpy.float16)
+_f32 = numpy.dtype(numpy.float32)
+
+
+def _scan(name, npuf, a, axis, dtype, out, nan_neutral=None):
+    if not isinstance(a, ndarray):
+        raise TypeError(f"cuarray.{name} needs a cuarray.ndarray, got {type(a).__name__}; move host "
+                        f"data to the GPU with cuarray.asarray(x)")
+    if axis is None:
+        a = a.reshape(-1)
+        axis = 0
+    else:
+        axis = normalize_axis(axis, a.ndim)
+    arg = None if dtype is None else _dt.check_dtype(dtype)
+    res = npuf.accumulate(numpy.ones(1, a.dtype), dtype=arg).dtype
+    acc = _f32 if res == _f16 else res
+    if out is None:
+        out = ndarray._alloc(a._shape, res)
+    elif not isinstance(out, ndarray) or out._shape != a._shape:
+        raise ValueError(f"cuarray.{name}: out must be a cuarray.ndarray of shape {a._shape}")
+    if a.size == 0:
+        return out
+    from cuarray._core import ufunc_table as _table
+    nm = npuf.__name__
+    key = (name, a.dtype.char, acc.char)
+    op = _ops.get(key)
+    if op is None:
+        loop = npuf.resolve_dtypes((acc, acc, None))
+        body = _table.body(nm, loop[:2], loop[2:])
+        pre = (f"__device__ __forceinline__ {_dt.ctype(acc)} _red({_dt.ctype(acc)} in0, {_dt.ctype(acc)} in1)"
+               f" {{ {_dt.ctype(loop[2])} out0; {body} return cuarray_cast<{_dt.ctype(acc)}>(out0); }}")
+        mp = "x" if nan_neutral is None or a.dtype.kind not in "fc" else f"(_cu_isnan(x) ? T({nan_neutral}) : x)"
+        assoc = nm in ("add", "multiply", "maximum", "minimum", "fmax", "fmin", "logical_and",
+                       "logical_or", "logical_xor", "bitwise_and", "bitwise_or", "bitwise_xor")
+        op = _ops[key] = ScanOp(f"cuarray_{name}_{a.dtype.char}{acc.char}", a.dtype, acc, mp,
+                                "_red(a, b)", None, assoc, pre)
+    ident = npuf.identity
+    if ident is None:
+        from cuarray._core._reductions import _sentinel
+        ident_v = _sentinel(nm, acc)
+    else:
+        from cuarray._core._copy import to_scalar
+        ident_v = to_scalar(ident, acc)
+    op.launch(a, out, axis, ident_v)
+    return out
+
+
+def _np(name):
+    return getattr(numpy, name)
+
+
+def cumsum(a, axis=None, dtype=None, out=None):
+    """cuarray version of `numpy.cumsum` (float16 accumulates in float32)."""
+    return _scan("cumsum", numpy.add, a, axis, dtype, out)
+
+
+def cumprod(a, axis=None, dtype=None, out=None):
+    return _scan("cumprod", numpy.multiply, a, axis, dtype, out)
+
+
+def nancumsum(a, axis=None, dtype=None, out=None):
+    return _scan("nancumsum", numpy.add, a, axis, dtype, out, nan_neutral=0)
+
+
+def nancumprod(a, axis=None, dtype=None, out=None):
+    return _scan("nancumprod", numpy.multiply, a, axis, dtype, out, nan_neutral=1)
+
+
+def accumulate(uf, a, axis=0, dtype=None, out=None):
+    """ufunc.accumulate on the GPU."""
+    if uf.nin != 2 or uf.nout != 1:
+        raise ValueError("accumulate only supported for binary functions")
+    return _scan(f"accumulate_{uf.__name__}", uf._np, a, axis, dtype, out)

@@ -1,0 +1,162 @@
+"""Inputs and comparison rules for checking every ufunc loop of the table against NumPy.
+
+Shared by the host build of the table's bodies (test_ufunc_table.py, CPU) and the GPU
+check through the public API (test_ufunc_numerics_gpu.py).
+"""
+import itertools
+
+import numpy
+
+from cuarray._core import ufunc_table
+
+# Results NumPy computes exactly (IEEE operations, integer logic, bit manipulation): these
+# must match bit for bit, signed zeros included (NaN payloads aside). The others are
+# compared with a tolerance: they call libm / libdevice, whose last bits differ.
+EXACT = frozenset("""
+add subtract multiply divide floor_divide remainder fmod divmod negative positive absolute fabs
+rint sign heaviside conjugate square reciprocal gcd lcm sqrt bitwise_and bitwise_or bitwise_xor
+invert bitwise_count left_shift right_shift greater greater_equal less less_equal not_equal
+equal logical_and logical_or logical_xor logical_not maximum minimum fmax fmin isfinite isinf
+isnan signbit copysign nextafter spacing modf ldexp frexp floor ceil trunc degrees rad2deg
+radians deg2rad
+""".split())
+# Complex results built from libm calls (hypot, the Smith division's rounding order, ...).
+INEXACT_COMPLEX = frozenset("absolute reciprocal sign sqrt square multiply divide".split())
+RTOL = {"e": 2e-3, "f": 2e-6, "d": 1e-12}
+
+
+def _float_edges(dt):
+    fi = numpy.finfo(dt)
+    vals = [0.0, -0.0, 1.0, -1.0, 0.5, -0.5, 2.0, -2.0, 3.0, -3.0, 7.5, -7.5, 1e-3, 10.0, -100.0,
+            float(fi.tiny), -float(fi.tiny), float(fi.smallest_subnormal), float(fi.max), -float(fi.max),
+            numpy.inf, -numpy.inf, numpy.nan]
+    return numpy.array(vals, dtype=dt)
+
+
+def _int_edges(dt):
+    ii = numpy.iinfo(dt)
+    vals = {0, 1, 2, 3, 7, 8, ii.max, ii.max - 1, ii.min, ii.min + 1, ii.bits - 1, ii.bits}
+    if ii.min < 0:
+        vals |= {-1, -2, -3, -7, -8, -ii.bits}
+    return numpy.array(sorted(vals), dtype=dt)
+
+
+def edges(char):
+    dt = numpy.dtype(char)
+    if dt.kind == "b":
+        return numpy.array([False, True])
+    if dt.kind in "iu":
+        return _int_edges(dt)
+    if dt.kind == "f":
+        return _float_edges(dt)
+    parts = _float_edges(dt.char.lower())
+    parts = parts[[0, 1, 2, 3, 4, 6, 15, 18, 20, 21, 22]]  # 0 -0 1 -1 .5 2 tiny max inf -inf nan
+    re, im = numpy.meshgrid(parts, parts)
+    return _complex(re.ravel(), im.ravel(), dt)
+
+
+def _complex(re, im, dt):
+    out = numpy.empty(re.shape, dt)
+    out.real, out.imag = re, im  # `re + 1j * im` would turn inf * 1j into nan parts
+    return out
+
+
+def random(char, n, rng, small=False):
+    dt = numpy.dtype(char)
+    if dt.kind == "b":
+        return rng.integers(0, 2, n).astype(bool)
+    if dt.kind in "iu":
+        ii = numpy.iinfo(dt)
+        if small:
+            lo = max(ii.min, -20)
+            return rng.integers(lo, 21, n).astype(dt)
+        return rng.integers(ii.min, ii.max, n, dtype=dt, endpoint=True)
+    if dt.kind == "f":
+        scale = 10.0 ** rng.integers(-3, 4, n) if dt.itemsize > 2 else 10.0 ** rng.integers(-2, 3, n)
+        return (rng.standard_normal(n) * scale).astype(dt)
+    r = random(dt.char.lower(), n, rng)
+    return _complex(r, random(dt.char.lower(), n, rng), dt)
+
+
+def _domain(name, chars, arrays, rng):
+    """Keep inputs where NumPy's result is defined: NumPy raises, or leaves undefined."""
+    if name == "power" and numpy.dtype(chars[1]).kind in "iu":
+        # negative integer exponents raise (cuarray's host side checks that)
+        arrays[1] = numpy.abs(random(chars[1], len(arrays[1]), rng, small=True)).astype(chars[1])
+    if name == "reciprocal" and numpy.dtype(chars[0]).kind in "iu":
+        arrays[0] = numpy.where(arrays[0] == 0, 1, arrays[0]).astype(chars[0])  # 1 // 0 on x86 only
+    return arrays
+
+
+def inputs(name, sig, n=257, seed=0):
+    """Input arrays (NumPy, loop dtypes) for one loop: every pair of edge values and random ones."""
+    chars = sig.split("->")[0]
+    rng = numpy.random.default_rng(seed)
+    ed = [edges(c) for c in chars]
+    if len(chars) == 1:
+        edge_cols = [ed[0]]
+    else:
+        grid = list(itertools.product(range(len(ed[0])), range(len(ed[1]))))
+        edge_cols = [ed[0][[i for i, _ in grid]], ed[1][[j for _, j in grid]]]
+    small = name in ("power", "left_shift", "right_shift", "ldexp")
+    arrays = []
+    for k, c in enumerate(chars):
+        r = random(c, n, rng, small=small and k == 1)
+        arrays.append(numpy.concatenate([edge_cols[k], r]).astype(c))
+    return _domain(name, chars, arrays, rng)
+
+
+def loops():
+    """(ufunc name, loop signature) for every loop of the table, 'l' duplicates of 'q' dropped."""
+    res = []
+    for row in ufunc_table.UFUNCS:
+        seen = set()
+        for sig in row.types:
+            key = tuple(numpy.dtype(c) for c in sig.replace("->", ""))
+            if key not in seen:
+                seen.add(key)
+                res.append((row.name, sig))
+    return res
+
+
+def expected(name, sig, arrays):
+    with numpy.errstate(all="ignore"):
+        res = getattr(numpy, name)(*arrays)
+    res = res if isinstance(res, tuple) else (res,)
+    outs = sig.split("->")[1]
+    for r, c in zip(res, outs):
+        assert r.dtype == numpy.dtype(c), f"NumPy chose another loop for {name} {sig}: {r.dtype}"
+    return res
+
+
+def _parts(x):
+    return (x.real, x.imag) if x.dtype.kind == "c" else (x,)
+
+
+def mismatches(name, sig, actual, expect):
+    """Indices where `actual` differs from NumPy's `expect` beyond what the rules allow."""
+    if actual.dtype != expect.dtype:
+        return numpy.arange(len(expect))
+    if expect.dtype.kind not in "fc":
+        return numpy.flatnonzero(actual != expect)
+    exact = name in EXACT and not (expect.dtype.kind == "c" and name in INEXACT_COMPLEX) \
+        and not (sig[0] in "FD" and name in ("absolute",))
+    char = expect.dtype.char.lower() if expect.dtype.kind == "c" else expect.dtype.char
+    rtol = RTOL[char]
+    bad = numpy.zeros(expect.shape, bool)
+    mag = numpy.abs(expect.astype(numpy.complex128 if expect.dtype.kind == "c" else numpy.float64))
+    for a, e in zip(_parts(actual), _parts(expect)):
+        a64, e64 = a.astype(numpy.float64), e.astype(numpy.float64)
+        nan_a, nan_e = numpy.isnan(a64), numpy.isnan(e64)
+        bad |= nan_a != nan_e
+        both = ~nan_a & ~nan_e
+        if exact:
+            bad |= both & ((a64 != e64) | (numpy.signbit(a64) != numpy.signbit(e64)))
+        else:
+            inf = numpy.isinf(e64) | numpy.isinf(a64)
+            with numpy.errstate(all="ignore"):
+                close = numpy.abs(a64 - e64) <= rtol * numpy.where(numpy.isfinite(mag), mag, 0) + \
+                    numpy.finfo(e.dtype).tiny * 4
+            bad |= both & ~inf & ~close
+            bad |= both & inf & (a64 != e64)
+    return numpy.flatnonzero(bad)
