@@ -144,6 +144,8 @@ def test_cai_export_reports_current_stream():
      (0, (0,), None, numpy.uint16, None)),
     ({"shape": (3,), "typestr": "<f2", "data": (_FAKE, False), "version": 1, "mask": None},
      (_FAKE, (3,), None, numpy.float16, None)),
+    ({"shape": (3,), "typestr": "<f4", "data": (_FAKE, False), "version": 3, "stream": 0},
+     (_FAKE, (3,), None, numpy.float32, 1)),  # forbidden, read as the legacy stream
 ])
 def test_parse_cai(desc, expected):
     ptr, shape, strides, dtype, stream = interop.parse_cuda_array_interface(desc)
@@ -158,7 +160,6 @@ def test_parse_cai(desc, expected):
     ({"typestr": "<f16"}, TypeError, "long double"),
     ({"typestr": ">f4"}, TypeError, "byte order"),
     ({"mask": (0x1000, False)}, ValueError, "masked"),
-    ({"stream": 0}, ValueError, "stream 0"),
     ({"strides": (4,)}, ValueError, "strides"),
 ])
 def test_parse_cai_refuses(change, error, match):
@@ -402,32 +403,37 @@ class TestCudaArrayInterfaceGPU:
         x = cp.arange(12, dtype=cp.float64).reshape(3, 4)
         d = cuda.as_cuda_array(x)
         assert d.shape == x.shape and d.strides == x.strides and d.dtype == x.dtype
+        assert d.device_ctypes_pointer.value == x.data.ptr
         numpy.testing.assert_array_equal(d.copy_to_host(), x.get())
-        d[0, 0] = 42.0  # Numba writes, cuarray reads
-        assert x[0, 0].item() == 42.0
-        x[2, 3] = -7.0  # cuarray writes, Numba reads
-        assert d.copy_to_host()[2, 3] == -7.0
+        new = numpy.arange(12, dtype=numpy.float64).reshape(3, 4) * -1
+        d.copy_to_device(new)  # Numba writes, cuarray reads
+        numpy.testing.assert_array_equal(x.get(), new)
+        x[2, 3] = 42.0  # cuarray writes, Numba reads
+        assert d.copy_to_host()[2, 3] == 42.0
         back = cp.asarray(d)
         assert back.data.ptr == x.data.ptr
         del x, back
         gc.collect()
-        assert d.copy_to_host()[0, 0] == 42.0  # Numba's view keeps the memory alive
+        cp.ones((3, 4), cp.float64)  # would reuse freed memory
+        assert d.copy_to_host()[2, 3] == 42.0  # Numba's view keeps the memory alive
 
     def test_numba_strided_zero_d_empty(self):
         import cuarray as cp
         cuda = _numba_cuda()
-        x = cp.arange(30, dtype=cp.int32).reshape(5, 6)[1::2, ::-2]
+        x = cp.arange(30, dtype=cp.int32).reshape(5, 6)[1::2, ::2]
         d = cuda.as_cuda_array(x)
-        assert d.strides == x.strides
-        numpy.testing.assert_array_equal(d.copy_to_host(), x.get())
+        assert d.strides == x.strides and d.device_ctypes_pointer.value == x.data.ptr
         y = cp.asarray(d)
         assert y.strides == x.strides and y.data.ptr == x.data.ptr
+        numpy.testing.assert_array_equal(y.get(), x.get())
         z = cp.asarray(numpy.complex64(1 + 2j))
         assert cuda.as_cuda_array(z).copy_to_host() == numpy.complex64(1 + 2j)
         e = cp.empty((0, 4), cp.float32)
         assert cuda.as_cuda_array(e).shape == (0, 4)
         n = cuda.to_device(numpy.arange(6, dtype=numpy.uint8).reshape(2, 3))
-        numpy.testing.assert_array_equal(cp.asarray(n).get(), n.copy_to_host())
+        m = cp.asarray(n)
+        assert m.data.ptr == n.device_ctypes_pointer.value
+        numpy.testing.assert_array_equal(m.get(), n.copy_to_host())
 
 
 _TORCH_DTYPES = ["bool", "int8", "int16", "int32", "int64", "uint8", "uint16", "uint32",
@@ -453,7 +459,11 @@ class TestDLPackTorchGPU:
             raise
         assert t.device.type == "cuda" and t.data_ptr() == x.data.ptr
         assert t.dtype == getattr(torch, name)
-        numpy.testing.assert_array_equal(t.cpu().numpy(), host)
+        try:
+            values = t.cpu().numpy()
+        except (RuntimeError, TypeError) as e:
+            pytest.skip(f"this PyTorch cannot copy torch.{name} to NumPy: {e}")
+        numpy.testing.assert_array_equal(values, host)
 
     def test_torch_round_trip_strides_and_writes(self):
         import cuarray as cp

@@ -147,6 +147,9 @@ class FakePlan:
         self.key, self.fft_type, self.memsize, self.device_id = key, key[0], 0, key[-1]
 
     def execute(self, in_ptr, out_ptr, direction, offsets=((0, 0),)):
+        align = 8 if _VT[self.fft_type][1] == "F" else 16  # cuFFT's pointer alignment
+        for di, do in offsets:
+            assert (in_ptr + di) % align == 0 and (out_ptr + do) % align == 0, "misaligned"
         emulate(self.key, in_ptr, out_ptr, direction, offsets)
 
 

@@ -9,8 +9,9 @@ points at device memory (NumPy never reads it), and the device field is then set
 CUDA. The capsule destructor and the tensor deleter are called from C by the consumer,
 possibly while an exception is being raised; a Python callback (ctypes) run at that
 moment turns the pending exception into a SystemError, while NumPy's C functions save
-and restore it. NumPy's deleter also takes the GIL itself, so a consumer may free the
-tensor from any thread.
+and restore it (tests/_core/test_interop.py::test_failing_consumer_keeps_its_exception).
+NumPy's deleter also takes the GIL itself, so a consumer may free the tensor from any
+thread.
 """
 import contextlib
 import ctypes
@@ -123,10 +124,8 @@ def parse_cuda_array_interface(desc):
             raise ValueError(f"__cuda_array_interface__ has shape {shape} but strides {strides}")
     stream = desc.get("stream") if desc.get("version", 0) >= 3 else None
     if stream is not None:
-        stream = operator.index(stream)
-        if stream == 0:
-            raise ValueError("__cuda_array_interface__ stream 0 is not allowed (version 3 uses "
-                             "1 for the legacy default stream and 2 for the per-thread one)")
+        # Version 3 forbids 0; producers that send it mean the legacy stream, as CuPy reads it.
+        stream = _protocol_stream(operator.index(stream))
     return operator.index(desc["data"][0] or 0), shape, strides, dtype, stream
 
 
@@ -184,7 +183,7 @@ _NAME_V, _USED_V = b"dltensor_versioned", b"used_dltensor_versioned"
 
 # A private handle: argtypes set on ctypes.pythonapi's functions would change them for
 # every other user of ctypes in the process.
-_capi = ctypes.PyDLL(None, handle=ctypes.pythonapi._handle)
+_capi = ctypes.PyDLL(ctypes.pythonapi._name, handle=ctypes.pythonapi._handle)
 _capi.PyCapsule_IsValid.argtypes = [ctypes.py_object, ctypes.c_char_p]
 _capi.PyCapsule_GetPointer.argtypes = [ctypes.py_object, ctypes.c_char_p]
 _capi.PyCapsule_GetPointer.restype = ctypes.c_void_p

@@ -60,11 +60,32 @@ class ReduceOp:
         self.options = tuple(options)
         self.acc_bytes = acc_bytes or _ACC_BYTES
         self._kernels = {}
+        self._plans = {}
 
     def launch(self, args, axes, full_shape=None):
         """args: one per param (inputs shaped like the full array, outputs shaped like the kept
-        axes in order, scalars as NumPy scalars); axes: the reduced axes of the full shape."""
+        axes in order, scalars as NumPy scalars); axes: the reduced axes of the full shape.
+
+        The launch plan (collapsed axes, strategy, kernel, argument template) is cached per
+        layout, so a warm call only fills in pointers and scalars.
+        """
         ensure_context()
+        key = [axes, full_shape]
+        for p, a in zip(self.params, args):
+            if p.role != "scalar":
+                key.append(a._shape)
+                key.append(a._strides)
+                key.append(a.dtype.char)
+        key = tuple(key)
+        plan = self._plans.get(key)
+        if plan is None:
+            plan = self._plans[key] = self._plan(args, axes, full_shape)
+            if len(self._plans) > 256:
+                self._plans.pop(next(iter(self._plans)))
+        if plan is not None:
+            plan.run(args)
+
+    def _plan(self, args, axes, full_shape):
         ins = [a for p, a in zip(self.params, args) if p.role == "in"]
         outs = [a for p, a in zip(self.params, args) if p.role == "out"]
         shape = full_shape
@@ -83,7 +104,7 @@ class ReduceOp:
         for d in axes:
             N *= shape[d]
         if M == 0:
-            return
+            return None
         in_strides = [a._strides if a._shape == shape else broadcast_strides(a._shape, a._strides, shape)
                       for a in ins]
         out_strides = [o._strides for o in outs]
@@ -120,47 +141,46 @@ class ReduceOp:
         if entry is None:
             entry = self._kernels[key] = self._build(key, args, nk, nr, row, block, idx64, S > 1)
         fn, packer, fin, fpacker = entry
-        partial = None
-        vals = []
+        # Argument templates: `fill` lists the slots filled per call from args[k] (a pointer
+        # or a scalar); the partial buffer is allocated per call.
+        vals, fill = [], []
+        fvals, ffill = [], []
         k_in = k_out = 0
-        for p, a in zip(self.params, args):
+        for k, p in enumerate(self.params):
             if p.role == "in":
-                vals.append(a._ptr)
+                fill.append((len(vals), k, False))
+                vals.append(0)
                 vals.extend(kst[k_in])
                 vals.extend(rst[k_in])
                 k_in += 1
             elif p.role == "out":
-                vals.append(a._ptr)
+                fill.append((len(vals), k, False))
+                ffill.append((len(fvals), k, False))
+                vals.append(0)
+                fvals.append(0)
                 vals.extend(kst[len(ins) + k_out])
+                fvals.extend(kst[len(ins) + k_out])
                 k_out += 1
             else:
-                _append_scalar(vals, a)
+                cplx = p.dtype.kind == "c"
+                fill.append((len(vals), k, cplx))
+                ffill.append((len(fvals), k, cplx))
+                vals += [0, 0] if cplx else [0]
+                fvals += [0, 0] if cplx else [0]
         vals.extend(kdims)
         vals.extend(rdims)
-        if S > 1:
-            partial = _memory.alloc(S * M * self.acc_bytes)
-            vals.append(partial.ptr)
-        else:
-            vals.append(0)
-        vals += [M, N, chunk]
-        sp = _stream.current_stream_ptr()
+        fvals.extend(kdims)
+        partial_at = len(vals)
+        vals += [0, M, N, chunk]
+        fpartial_at = len(fvals)
+        fvals += [0, M, S, N]
         if row:
-            fn.launch((grid_x, S, 1), (block, 1, 1), packer.pack(vals), 0, sp)
+            geom = ((grid_x, S, 1), (block, 1, 1))
         else:
-            fn.launch((grid_x, S, 1), (32, 8, 1), packer.pack(vals), 0, sp)
-        if S > 1:
-            fvals = []
-            k_out = 0
-            for p, a in zip(self.params, args):
-                if p.role == "out":
-                    fvals.append(a._ptr)
-                    fvals.extend(kst[len(ins) + k_out])
-                    k_out += 1
-                elif p.role == "scalar":
-                    _append_scalar(fvals, a)
-            fvals.extend(kdims)
-            fvals += [partial.ptr, M, S, N]
-            fin.launch(((M + 31) // 32, 1, 1), (32, 8, 1), fpacker.pack(fvals), 0, sp)
+            geom = ((grid_x, S, 1), (32, 8, 1))
+        fgeom = (((M + 31) // 32, 1, 1), (32, 8, 1))
+        return _Plan(fn, packer, vals, fill, geom, partial_at, S, M * S * self.acc_bytes,
+                     fin, fpacker, fvals, ffill, fgeom, fpartial_at)
 
     def _build(self, key, args, nk, nr, row, block, idx64, split):
         src, kinds, fkinds = generate(self, args, nk, nr, row, block, idx64, split)
@@ -168,6 +188,46 @@ class ReduceOp:
         fn = mod.get_function(self.name)
         fin = mod.get_function(self.name + "_final") if split else None
         return fn, ArgPacker(kinds), fin, (ArgPacker(fkinds) if split else None)
+
+
+class _Plan:
+    """A cached launch of one ReduceOp for one layout."""
+
+    __slots__ = ("fn", "packer", "vals", "fill", "geom", "partial_at", "S", "partial_bytes",
+                 "fin", "fpacker", "fvals", "ffill", "fgeom", "fpartial_at")
+
+    def __init__(self, *a):
+        for name, v in zip(self.__slots__, a):
+            setattr(self, name, v)
+
+    def run(self, args):
+        vals = list(self.vals)
+        for pos, k, cplx in self.fill:
+            a = args[k]
+            if cplx:
+                vals[pos] = a.real
+                vals[pos + 1] = a.imag
+            else:
+                vals[pos] = a._ptr if type(a) is ndarray else a
+        sp = _stream.current_stream_ptr()
+        partial = None
+        if self.S > 1:
+            partial = _memory.alloc(self.partial_bytes)
+            vals[self.partial_at] = partial.ptr
+        grid, block = self.geom
+        self.fn.launch(grid, block, self.packer.pack(vals), 0, sp)
+        if partial is not None:
+            fvals = list(self.fvals)
+            for pos, k, cplx in self.ffill:
+                a = args[k]
+                if cplx:
+                    fvals[pos] = a.real
+                    fvals[pos + 1] = a.imag
+                else:
+                    fvals[pos] = a._ptr if type(a) is ndarray else a
+            fvals[self.fpartial_at] = partial.ptr
+            grid, block = self.fgeom
+            self.fin.launch(grid, block, self.fpacker.pack(fvals), 0, sp)
 
 
 def _collapse(shape, strides_list, ref_idx):
@@ -288,13 +348,7 @@ def generate(op, args, nk, nr, row, block, idx64, split):
         body.append(f"  for ({I} _m = blockIdx.x; _m < _M; _m += gridDim.x) {{")
         body += ["    " + x for x in in_k_offsets("_m")]
         body.append(f"    type_reduce a = {op.identity};")
-        body.append("    #pragma unroll 4")
-        body.append(f"    for ({I} _j = _jbeg + threadIdx.x; _j < _jend; _j += {block}) {{")
-        body += ["      " + x for x in in_r_offsets("_j")]
-        body += ["      " + x for x in load_lines]
-        body.append(f"      type_reduce b = {op.map_expr};")
-        body.append("      a = REDUCE(a, b);")
-        body.append("    }")
+        body += ["    " + x for x in _unrolled(f"_jbeg + threadIdx.x", f"{block}", I, in_r_offsets, load_lines, op)]
         body.append("    _s[_tid] = a;")
         body.append("    __syncthreads();")
         s = block // 2
@@ -316,13 +370,7 @@ def generate(op, args, nk, nr, row, block, idx64, split):
         body.append(f"  type_reduce a = {op.identity};")
         body.append("  if (_m < _M) {")
         body += ["    " + x for x in in_k_offsets("_m")]
-        body.append("    #pragma unroll 4")
-        body.append(f"    for ({I} _j = _jbeg + threadIdx.y; _j < _jend; _j += 8) {{")
-        body += ["      " + x for x in in_r_offsets("_j")]
-        body += ["      " + x for x in load_lines]
-        body.append(f"      type_reduce b = {op.map_expr};")
-        body.append("      a = REDUCE(a, b);")
-        body.append("    }")
+        body += ["    " + x for x in _unrolled("_jbeg + threadIdx.y", "8", I, in_r_offsets, load_lines, op)]
         body.append("  }")
         body += _col_tree("  ")
         body.append("  if (threadIdx.y == 0 && _m < _M) {")
@@ -349,6 +397,23 @@ def generate(op, args, nk, nr, row, block, idx64, split):
         body.append("  }")
         body.append("}")
     return "\n".join(head + body), kinds, fkinds
+
+
+def _unrolled(start, step, I, r_offsets, load_lines, op):
+    """The accumulation loop, four elements per step: four independent loads in flight
+    per thread (the reduce itself is a dependent chain)."""
+    out = [f"{I} _jb = {start};", f"for (; _jb + 3 * {step} < _jend; _jb += 4 * {step}) {{",
+           "  type_reduce _b[4];", "  #pragma unroll", "  for (int _q = 0; _q < 4; ++_q) {",
+           f"    const {I} _j = _jb + _q * {step};"]
+    out += ["    " + x for x in r_offsets("_j")]
+    out += ["    " + x for x in load_lines]
+    out += [f"    _b[_q] = {op.map_expr};", "  }",
+            "  #pragma unroll", "  for (int _q = 0; _q < 4; ++_q) { type_reduce b = _b[_q]; a = REDUCE(a, b); }", "}"]
+    out += [f"for ({I} _j = _jb; _j < _jend; _j += {step}) {{"]
+    out += ["  " + x for x in r_offsets("_j")]
+    out += ["  " + x for x in load_lines]
+    out += [f"  type_reduce b = {op.map_expr};", "  a = REDUCE(a, b);", "}"]
+    return out
 
 
 def _col_tree(indent):

@@ -33,6 +33,7 @@ from cuarray.fft import config
 _F32, _F64 = numpy.dtype(numpy.float32), numpy.dtype(numpy.float64)
 _C64, _C128 = numpy.dtype(numpy.complex64), numpy.dtype(numpy.complex128)
 _NORMS = (None, "backward", "ortho", "forward")
+_SINGLE_TYPES = tuple(v for k, v in _cufft.TYPES.items() if k[1] == "F")
 _SWAP = {None: "forward", "backward": "forward", "ortho": "ortho", "forward": "backward"}
 
 
@@ -201,6 +202,65 @@ def _layout(in_shape, in_strides, in_item, out_shape, out_strides, out_item, pla
                               plan_axes)
 
 
+def _aligned(in_ptr, out_ptr, offsets, align):
+    """cuFFT needs its pointers aligned to the complex type, every execution's too."""
+    return all((in_ptr + di) % align == 0 and (out_ptr + do) % align == 0 for di, do in offsets)
+
+
+def _c_strides(shape, itemsize):
+    strides, step = [], itemsize
+    for n in reversed(shape):
+        strides.append(step)
+        step *= max(n, 1)
+    return tuple(reversed(strides))
+
+
+def _plan_order(plan_axes, value_type, strides):
+    """Plan axes outermost first, as memory has them; an R2C/C2R real axis stays last."""
+    if value_type == "C2C":
+        return tuple(sorted(plan_axes, key=lambda ax: -strides[ax]))
+    return tuple(sorted(plan_axes[:-1], key=lambda ax: -strides[ax])) + (plan_axes[-1],)
+
+
+@functools.lru_cache(maxsize=1024)
+def _recipe(shape, strides, dtype, axes, lengths, value_type, forward, norm, nd):
+    """Everything but the arrays for a call that is one plan from `a` as it lies into a new
+    C-ordered result (no crop, pad, conversion or copy), or None.
+
+    (result shape, result dtype, plan key less the device, execution offsets, direction,
+    scale factor): the repeated-call path is then one plan-cache lookup, one allocation
+    and one cuFFT execution.
+    """
+    in_dtype, out_dtype = _dtypes(dtype, value_type, "")
+    if (in_dtype != dtype or value_type == "C2R" or len(set(axes)) != len(axes) or
+            any(n != shape[ax] for ax, n in zip(axes, lengths)) or 0 in shape):
+        return None
+    nd_ = len(shape)
+    if nd_ > 1 and sorted(range(nd_), key=lambda i: -abs(strides[i])) != list(range(nd_)):
+        return None  # the slow path allocates the result in the input's axis order
+    passes = _passes(shape, axes, value_type, nd)
+    if len(passes) != 1:
+        return None
+    plan_axes, vt = passes[0]
+    plan_axes = _plan_order(plan_axes, vt, strides)
+    out_shape = _out_shape(shape, axes, lengths, value_type)
+    layout = _layout(shape, strides, dtype.itemsize, out_shape,
+                     _c_strides(out_shape, out_dtype.itemsize), out_dtype.itemsize, plan_axes)
+    if layout is None:
+        return None
+    n = tuple(shape[ax] for ax in plan_axes)
+    single = dtype in (_F32, _C64)
+    fft_type = _cufft.TYPES[(vt, "F" if single else "D")]
+    key = _cufft.plan_key(fft_type, n, layout, None)[:-1]
+    offsets = _cufft.loop_offsets(layout.loops)
+    align = 8 if single else 16
+    if not _aligned(0, 0, offsets, align):
+        return None
+    direction = _cufft.FORWARD if forward else _cufft.INVERSE
+    return out_shape, out_dtype, key, offsets, direction, \
+        _scale_factor(norm, forward, math.prod(lengths)), align
+
+
 # ---- device work ---------------------------------------------------------------------------
 
 _ops = {}
@@ -298,8 +358,7 @@ def _cook(a, axes, lengths, dtype, owned):
     return a, owned
 
 
-def _get_plan(fft_type, n, layout, device_id):
-    key = _cufft.plan_key(fft_type, n, layout, device_id)
+def _plan_for(key):
     cache = config.get_plan_cache()
     plan = cache.get(key)
     if plan is None:
@@ -312,10 +371,9 @@ def _get_plan(fft_type, n, layout, device_id):
     return plan
 
 
-def _launch(a, res, plan_axes, layout, fft_type, n, direction):
-    plan = _get_plan(fft_type, n, layout, ensure_context())
-    offsets = _cufft.loop_offsets(layout.loops) if layout.loops else ((0, 0),)
-    plan.execute(a._ptr, res._ptr, direction, offsets)
+def _launch(a, res, layout, fft_type, n, direction):
+    plan = _plan_for(_cufft.plan_key(fft_type, n, layout, ensure_context()))
+    plan.execute(a._ptr, res._ptr, direction, _cufft.loop_offsets(layout.loops))
 
 
 def _drop_dc_nyquist_imag(a, ax, n):
@@ -333,12 +391,11 @@ def _execute(a, plan_axes, value_type, direction, n_last, out, owned):
     """
     shape, strides = a._shape, a._strides
     last = plan_axes[-1]
+    plan_axes = _plan_order(plan_axes, value_type, strides)
     if value_type == "C2C":
-        plan_axes = tuple(sorted(plan_axes, key=lambda ax: -strides[ax]))
         out_shape, out_dtype = shape, a.dtype
         n = [shape[ax] for ax in plan_axes]
     else:
-        plan_axes = tuple(sorted(plan_axes[:-1], key=lambda ax: -strides[ax])) + (last,)
         out_shape = list(shape)
         if value_type == "R2C":
             out_shape[last] = shape[last] // 2 + 1
@@ -355,24 +412,29 @@ def _execute(a, plan_axes, value_type, direction, n_last, out, owned):
             return _execute_dense(a, plan_axes, value_type, direction, n, out_shape, out_dtype,
                                   fft_type, n_last)
         _drop_dc_nyquist_imag(a, last, n_last)
+    res = layout = None
     if (out is not None and out.dtype == out_dtype and
             ((value_type == "C2C" and _same_memory(out, a)) or not _overlap(out, a))):
         res = out
     elif value_type == "C2C" and owned:
         res = a  # in place on this call's own buffer
-    else:
-        res = _empty_like_order(a, out_shape, out_dtype)
-    layout = _layout(shape, strides, a.dtype.itemsize, out_shape, res._strides,
-                     out_dtype.itemsize, plan_axes)
+    if res is not None:
+        layout = _layout(shape, strides, a.dtype.itemsize, out_shape, res._strides,
+                         out_dtype.itemsize, plan_axes)
+        if layout is not None and res._ptr == a._ptr and layout.inembed is not None:
+            layout = None  # in place only over dense batches, the layout cuFFT documents for it
     if layout is None:
-        if res is out:
-            res = _empty_like_order(a, out_shape, out_dtype)
-            layout = _layout(shape, strides, a.dtype.itemsize, out_shape, res._strides,
-                             out_dtype.itemsize, plan_axes)
-        if layout is None:
-            return _execute_dense(a, plan_axes, value_type, direction, n, out_shape, out_dtype,
-                                  fft_type, n_last)
-    _launch(a, res, plan_axes, layout, fft_type, n, direction)
+        res = _empty_like_order(a, out_shape, out_dtype)
+        layout = _layout(shape, strides, a.dtype.itemsize, out_shape, res._strides,
+                         out_dtype.itemsize, plan_axes)
+    align = 8 if fft_type in _SINGLE_TYPES else 16
+    if layout is not None and not _aligned(a._ptr, res._ptr, _cufft.loop_offsets(layout.loops),
+                                           align):
+        layout = None  # e.g. a view starting one float in: copy to a fresh, aligned buffer
+    if layout is None:
+        return _execute_dense(a, plan_axes, value_type, direction, n, out_shape, out_dtype,
+                              fft_type, n_last)
+    _launch(a, res, layout, fft_type, n, direction)
     return res
 
 
@@ -392,7 +454,7 @@ def _execute_dense(a, plan_axes, value_type, direction, n, out_shape, out_dtype,
     rt = at if value_type == "C2C" else _empty([out_shape[p] for p in perm], out_dtype)
     layout = _layout(at._shape, at._strides, at.dtype.itemsize, rt._shape, rt._strides,
                      out_dtype.itemsize, tail)
-    _launch(at, rt, tail, layout, fft_type, n, direction)
+    _launch(at, rt, layout, fft_type, n, direction)
     inv = [0] * nd
     for i, p in enumerate(perm):
         inv[p] = i
@@ -414,6 +476,16 @@ def _run(a, axes, lengths, norm, value_type, forward, out, owned, name):
     """Transform `a` over normalised `axes` to `lengths`, as NumPy's function `name` does."""
     _check_norm(norm)
     in_dtype, out_dtype = _dtypes(a.dtype, value_type, name)
+    if out is None and not owned:
+        r = _recipe(a._shape, a._strides, a.dtype, axes, lengths, value_type, forward, norm,
+                    bool(config.enable_nd_planning))
+        if r is not None and a._ptr % r[6] == 0:  # the repeated-call path
+            out_shape, out_dtype, key, offsets, direction, factor, _ = r
+            plan = _plan_for(key + (ensure_context(),))
+            res = ndarray._alloc(out_shape, out_dtype, "C")
+            plan.execute(a._ptr, res._ptr, direction, offsets)
+            _scale(res, factor)
+            return res
     if not axes:  # fftn over no axes: NumPy returns its input
         if out is None:
             return a
@@ -466,15 +538,31 @@ def _run_repeated(a, axes, lengths, norm, value_type, forward, out, owned, name)
 
 # ---- public functions ----------------------------------------------------------------------
 
+_cook_1d_cached = functools.lru_cache(maxsize=1024)(_cook_1d)
+
+
+@functools.lru_cache(maxsize=1024)
+def _cook_nd_cached(shape, axes, value_type, name):
+    return _cook_nd(shape, None, axes, value_type, name)  # s is None: nothing to warn about
+
+
 def _one(name, a, n, axis, norm, out, value_type, forward):
     _check_array(a, name)
-    axes, lengths = _cook_1d(a._shape, n, axis, value_type)
+    try:
+        axes, lengths = _cook_1d_cached(a._shape, n, axis, value_type)
+    except TypeError:  # unhashable arguments: let the rules say what is wrong
+        axes, lengths = _cook_1d(a._shape, n, axis, value_type)
     return _run(a, axes, lengths, norm, value_type, forward, out, False, name)
 
 
 def _many(name, a, s, axes, norm, out, value_type, forward):
     _check_array(a, name)
-    axes, lengths = _cook_nd(a._shape, s, axes, value_type, name)
+    try:
+        if s is not None:
+            raise TypeError
+        axes, lengths = _cook_nd_cached(a._shape, axes, value_type, name)
+    except TypeError:  # s given (it may warn), or axes unhashable
+        axes, lengths = _cook_nd(a._shape, s, axes, value_type, name)
     return _run(a, axes, lengths, norm, value_type, forward, out, False, name)
 
 

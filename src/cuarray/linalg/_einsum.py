@@ -97,13 +97,14 @@ def parse(subscripts, ndims):
                              "output specified")
         lhs, rhs = s, None
     terms = lhs.split(",")
-    if len(terms) < len(ndims):
+    # NumPy's wording, which counts from the subscripts' side.
+    if len(terms) > len(ndims):
         raise ValueError("more operands provided to einstein sum function than specified in "
                          "the subscripts string")
-    if len(terms) > len(ndims):
+    if len(terms) < len(ndims):
         raise ValueError("fewer operands provided to einstein sum function than specified in "
                          "the subscripts string")
-    raw = [_labels(t, f" (operand {i})") for i, t in enumerate(terms)]
+    raw = [_labels(t, f" in operand {i}") for i, t in enumerate(terms)]
     ell = []
     for i, (labels, nd) in enumerate(zip(raw, ndims)):
         named = len(labels) - (None in labels)
@@ -136,7 +137,7 @@ def parse(subscripts, ndims):
                     counts[c] = counts.get(c, 0) + 1
         output = tuple(range(n_ell)) + tuple(sorted(c for c, n in counts.items() if n == 1))
     else:
-        out_labels = _labels(rhs, " (output)")
+        out_labels = _labels(rhs, " in the output")
         seen = set()
         for c in out_labels:
             if c is None:

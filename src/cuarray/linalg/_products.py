@@ -241,7 +241,8 @@ def _resolve(dt1, dt2, out_dt, dtype, casting, name="matmul"):
     dt = _resolved.get(key)
     if dt is None:
         sig = None if dtype is None else (None, None, numpy.dtype(dtype))
-        dt = numpy.matmul.resolve_dtypes((dt1, dt2, out_dt), signature=sig, casting=casting)[2]
+        kw = {} if sig is None else {"signature": sig}
+        dt = numpy.matmul.resolve_dtypes((dt1, dt2, out_dt), casting=casting, **kw)[2]
         if dt.kind not in "biufc" or dt.itemsize > 16 or (dt.kind == "f" and dt.itemsize > 8):
             raise TypeError(f"cuarray.{name} does not support dtype {dt}")
         _resolved[key] = dt

@@ -1,0 +1,175 @@
+"""Reductions against NumPy: dtypes, axes, keepdims, dtype=, out=, empty inputs, NaN rules."""
+import numpy
+import pytest
+
+import cuarray
+from cuarray import testing
+
+pytestmark = pytest.mark.gpu
+
+SHAPES_AXES = [((), None), ((7,), None), ((7,), 0), ((4, 5), 0), ((4, 5), 1), ((4, 5), -1), ((3, 4, 5), (0, 2)),
+               ((3, 4, 5), (1,)), ((3, 4, 5), None), ((2, 0, 3), 1), ((1000, 33), 0), ((33, 1000), 1)]
+
+
+def _rtol(dtype):
+    return {numpy.float16: 1e-2, numpy.float32: 1e-5, numpy.complex64: 1e-5}.get(numpy.dtype(dtype).type, 1e-9)
+
+
+@pytest.mark.parametrize("name", ["sum", "prod"])
+@pytest.mark.parametrize("shape,axis", SHAPES_AXES)
+@testing.for_all_dtypes()
+def test_sum_prod(name, shape, axis, dtype):
+    a = testing.shaped_random(shape, numpy, dtype, scale=2 if name == "prod" else 10)
+    g = cuarray.asarray(a)
+    for kd in (False, True):
+        e = getattr(numpy, name)(a, axis=axis, keepdims=kd)
+        r = getattr(cuarray, name)(g, axis=axis, keepdims=kd)
+        assert isinstance(r, cuarray.ndarray) and r.dtype == e.dtype and r.shape == e.shape
+        numpy.testing.assert_allclose(r.get(), e, rtol=_rtol(dtype) * 10)
+        m = getattr(g, name)(axis=axis, keepdims=kd)
+        numpy.testing.assert_allclose(m.get(), e, rtol=_rtol(dtype) * 10)
+
+
+@pytest.mark.parametrize("name", ["max", "min", "amax", "amin", "ptp"])
+@pytest.mark.parametrize("shape,axis", [s for s in SHAPES_AXES if 0 not in s[0]])
+@testing.for_all_dtypes(no_complex=True)
+@testing.numpy_cupy_array_equal()
+def test_max_min(xp, name, shape, axis, dtype):
+    a = testing.shaped_random(shape, xp, dtype)
+    if name == "ptp" and numpy.dtype(dtype) == numpy.bool_:
+        return a
+    return getattr(xp, name)(a, axis=axis), getattr(xp, name)(a, axis=axis, keepdims=True)
+
+
+@testing.for_float_dtypes()
+@testing.numpy_cupy_array_equal()
+def test_max_min_nan(xp, dtype):
+    a = testing.shaped_random((4, 6), xp, dtype)
+    a[1, 2] = xp.nan
+    a[3, :] = xp.nan
+    return (a.max(axis=1), a.min(axis=0), a.max(), xp.nanmax(a, axis=0), xp.nanmin(a, axis=1),
+            xp.fmax.reduce(a, axis=1))
+
+
+@testing.numpy_cupy_raises(accept_error=ValueError)
+def test_max_empty(xp):
+    return xp.zeros((0,)).max()
+
+
+@pytest.mark.parametrize("name", ["argmax", "argmin"])
+@pytest.mark.parametrize("axis", [None, 0, 1, -1])
+@testing.for_all_dtypes()
+@testing.numpy_cupy_array_equal()
+def test_argmax(xp, name, axis, dtype):
+    a = testing.shaped_random((30, 17), xp, dtype, scale=3)  # ties: first occurrence wins
+    return getattr(xp, name)(a, axis=axis), getattr(a, name)(axis=axis, keepdims=True)
+
+
+@testing.for_float_dtypes()
+@testing.numpy_cupy_array_equal()
+def test_argmax_nan_and_nanarg(xp, dtype):
+    a = testing.shaped_random((5, 40), xp, dtype)
+    a[2, 7] = xp.nan
+    a[2, 30] = xp.nan
+    return xp.argmax(a, axis=1), xp.argmin(a), xp.nanargmax(a, axis=1), xp.nanargmin(a, axis=1)
+
+
+@testing.numpy_cupy_raises(accept_error=ValueError)
+def test_argmax_empty(xp):
+    xp.argmax(xp.zeros(0))
+
+
+@pytest.mark.parametrize("shape,axis", [s for s in SHAPES_AXES if 0 not in s[0]])
+@testing.for_all_dtypes()
+def test_mean_var_std(shape, axis, dtype):
+    a = testing.shaped_random(shape, numpy, dtype)
+    g = cuarray.asarray(a)
+    tol = max(_rtol(dtype), 1e-6) * 20
+    for f, kw in (("mean", {}), ("var", {}), ("std", {}), ("var", {"ddof": 1}), ("std", {"ddof": 1})):
+        if kw and a.size <= 1:
+            continue
+        with numpy.errstate(all="ignore"):
+            e = getattr(numpy, f)(a, axis=axis, **kw)
+        r = getattr(cuarray, f)(g, axis=axis, **kw)
+        assert r.dtype == e.dtype, (f, r.dtype, e.dtype)
+        numpy.testing.assert_allclose(r.get(), e, rtol=tol, atol=tol)
+
+
+@testing.numpy_cupy_allclose(rtol=1e-6)
+def test_mean_dtype_out_where(xp):
+    a = testing.shaped_random((6, 5), xp, numpy.float32)
+    out = xp.empty(5, numpy.float64)
+    xp.mean(a, axis=0, dtype=numpy.float64, out=out)
+    return out, xp.mean(a, axis=1, where=a > 3), xp.var(a, axis=1, where=a > 2), a.mean(dtype=numpy.float64)
+
+
+@pytest.mark.parametrize("name", ["all", "any"])
+@pytest.mark.parametrize("shape,axis", SHAPES_AXES)
+@testing.for_all_dtypes()
+@testing.numpy_cupy_array_equal()
+def test_all_any(xp, name, shape, axis, dtype):
+    a = testing.shaped_random(shape, xp, dtype, scale=1.2)
+    return getattr(xp, name)(a, axis=axis), getattr(a, name)(axis=axis, keepdims=True)
+
+
+@testing.numpy_cupy_array_equal()
+def test_count_nonzero(xp):
+    a = testing.shaped_random((6, 7), xp, numpy.int32, scale=3)
+    return xp.count_nonzero(a, axis=1), xp.count_nonzero(a, axis=(0, 1))
+
+
+def test_count_nonzero_full_returns_array():
+    r = cuarray.count_nonzero(cuarray.arange(5))
+    assert isinstance(r, cuarray.ndarray) and int(r) == 4
+
+
+@pytest.mark.parametrize("name", ["nansum", "nanprod", "nanmean", "nanvar", "nanstd"])
+@pytest.mark.parametrize("axis", [None, 0, 1])
+@testing.for_float_dtypes(no_float16=True)
+@testing.numpy_cupy_allclose(rtol=1e-5)
+def test_nan_reductions(xp, name, axis, dtype):
+    a = testing.shaped_random((5, 8), xp, dtype, scale=2)
+    a[1, 3] = xp.nan
+    a[4, 0] = xp.nan
+    return getattr(xp, name)(a, axis=axis)
+
+
+@testing.for_int_dtypes()
+@testing.numpy_cupy_allclose(rtol=1e-6)
+def test_nan_reductions_on_ints(xp, dtype):
+    a = testing.shaped_arange((3, 4), xp, dtype)
+    return xp.nansum(a), xp.nanmean(a, axis=0), xp.nanmax(a, axis=1)
+
+
+@testing.numpy_cupy_allclose()
+def test_empty_sums(xp):
+    return xp.sum(xp.zeros((0, 3)), axis=0), xp.prod(xp.zeros((0,))), xp.zeros((3, 0)).sum(axis=1)
+
+
+@testing.numpy_cupy_allclose(rtol=1e-6)
+def test_large_and_noncontiguous(xp):
+    a = testing.shaped_random((1 << 21,), xp, numpy.float32)
+    m = testing.shaped_random((512, 700), xp, numpy.float64)
+    return a.sum(), a[::3].sum(), m.T.sum(axis=0), m[:, ::2].max(axis=0), m.argmax(axis=0)
+
+
+@testing.numpy_cupy_allclose(rtol=1e-3)
+def test_float16_accumulates_in_float32(xp):
+    return xp.ones(5000, numpy.float16).sum(), xp.ones(5000, numpy.float16).mean()
+
+
+def test_sum_int8_gives_int64():
+    assert cuarray.ones(3, numpy.int8).sum().dtype == numpy.int64
+    assert cuarray.ones(3, numpy.uint16).sum().dtype == numpy.uint64
+    assert cuarray.ones(3, numpy.bool_).sum().dtype == numpy.int64
+    assert cuarray.ones(3, numpy.float16).mean().dtype == numpy.float16
+
+
+def test_reductions_return_0d_arrays():
+    r = cuarray.arange(5).sum()
+    assert isinstance(r, cuarray.ndarray) and r.shape == () and int(r) == 10
+
+
+@testing.numpy_cupy_raises(accept_error=numpy.exceptions.AxisError)
+def test_axis_out_of_range(xp):
+    xp.zeros((2, 3)).sum(axis=2)
