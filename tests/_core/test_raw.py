@@ -25,9 +25,10 @@ def test_raw_kernel_launch_and_attributes():
 
 
 def test_raw_kernel_scalar_types():
-    src = r'''extern "C" __global__ void f(double* o, long long a, double b, bool c, signed char d,
-                                       unsigned short e, float f_, double re, double im) {
-      o[0] = a; o[1] = b; o[2] = c; o[3] = d; o[4] = e; o[5] = f_; o[6] = re; o[7] = im; }'''
+    src = r'''#include <cuarray/core.cuh>
+    extern "C" __global__ void f(double* o, long long a, double b, bool c, signed char d,
+                                 unsigned short e, float f_, complex<double> z) {
+      o[0] = a; o[1] = b; o[2] = c; o[3] = d; o[4] = e; o[5] = f_; o[6] = z.real(); o[7] = z.imag(); }'''
     k = cuarray.RawKernel(src, "f")
     o = cuarray.zeros(8)
     k((1,), (1,), (o, 7, 2.5, True, numpy.int8(-3), numpy.uint16(9), numpy.float32(1.5), 3 + 4j))

@@ -243,23 +243,9 @@ def _run_host(fn, sig, arrays):
     return outs
 
 
-def check_loop(name, sig, run):
-    """Failure lines for one loop; `run(sig, arrays) -> outputs` computes cuarray's side."""
-    arrays = ufunc_cases.inputs(name, sig)
-    expect = ufunc_cases.expected(name, sig, arrays)
-    actual = run(sig, arrays)
-    fails = []
-    for k, (a, e) in enumerate(zip(actual, expect)):
-        bad = ufunc_cases.mismatches(name, sig, a, e)
-        if len(bad):
-            ex = "; ".join(f"{tuple(x[i] for x in arrays)} -> {a[i]!r}, numpy {e[i]!r}" for i in bad[:4])
-            fails.append(f"{name} {sig} out{k}: {len(bad)}/{len(e)} differ, e.g. {ex}")
-    return fails
-
-
 @pytest.mark.parametrize("name", [row.name for row in UFUNCS])
 def test_host_build_matches_numpy(host_build, name):
     fails = []
     for case in (c for c in ufunc_cases.loops() if c[0] == name):
-        fails += check_loop(name, case[1], lambda sig, arrays: _run_host(host_build[case], sig, arrays))
+        fails += ufunc_cases.check_loop(name, case[1], lambda sig, arrays: _run_host(host_build[case], sig, arrays))
     assert not fails, "\n".join(fails)

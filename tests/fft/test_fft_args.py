@@ -53,8 +53,9 @@ def _ours_nd(name, shape, s, axes):
 def _same_error(ours, theirs):
     # NumPy raises IndexError from tuple indexing where cuarray raises AxisError (an
     # IndexError and a ValueError), and numpy's UFuncTypeError is a TypeError.
-    assert isinstance(ours, type(theirs)) or isinstance(theirs, type(ours)) or (
-        isinstance(ours, np.exceptions.AxisError) and isinstance(theirs, (IndexError, ValueError))), \
+    axis_error = isinstance(ours, np.exceptions.AxisError) and \
+        isinstance(theirs, (IndexError, ValueError))
+    assert isinstance(ours, type(theirs)) or isinstance(theirs, type(ours)) or axis_error, \
         (ours, theirs)
     if isinstance(theirs, ValueError) and "FFT data points" in str(theirs):
         assert str(ours) == str(theirs)

@@ -10,7 +10,6 @@ The tests in this file check `cufft.plan_layout` against the emulator on random 
 arrays.
 """
 import ctypes
-import itertools
 
 import numpy as np
 import pytest
@@ -103,6 +102,7 @@ class FakeArray:
     nbytes = property(lambda self: self.np.nbytes)
     T = property(lambda self: FakeArray(self.np.T))
     imag = property(lambda self: FakeArray(self.np.imag))
+    real = property(lambda self: FakeArray(self.np.real))
 
     @property
     def data(self):
@@ -275,8 +275,10 @@ def _run_layout(a, out, plan_axes, vt, n, direction=_cufft.FORWARD):
 def _random_view(rs, dtype):
     ndim = rs.randint(1, 5)
     shape = tuple(rs.randint(1, 6, size=ndim))
-    base = (rs.standard_normal(shape) + (1j * rs.standard_normal(shape) if np.dtype(dtype).kind == "c"
-                                         else 0)).astype(dtype)
+    base = rs.standard_normal(shape)
+    if np.dtype(dtype).kind == "c":
+        base = base + 1j * rs.standard_normal(shape)
+    base = base.astype(dtype)
     a = base.transpose(rs.permutation(ndim))
     key = []
     for d in range(ndim):

@@ -259,3 +259,25 @@ def test_linalg_namespace_functions():
 def test_linalg_error_is_numpys():
     assert cuarray.linalg.LinAlgError is numpy.linalg.LinAlgError
     assert issubclass(cuarray.linalg.LinAlgError, ValueError)
+
+
+def test_matmul_on_current_stream():
+    a, b = _host((300, 200), "float32"), _host((200, 100), "float32")
+    da, db = cuarray.asarray(a), cuarray.asarray(b)
+    with cuarray.cuda.Stream() as s:
+        c = P.matmul(da, db)
+        e = P.matmul(cuarray.asarray(a.astype("int32")), cuarray.asarray(b.astype("int32")))
+    s.synchronize()
+    _check(c, a @ b)
+    _check(e, a.astype("int32") @ b.astype("int32"))
+
+
+def test_matmul_operator_and_namespace():
+    """`@`, `cuarray.matmul` and friends are the functions tested above (hooked by the
+    package's __init__ and ndarray)."""
+    a, b = _host((3, 4), "float64"), _host((4, 2), "float64")
+    da, db = cuarray.asarray(a), cuarray.asarray(b)
+    _check(da @ db, a @ b)
+    for name in ("matmul", "dot", "vdot", "inner", "outer", "tensordot", "einsum", "kron",
+                 "vecdot", "cross", "matrix_transpose"):
+        assert hasattr(cuarray, name), f"cuarray.{name} is not exported"

@@ -343,6 +343,7 @@ def std(a, axis=None, dtype=None, out=None, ddof=0, keepdims=False, *, where=Tru
 
 # ---- arg reductions -----------------------------------------------------------------------
 _ARG = r"""
+typedef VT _cu_vt;
 struct _cu_arg { VT v; long long i; };
 __device__ __forceinline__ bool _cu_better(const VT& b, const VT& a) { return CMP; }
 __device__ __forceinline__ _cu_arg _cu_argred(_cu_arg a, _cu_arg b) {
@@ -406,7 +407,7 @@ def _arg_launch(name, a, axes, out, keepdims, vt, pre):
         ct = _dt.ctype(vt)
         params = [RParam("in0", "in", vt), RParam("out0", "out", _i64)]
         return ReduceOp(f"cuarray_{name}_{a.dtype.char}", params, "_cu_mk(in0, _j)", "_cu_argred(a, b)",
-                        "out0 = a.i", f"_cu_mk({ct}(), -1)", "_cu_arg", _HELPERS + pre)
+                        "out0 = a.i", "_cu_mk(_cu_vt(), -1)", "_cu_arg", _HELPERS + pre)
 
     op = _get_op(key, build)
     op.launch([a, _kept(outa, shape, axes)], axes, shape)

@@ -13,7 +13,7 @@ import numpy
 
 from cuarray._core import dtypes as _dt
 from cuarray._core.shapes import broadcast_shapes, broadcast_strides
-from cuarray._runtime.compiler import compile_module
+from cuarray._runtime.compiler import c_identifier, compile_module
 from cuarray._runtime.device import ensure_context, properties
 from cuarray._runtime.launch import ArgPacker
 from cuarray._runtime import stream as _stream
@@ -78,7 +78,7 @@ class Op:
 
     def __init__(self, name, params, body, preamble="", loop_prep="", after_loop="",
                  options=(), guard=None, load_outputs=False):
-        self.name = name
+        self.name = c_identifier(name)
         self.params = tuple(params)
         self.body = body
         self.preamble = preamble
@@ -342,8 +342,10 @@ def generate(op, storage, raw_info, ndim, vec, idx64):
             elif S == C:
                 out.append(f"{indent}{C}& {p.name} = {src};")
             else:
-                init = f"cuarray_cast<{C}>({src})" if op.load_outputs else f"{C}()"
-                out.append(f"{indent}{C} {p.name} = {init};")
+                if op.load_outputs:
+                    out.append(f"{indent}{C} {p.name} = cuarray_cast<{C}>({src});")
+                else:
+                    out.append(f"{indent}{C} {p.name}{{}};")
         if guard:
             out.append(f"{indent}if ({guard}) {{")
         out.append(f"{indent}{body}")

@@ -639,6 +639,11 @@ class ndarray:
         return interop.to_dlpack(self, stream=stream, max_version=max_version,
                                  dl_device=dl_device, copy=copy)
 
+    def toDlpack(self):
+        """A legacy "dltensor" DLPack capsule (CuPy's `ndarray.toDlpack`)."""
+        from cuarray._core import interop
+        return interop.to_dlpack(self)
+
     def __dlpack_device__(self):
         return (2, self._device_id)  # kDLCUDA
 

@@ -16,7 +16,7 @@ from cuarray._core import dtypes as _dt
 from cuarray._core.elementwise import _SCALAR_KIND, _append_scalar, _grid_cap, _sm_count
 from cuarray._core.ndarray import ndarray
 from cuarray._core.shapes import broadcast_shapes, broadcast_strides
-from cuarray._runtime.compiler import compile_module
+from cuarray._runtime.compiler import c_identifier, compile_module
 from cuarray._runtime.device import ensure_context
 from cuarray._runtime.launch import ArgPacker
 from cuarray._runtime import memory as _memory
@@ -48,7 +48,7 @@ class ReduceOp:
 
     def __init__(self, name, params, map_expr, reduce_expr, post_map_expr, identity, acc_type,
                  preamble="", options=(), acc_bytes=None, late_preamble=""):
-        self.name = name
+        self.name = c_identifier(name)
         self.params = tuple(params)
         self.map_expr = map_expr
         self.reduce_expr = reduce_expr

@@ -13,7 +13,7 @@ from cuarray._core import dtypes as _dt
 from cuarray._core.ndarray import ndarray
 from cuarray._core.shapes import normalize_axis
 from cuarray._core.reduction import _collapse
-from cuarray._runtime.compiler import compile_module
+from cuarray._runtime.compiler import c_identifier, compile_module
 from cuarray._runtime.device import ensure_context
 from cuarray._runtime.launch import ArgPacker
 from cuarray._runtime import memory as _memory
@@ -45,7 +45,7 @@ class ScanOp:
 
     def __init__(self, name, in_dtype, acc_dtype, map_expr, op_expr, identity, associative=True,
                  preamble=""):
-        self.name = name
+        self.name = c_identifier(name)
         self.in_dtype = in_dtype
         self.acc_dtype = acc_dtype
         self.map_expr = map_expr
@@ -265,7 +265,7 @@ def _scan(name, npuf, a, axis, dtype, out, nan_neutral=None):
     res = npuf.accumulate(numpy.ones(1, a.dtype), dtype=arg).dtype
     acc = _f32 if res == _f16 else res
     if out is None:
-        out = ndarray._alloc(a._shape, res)
+        out = ndarray._alloc(a._shape, res, "F" if a._f_contig and not a._c_contig else "C")
     elif not isinstance(out, ndarray) or out._shape != a._shape:
         raise ValueError(f"cuarray.{name}: out must be a cuarray.ndarray of shape {a._shape}")
     if a.size == 0:

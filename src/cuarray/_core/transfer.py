@@ -74,7 +74,11 @@ def _upload(host, stream=None, order="C"):
 
 def to_device(a, device_id):
     """A copy of `a` on another device (peer copy of a contiguous buffer)."""
-    src = a if a._c_contig else a.copy()
+    if a._c_contig:
+        src = a
+    else:
+        with _device.Device(a._device_id):
+            src = a.copy()
     with _device.Device(device_id):
         out = ndarray._alloc(a._shape, a.dtype)
         if a.size:
@@ -107,6 +111,7 @@ def array(obj, dtype=None, copy=True, order="K", subok=False, ndmin=0, blocking=
         return array(ext, dtype=dtype, copy=copy, order=order, ndmin=ndmin)
     if copy is False:
         raise ValueError("Unable to avoid copy while creating an array from host data.")
+    copy = True
     if isinstance(obj, (list, tuple)) and any(isinstance(x, ndarray) for x in _flat_items(obj)):
         return _stack_nested(obj, dtype, order, ndmin)
     host = numpy.asarray(obj, dtype=dtype, order="C" if order in ("K", "A", None) else order)
@@ -152,10 +157,9 @@ def _ndmin(a, ndmin):
 
 def _from_protocols(obj):
     """Zero-copy view of an object exposing __cuda_array_interface__ or CUDA __dlpack__."""
-    if hasattr(obj, "__cuda_array_interface__"):
-        from cuarray._core import interop
-        return interop.from_cuda_array_interface(obj)
-    if hasattr(obj, "__dlpack_device__") and not isinstance(obj, numpy.ndarray):
+    if isinstance(obj, numpy.ndarray):
+        return None
+    if hasattr(obj, "__dlpack_device__"):
         try:
             dev_type, _ = obj.__dlpack_device__()
         except Exception:
@@ -163,6 +167,13 @@ def _from_protocols(obj):
         if int(dev_type) in (2, 13):  # kDLCUDA, kDLCUDAManaged
             from cuarray._core import interop
             return interop.from_dlpack(obj)
+    try:
+        cai = hasattr(obj, "__cuda_array_interface__")
+    except Exception:  # e.g. PyTorch refuses tensors that require grad
+        cai = False
+    if cai:
+        from cuarray._core import interop
+        return interop.from_cuda_array_interface(obj)
     return None
 
 
@@ -172,8 +183,7 @@ def asarray(a, dtype=None, order=None, *, blocking=False):
             a._device_id == _device.get_device_id():
         if order in (None, "K", "A") or (a._c_contig if order == "C" else a._f_contig):
             return a
-    return array(a, dtype=dtype, copy=None if isinstance(a, ndarray) else True,
-                 order="K" if order is None else order)
+    return array(a, dtype=dtype, copy=None, order="K" if order is None else order)
 
 
 def ascontiguousarray(a, dtype=None):

@@ -84,6 +84,8 @@ class ufunc:
         for a in args:
             if isinstance(a, ndarray):
                 dts.append(a.dtype)
+            elif type(a) is bool:
+                dts.append(numpy.dtype(numpy.bool_))  # NEP 50: Python bool is not weak
             elif type(a) in _PY_SCALARS:
                 dts.append(type(a))
             else:
@@ -96,7 +98,8 @@ class ufunc:
                                            casting=casting)
         in_dt, out_dt = loop[:self.nin], loop[self.nin:]
         for k, (src, dst) in enumerate(zip(dts, in_dt)):
-            if isinstance(src, numpy.dtype) and not numpy.can_cast(src, dst, casting):
+            if isinstance(src, numpy.dtype) and isinstance(args[k], ndarray) and \
+                    not numpy.can_cast(src, dst, casting):
                 raise _casting_error(self.__name__, "input", k, src, dst, casting)
         for d in in_dt + out_dt:
             _dt.check_dtype(d)

@@ -123,7 +123,7 @@ UFUNCS = (
             "dD", any="out0 = pow(in0, in1);"),
     Ufunc("absolute", 1, 1, _sigs(ALL, 1, "real"), "Calculate the absolute value element-wise.",
           bool="out0 = in0;", uint="out0 = in0;", int="out0 = in0 < 0 ? 0 - ({U})in0 : ({U})in0;",
-          half=_HALF_ABS, float="out0 = fabs(in0);", complex="out0 = abs(in0);"),
+          half=_HALF_ABS, float="out0 = fabs(in0);", complex="out0 = cuarray_cabs(in0);"),
     _unary("fabs", "Compute the absolute values element-wise.", FLOAT, half=_HALF_ABS, float="out0 = fabs(in0);"),
     _unary("rint", "Round elements of the array to the nearest integer.", FLOAT + COMPLEX,
            float="out0 = rint(in0);", complex="out0 = {T}(rint(in0.re), rint(in0.im));"),

@@ -9,6 +9,7 @@ import threading
 
 import numpy
 from nvmath.bindings import cublas
+from nvmath.bindings import cublas as lib  # noqa: F401  (the typed functions, for callers)
 
 from cuarray._runtime.device import ensure_context
 from cuarray._runtime.stream import current_stream_ptr

@@ -143,7 +143,8 @@ def loop_offsets(loops):
     if not loops:
         return ((0, 0),)
     ranges = [range(c) for c, _, _ in loops]
-    return tuple((sum(i * l[1] for i, l in zip(idx, loops)), sum(i * l[2] for i, l in zip(idx, loops)))
+    return tuple((sum(i * lp[1] for i, lp in zip(idx, loops)),
+                  sum(i * lp[2] for i, lp in zip(idx, loops)))
                  for idx in itertools.product(*ranges))
 
 
@@ -168,7 +169,8 @@ class Plan:
         from cuarray._runtime.memory import alloc
         fft_type, n, inembed, istride, idist, onembed, ostride, odist, batch, device_id = key
         if ensure_context() != device_id:
-            raise ValueError(f"a cuFFT plan for device {device_id} cannot be made on another device")
+            raise ValueError(f"a cuFFT plan for device {device_id} cannot be made on another "
+                             "device")
         cufft = _lib()
         self.handle = None
         self.key, self.fft_type, self.device_id, self._stream = key, fft_type, device_id, None

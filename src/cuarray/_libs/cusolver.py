@@ -7,6 +7,7 @@ parameter objects for syevj/gesvdj (default tolerance, sorted results).
 import threading
 
 from nvmath.bindings import cusolverDn
+from nvmath.bindings import cusolverDn as lib  # noqa: F401  (the typed functions, for callers)
 
 from cuarray._runtime.device import ensure_context
 from cuarray._runtime.stream import current_stream_ptr

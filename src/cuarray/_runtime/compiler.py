@@ -9,6 +9,7 @@ context-independent, so one load serves every device of the same architecture.
 import hashlib
 import json
 import os
+import re
 import struct
 import tempfile
 import threading
@@ -41,6 +42,11 @@ class CompileException(Exception):
 
     def dump(self, f):
         f.write(str(self))
+
+
+def c_identifier(name):
+    """`name` made a valid C identifier (dtype chars such as '?' appear in kernel names)."""
+    return re.sub(r"[^0-9A-Za-z_]", lambda m: f"_x{ord(m.group()):02x}", name)
 
 
 def cache_dir():

@@ -131,7 +131,7 @@ class Memory(BaseMemory):
             self.ptr = int(check(_drv().cuMemAlloc(size)))
 
     def __del__(self):
-        if self.ptr and not _exiting:
+        if self.ptr and _exiting is False:
             try:
                 _call_in_context(self.device_id, _drv().cuMemFree, self.ptr)
             except Exception:
@@ -182,7 +182,7 @@ class MemoryAsync(BaseMemory):
     def __del__(self):
         # As CuPy: free on the allocation's stream; if that stream is gone, on the current
         # stream (the user has ordered the work); failing that, synchronously.
-        if not self.ptr or _exiting:
+        if not self.ptr or _exiting is not False:
             return
         try:
             drv = _drv()
@@ -208,7 +208,7 @@ class PooledMemory(BaseMemory):
             self.pool._release(self._chunk)
 
     def __del__(self):
-        if self.ptr and not _exiting:
+        if self.ptr and _exiting is False:
             self.ptr = 0
             self.pool._release(self._chunk)
 

@@ -40,7 +40,7 @@ class PinnedMemory:
         return self.ptr
 
     def __del__(self):
-        if self.ptr and not _memory._exiting:
+        if self.ptr and _memory is not None and not _memory._exiting:
             try:
                 _call_in_context(self._device, _drv().cuMemFreeHost, self.ptr)
             except Exception:
@@ -66,7 +66,7 @@ class PooledPinnedMemory:
             self.pool._release(self._mem, self.size, self.event)
 
     def __del__(self):
-        if self.ptr and not _memory._exiting:
+        if self.ptr and _memory is not None and not _memory._exiting:
             self.ptr = 0
             self.pool._release(self._mem, self.size, self.event)
 

@@ -8,6 +8,14 @@ from cuarray._runtime.driver import check
 
 class _Local(threading.local):
     streams = None  # device id -> current Stream, per thread
+    defaults = None  # open `with Stream.null:` blocks of this thread
+
+
+def _default_stack():
+    st = _tls.defaults
+    if st is None:
+        st = _tls.defaults = []
+    return st
 
 
 _tls = _Local()
@@ -121,10 +129,16 @@ class Stream(_BaseStream):
 
     def __enter__(self):
         if self.device_id == -1:
-            return _BoundDefault(self.ptr).__enter__()
+            # The shared null / per-thread stream objects bind to the current device; the
+            # restore information lives per thread, not on the shared object.
+            bound = _BoundDefault(self.ptr)
+            _default_stack().append(bound)
+            return bound.__enter__()
         return super().__enter__()
 
     def __exit__(self, *exc):
+        if self.device_id == -1:
+            return _default_stack().pop().__exit__(*exc)
         return super().__exit__(*exc)
 
     def use(self):

@@ -8,13 +8,16 @@ Each call is planned in three pure steps, then run:
    everything else is double);
 3. `_passes`: split the axes into cuFFT plans of up to three axes each
    (`config.enable_nd_planning`), then each plan runs on the arrays as they lie when
-   `cufft.plan_layout` finds a layout, else on a transposed dense copy.
-Normalisation is one scaling kernel at the end, when the norm mode asks for one.
+   `cufft.plan_layout` finds a layout (and the pointers are aligned as cuFFT needs),
+   else on a transposed dense copy.
+Normalisation is one scaling kernel at the end, when the norm mode asks for one. A call
+that needs no copy and one plan is memoised whole (`_recipe`): repeating it costs one
+plan-cache lookup, one allocation and one cuFFT execution.
 
-Multi-dimensional inverse real transforms run as NumPy defines them (inverse complex
-transforms over the leading axes, then a 1-D C2R over the last), never as one N-D C2R
-plan: cuFFT's N-D C2R assumes Hermitian symmetry along every axis and disagrees with
-NumPy on inputs that lack it.
+Inverse real transforms follow NumPy's definition exactly: the imaginary parts of the 0
+and n/2 terms are dropped first (cuFFT's C2R leaves their effect undefined), and several
+axes run as inverse complex transforms over the leading axes, then a 1-D C2R over the
+last, never as one N-D C2R plan (cuFFT's assumes Hermitian symmetry along every axis).
 """
 import functools
 import math
@@ -271,7 +274,8 @@ def _op(kind, dtype):
     from cuarray._core.elementwise import Op, Param
     op = _ops.get((kind, dtype.char))
     if op is None:
-        body = {"scale": "y = x * f;", "conj": "y = conj(x);", "conj_scale": "y = conj(x) * f;"}[kind]
+        body = {"scale": "y = x * f;", "conj": "y = conj(x);",
+                "conj_scale": "y = conj(x) * f;"}[kind]
         params = [Param("x", "in", dtype), Param("y", "out", dtype)]
         if kind != "conj":
             params.insert(1, Param("f", "scalar", dtype))
@@ -406,6 +410,12 @@ def _execute(a, plan_axes, value_type, direction, n_last, out, owned):
         out_shape = tuple(out_shape)
         n = [shape[ax] for ax in plan_axes]
         n[-1] = n_last if value_type == "C2R" else shape[last]
+    if value_type != "C2C" and n == [1]:
+        # A one-point real transform is x[0] <-> X[0].real: a copy, no plan.
+        res = out if out is not None and out.dtype == out_dtype and not _overlap(out, a) \
+            else _empty_like_order(a, out_shape, out_dtype)
+        res[...] = a if value_type == "R2C" else a.real
+        return res
     fft_type = _cufft.TYPES[(value_type, "F" if a.dtype in (_F32, _C64) else "D")]
     if value_type == "C2R":
         if not owned:  # cuFFT's C2R overwrites its input: work on a dense copy

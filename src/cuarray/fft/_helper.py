@@ -84,7 +84,8 @@ def _roll(x, shifts, name):
         n = x._shape[ax]
         s %= n
         if s:
-            cuts.append((ax, ((slice(s, None), slice(0, n - s)), (slice(0, s), slice(n - s, None)))))
+            cuts.append((ax, ((slice(s, None), slice(0, n - s)),
+                              (slice(0, s), slice(n - s, None)))))
     if not cuts:
         out[...] = x
         return out

@@ -30,7 +30,7 @@ class _Node:
 
 
 class PlanCache:
-    """A per-thread, per-device LRU cache of cuFFT plans (cuarray version of `cupy.fft._cache.PlanCache`).
+    """A per-thread, per-device LRU cache of cuFFT plans (as `cupy.fft._cache.PlanCache`).
 
     `size` caps the number of plans and `memsize` the bytes of their work areas; -1 lifts a
     cap, 0 disables the cache (every transform then makes and drops its own plan).
@@ -179,7 +179,8 @@ def _caches():
 
 
 def get_plan_cache():
-    """This thread's plan cache for the current device, made on first use (as `cupy.fft.config.get_plan_cache`)."""
+    """This thread's plan cache for the current device, made on first use (cuarray version
+    of `cupy.fft.config.get_plan_cache`)."""
     dev = get_device_id()
     caches = _caches()
     cache = caches.get(dev)

@@ -11,15 +11,15 @@ import operator
 import warnings
 
 import numpy
-from nvmath.bindings import cublas as _blas
 
 import cuarray
 from cuarray._libs import cublas as _cublas
 from cuarray.linalg import _gemm_kernel
 from cuarray.linalg._util import (
-    LinAlgError, as_array, assert_2d, assert_stacked_2d, assert_stacked_square,
+    as_array, assert_2d, assert_stacked_2d, assert_stacked_square,
     normalize_axis, prod)
 
+_blas = _cublas.lib
 _INT32_MAX = 2**31 - 1
 _SIG = "(n?,k),(k,m?)->(n?,m?)"
 
@@ -541,7 +541,7 @@ def multi_dot(arrays, *, out=None):
     order = _chain_order([x.shape for x in arrays])
     result = _chain(arrays, order, 0, n - 1)
     if first_1d and last_1d:
-        result = result[0, 0]
+        result = result.reshape(())
     elif first_1d or last_1d:
         result = result.ravel()
     return _to_out(result, out)
@@ -610,6 +610,3 @@ def linalg_diagonal(x, /, *, offset=0):
         raise ValueError(f"Input array must be at least 2-dimensional, but it is {x.ndim}")
     return x.diagonal(offset, -2, -1)
 
-
-__all__ = ["matmul", "dot", "vdot", "inner", "outer", "tensordot", "kron", "vecdot", "cross",
-           "matrix_transpose", "trace", "matrix_power", "multi_dot", "LinAlgError"]

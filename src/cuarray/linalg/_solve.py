@@ -15,19 +15,20 @@ import os
 from typing import NamedTuple
 
 import numpy
-from nvmath.bindings import cublas as _blas
-from nvmath.bindings import cusolverDn as _dn
 
 import cuarray
 from cuarray._libs import cublas as _cublas
 from cuarray._libs import cusolver as _cusolver
 from cuarray._libs.cublas import CUDA_DTYPE, FILL_LOWER, FILL_UPPER, OP_N, OP_T
 from cuarray._libs.cusolver import EIG_NOVECTOR, EIG_VECTOR
+from cuarray._runtime.stream import get_current_stream
 from cuarray.linalg._products import broadcast_batch, matmul
 from cuarray.linalg._util import (
     LinAlgError, as_array, assert_2d, assert_stacked_2d, assert_stacked_square, common_type,
     prod, real_dtype)
 
+_blas = _cublas.lib
+_dn = _cusolver.lib
 # Matrices up to this order go to the batched APIs when there are several of them.
 _SMALL = 32
 _PREFIX = {"f": "s", "d": "d", "F": "c", "D": "z"}
@@ -86,6 +87,13 @@ def _host_workspace(nbytes):
     return buf, buf.ctypes.data
 
 
+def _release_host_workspace(hsize):
+    """Callers that do not synchronise wait here before their host workspace is freed,
+    in case cuSOLVER still reads it (the 64-bit API asks for none for LU and QR today)."""
+    if hsize:
+        get_current_stream().synchronize()
+
+
 def _check(info, message):
     """Raise LinAlgError(message) where cuSOLVER reported a failure (synchronises)."""
     h = info.get()
@@ -127,6 +135,7 @@ def lu_factor(buf, n, count, dt):
         _dn.xgetrf(s.ptr, s.params, n, n, t, buf.data.ptr + i * step, n,
                    ipiv.data.ptr + i * n * 8, t, ws.data.ptr, dsize, hptr, hsize,
                    info.data.ptr + 4 * i)
+    _release_host_workspace(hsize)
     return ipiv, info, None
 
 
@@ -284,6 +293,7 @@ def qr(a, mode="reduced"):
         _dn.xgeqrf(s.ptr, s.params, m, n, t, buf.data.ptr + i * step, m, t,
                    tau.data.ptr + i * k * dt.itemsize, t, ws.data.ptr, dsize, hptr, hsize,
                    info.data.ptr)
+    _release_host_workspace(hsize)
     if mode == "raw":
         return buf, tau
     h = buf.swapaxes(-1, -2)             # (..., m, n): the factored A

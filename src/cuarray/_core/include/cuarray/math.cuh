@@ -12,7 +12,7 @@ template <> struct cuarray_limits<float> {
   static CUARRAY_FN constexpr int mant_dig() { return 24; }
   static CUARRAY_FN constexpr float sinh_big() { return 9.0f; }   // cosh(x) ~ exp(|x|)/2 above
   static CUARRAY_FN constexpr float tanh_big() { return 11.0f; }  // tanh(x) == +-1 above
-  static CUARRAY_FN constexpr float exp_max() { return 88.7228394f; }  // log(max())
+  static CUARRAY_FN constexpr float exp_big() { return 88.0f; }  // exp() overflows a bit above
   static CUARRAY_FN float inf() { return cuarray_f32(0x7f800000u); }
   static CUARRAY_FN float nan() { return cuarray_f32(0x7fc00000u); }
 };
@@ -23,7 +23,7 @@ template <> struct cuarray_limits<double> {
   static CUARRAY_FN constexpr int mant_dig() { return 53; }
   static CUARRAY_FN constexpr double sinh_big() { return 22.0; }
   static CUARRAY_FN constexpr double tanh_big() { return 22.0; }
-  static CUARRAY_FN constexpr double exp_max() { return 709.782712893384; }
+  static CUARRAY_FN constexpr double exp_big() { return 709.0; }
   static CUARRAY_FN double inf() { return cuarray_f64(0x7ff0000000000000ull); }
   static CUARRAY_FN double nan() { return cuarray_f64(0x7ff8000000000000ull); }
 };
@@ -275,11 +275,20 @@ template <class T> CUARRAY_FN complex<T> cuarray_sign(const complex<T>& z) {
 }
 template <class T> CUARRAY_FN complex<T> cuarray_reciprocal(const complex<T>& z) {
   if (fabs(z.im) <= fabs(z.re)) {
-    const T r = z.im / z.re, d = z.re + z.im * r;
+    const T r = z.im / z.re, d = z.re + cuarray_mul_rn(z.im, r);
     return complex<T>(1 / d, -r / d);
   }
-  const T r = z.re / z.im, d = z.re * r + z.im;
+  const T r = z.re / z.im, d = cuarray_mul_rn(z.re, r) + z.im;
   return complex<T>(r / d, -1 / d);
+}
+// NumPy's SIMD complex absolute (loops_unary_complex): larger * sqrt(fma(s/l, s/l, 1)).
+template <class T> CUARRAY_FN T cuarray_cabs(const complex<T>& z) {
+  const T re = fabs(z.re), im = fabs(z.im);
+  if (isinf(re) || isinf(im)) return cuarray_limits<T>::inf();
+  if (isnan(re) || isnan(im)) return cuarray_limits<T>::nan();
+  const T larger = re > im ? re : im, smaller = re > im ? im : re;
+  const T ratio = larger == 0 ? T(0) : smaller / larger;
+  return sqrt(fma(ratio, ratio, T(1))) * larger;
 }
 
 // ---- complex: C99 functions (npy_math_complex.c / FreeBSD msun algorithms) ----------------
@@ -288,7 +297,7 @@ template <class T> CUARRAY_FN complex<T> exp(const complex<T>& z) {
   if (isfinite(r)) {
     if (!isfinite(i)) return complex<T>(i - i, i - i);
     if (i == 0) return complex<T>(exp(r), i);
-    if (r > cuarray_limits<T>::exp_max()) {  // exp(r) overflows, exp(r) * cos(i) may not
+    if (r > cuarray_limits<T>::exp_big()) {  // exp(r) overflows, exp(r) * cos(i) may not
       const T h = exp(r / 2);
       return complex<T>(h * cos(i) * h, h * sin(i) * h);
     }
@@ -355,7 +364,48 @@ template <class T> CUARRAY_FN complex<T> sqrt(const complex<T>& z) {
   return r;
 }
 
+// C99 Annex G multiplication (GCC's __muldc3): infinities that the plain formula turns
+// into NaN + NaN i are recovered.
+template <class T> CUARRAY_FN complex<T> cuarray_cmul_c99(complex<T> z, complex<T> w) {
+  T a = z.re, b = z.im, c = w.re, d = w.im;
+  const T ac = a * c, bd = b * d, ad = a * d, bc = b * c;
+  T x = ac - bd, y = ad + bc;
+  if (isnan(x) && isnan(y)) {
+    bool recalc = false;
+    if (isinf(a) || isinf(b)) {
+      a = copysign(T(isinf(a) ? 1 : 0), a); b = copysign(T(isinf(b) ? 1 : 0), b);
+      if (isnan(c)) c = copysign(T(0), c);
+      if (isnan(d)) d = copysign(T(0), d);
+      recalc = true;
+    }
+    if (isinf(c) || isinf(d)) {
+      c = copysign(T(isinf(c) ? 1 : 0), c); d = copysign(T(isinf(d) ? 1 : 0), d);
+      if (isnan(a)) a = copysign(T(0), a);
+      if (isnan(b)) b = copysign(T(0), b);
+      recalc = true;
+    }
+    if (!recalc && (isinf(ac) || isinf(bd) || isinf(ad) || isinf(bc))) {
+      if (isnan(a)) a = copysign(T(0), a);
+      if (isnan(b)) b = copysign(T(0), b);
+      if (isnan(c)) c = copysign(T(0), c);
+      if (isnan(d)) d = copysign(T(0), d);
+      recalc = true;
+    }
+    if (recalc) {
+      x = cuarray_limits<T>::inf() * (a * c - b * d);
+      y = cuarray_limits<T>::inf() * (a * d + b * c);
+    }
+  }
+  return complex<T>(x, y);
+}
+
 // npy_cpow: exact products for small integer exponents, exp(b log a) otherwise.
+// A complex product as written, never fused (npy_cpow's cmul, compiled without FMA).
+template <class T> CUARRAY_FN complex<T> cuarray_cmul_plain(const complex<T>& a, const complex<T>& b) {
+  return complex<T>(cuarray_mul_rn(a.re, b.re) - cuarray_mul_rn(a.im, b.im),
+                    cuarray_mul_rn(a.re, b.im) + cuarray_mul_rn(a.im, b.re));
+}
+
 template <class T> CUARRAY_FN complex<T> pow(const complex<T>& a, const complex<T>& b) {
   const T ar = a.re, ai = a.im, br = b.re, bi = b.im;
   if (br == 0 && bi == 0) return complex<T>(1, 0);
@@ -366,19 +416,18 @@ template <class T> CUARRAY_FN complex<T> pow(const complex<T>& a, const complex<
   if (bi == 0 && br > -100 && br < 100 && (T)(long long)br == br) {
     long long n = (long long)br;
     if (n == 1) return a;
-    if (n == 2) return a * a;
-    if (n == 3) return a * (a * a);
+    if (n == 2) return cuarray_cmul_plain(a, a);
+    if (n == 3) return cuarray_cmul_plain(a, cuarray_cmul_plain(a, a));
     if (n < 0) n = -n;
     complex<T> acc(1, 0), p = a;
     for (long long mask = 1;; mask <<= 1) {
-      if (n & mask) acc = acc * p;
+      if (n & mask) acc = cuarray_cmul_plain(acc, p);
       if (n < (mask << 1)) break;
-      p = p * p;
+      p = cuarray_cmul_plain(p, p);
     }
     return br < 0 ? complex<T>(1, 0) / acc : acc;
   }
-  const complex<T> l = log(a);
-  return exp(complex<T>(l.re * br - l.im * bi, l.re * bi + l.im * br));
+  return exp(cuarray_cmul_c99(b, log(a)));  // glibc's cpow: cexp(b * clog(a))
 }
 template <class T> CUARRAY_FN complex<T> pow(const complex<T>& a, typename complex<T>::value_type b) { return pow(a, complex<T>(b)); }
 template <class T> CUARRAY_FN complex<T> pow(typename complex<T>::value_type a, const complex<T>& b) { return pow(complex<T>(a), b); }
@@ -389,8 +438,8 @@ template <class T> CUARRAY_FN complex<T> cosh(const complex<T>& z) {
     if (y == 0) return complex<T>(cosh(x), x * y);
     if (ax < cuarray_limits<T>::sinh_big()) return complex<T>(cosh(x) * cos(y), sinh(x) * sin(y));
     // cosh(x) ~ sinh(|x|) ~ exp(|x|)/2; past exp's range, exp(|x|/2)^2 keeps finite results finite
-    const T e = ax < cuarray_limits<T>::exp_max() ? T(1) : exp(ax / 2);
-    const T h = (ax < cuarray_limits<T>::exp_max() ? exp(ax) : e) * T(0.5);
+    const T e = ax < cuarray_limits<T>::exp_big() ? T(1) : exp(ax / 2);
+    const T h = (ax < cuarray_limits<T>::exp_big() ? exp(ax) : e) * T(0.5);
     return complex<T>(h * cos(y) * e, copysign(h, x) * sin(y) * e);
   }
   if (x == 0) return complex<T>(y - y, copysign(T(0), x * (y - y)));
@@ -408,8 +457,8 @@ template <class T> CUARRAY_FN complex<T> sinh(const complex<T>& z) {
   if (isfinite(x) && isfinite(y)) {
     if (y == 0) return complex<T>(sinh(x), y);
     if (ax < cuarray_limits<T>::sinh_big()) return complex<T>(sinh(x) * cos(y), cosh(x) * sin(y));
-    const T e = ax < cuarray_limits<T>::exp_max() ? T(1) : exp(ax / 2);
-    const T h = (ax < cuarray_limits<T>::exp_max() ? exp(ax) : e) * T(0.5);
+    const T e = ax < cuarray_limits<T>::exp_big() ? T(1) : exp(ax / 2);
+    const T h = (ax < cuarray_limits<T>::exp_big() ? exp(ax) : e) * T(0.5);
     return complex<T>(copysign(h, x) * cos(y) * e, h * sin(y) * e);
   }
   if (x == 0) return complex<T>(copysign(T(0), x * (y - y)), y - y);
@@ -429,7 +478,7 @@ template <class T> CUARRAY_FN complex<T> tanh(const complex<T>& z) {
     if (isnan(x)) return complex<T>(x, y == 0 ? y : x * y);
     return complex<T>(copysign(T(1), x), copysign(T(0), isinf(y) ? y : sin(y) * cos(y)));
   }
-  if (!isfinite(y)) return complex<T>(y - y, y - y);
+  if (!isfinite(y)) return complex<T>(x ? y - y : x, y - y);
   if (fabs(x) >= cuarray_limits<T>::tanh_big()) {
     const T e = exp(-fabs(x));
     return complex<T>(copysign(T(1), x), 4 * sin(y) * cos(y) * e * e);
@@ -440,6 +489,7 @@ template <class T> CUARRAY_FN complex<T> tanh(const complex<T>& z) {
 
 // sin(z) = -i sinh(iz), cos(z) = cosh(iz), tan(z) = -i tanh(iz)
 template <class T> CUARRAY_FN complex<T> sin(const complex<T>& z) {
+  if (isinf(z.im) && !isfinite(z.re)) return complex<T>(z.re - z.re, cuarray_limits<T>::inf());  // glibc's sign
   const complex<T> w = sinh(complex<T>(-z.im, z.re));
   return complex<T>(w.im, -w.re);
 }
@@ -464,7 +514,7 @@ template <class T> CUARRAY_FN complex<T> asinh(const complex<T>& z) {
   const T x = z.re, y = z.im, nan = cuarray_limits<T>::nan();
   if (isnan(x) || isnan(y)) {
     if (isinf(x)) return complex<T>(x, y + y);
-    if (isinf(y)) return complex<T>(y, x + x);
+    if (isinf(y)) return complex<T>(fabs(y), x + x);  // sign unspecified by C99; glibc's +
     if (y == 0) return complex<T>(x + x, y);
     return complex<T>(nan, nan);
   }
@@ -502,7 +552,7 @@ template <class T> CUARRAY_FN complex<T> acosh(const complex<T>& z) {
   const complex<T> w = acos(z);
   if (isnan(w.re) && isnan(w.im)) return complex<T>(w.im, w.re);
   if (isnan(w.re)) return complex<T>(fabs(w.im), w.re);
-  if (isnan(w.im)) return complex<T>(w.im, w.im);
+  if (isnan(w.im)) return complex<T>(w.im, w.re);  // acosh(+-0 + i NaN) = NaN + i pi/2, as glibc
   return complex<T>(fabs(w.im), copysign(w.re, z.im));
 }
 template <class T> CUARRAY_FN complex<T> atanh(const complex<T>& z) {
