@@ -44,6 +44,27 @@ e = _numpy.e
 euler_gamma = _numpy.euler_gamma
 
 
+_SUBPACKAGES = ("linalg", "fft", "random", "testing", "jit", "profiler", "scipy", "lib")
+
+
+def __getattr__(name):
+    # Subpackages load on first use: `import cuarray` stays light, and `cp.linalg` works.
+    if name in _SUBPACKAGES:
+        import importlib
+        return importlib.import_module(f"cuarray.{name}")
+    if name in _LINALG_TOP:
+        from cuarray.linalg import _products
+        return getattr(_products, name)
+    if name == "einsum":
+        from cuarray.linalg._einsum import einsum
+        return einsum
+    raise AttributeError(f"module 'cuarray' has no attribute {name!r}")
+
+
+_LINALG_TOP = ("matmul", "dot", "vdot", "inner", "outer", "tensordot", "kron", "vecdot",
+               "matrix_transpose", "cross")
+
+
 def is_available():
     """True when a CUDA GPU can be used."""
     return cuda.is_available()

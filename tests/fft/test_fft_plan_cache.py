@@ -225,3 +225,43 @@ def test_plans_run_on_the_current_stream():
     np.testing.assert_allclose(cuarray.asnumpy(z), a, atol=1e-4)
     cfft.fft(x)  # back on the default stream: the same plan, rebound
     assert plan._stream == cuarray.cuda.get_current_stream().ptr
+
+
+def test_out_of_memory_when_making_a_plan_frees_and_retries(monkeypatch):
+    from cuarray._libs import cufft as _cufft
+    from cuarray._runtime.memory import OutOfMemoryError
+    from cuarray.fft import _fft
+    xb = emu.backend("fake", monkeypatch)
+    freed = []
+
+    class _Pool:
+        def free_all_blocks(self):
+            freed.append(True)
+    monkeypatch.setattr(_fft, "get_default_memory_pool", lambda: _Pool())
+    failures = []
+
+    def plan(key):
+        if failures:
+            raise failures.pop()
+        return emu.FakePlan(key)
+    monkeypatch.setattr(_cufft, "Plan", plan)
+    cache = config.get_plan_cache()
+    cfft.fft(xb.asarray(np.ones(8, np.complex64)))  # a cached plan, dropped by the retry
+    failures.append(OutOfMemoryError(1 << 30, 1 << 31))
+    a = np.arange(12, dtype=np.complex64)
+    got = cfft.fft(xb.asarray(a))
+    np.testing.assert_allclose(xb.asnumpy(got), np.fft.fft(a), atol=1e-4)
+    assert freed == [True] and cache.get_curr_size() == 1
+    failures.append(ValueError("not a memory problem"))
+    with pytest.raises(ValueError, match="not a memory problem"):
+        cfft.fft(xb.asarray(np.ones(5, np.complex64)))
+    emu.clear_plan_caches()
+
+
+def test_alloc_failure_recognised():
+    from cuarray._libs import cufft as _cufft
+
+    class cuFFTError(Exception):
+        status = 2
+    assert _cufft.is_alloc_failure(cuFFTError())
+    assert not _cufft.is_alloc_failure(RuntimeError())

@@ -106,6 +106,7 @@ def _host_kernels():
     ks += [K.bounded_kernel(c, False) for c in "lIB"]
     ks += [K.element_kernel("integers", e, "l") for e in ("philox", "xorwow")]
     ks += [K.element_kernel(d, e, "d") for d in ("normal", "beta") for e in ("xorwow", "mrg32k3a")]
+    ks += [K.element_kernel("integers", "philox", "L"), K.row_kernel("dirichlet", "philox", "d")]
     return list(dict(ks).items())
 
 
@@ -384,6 +385,7 @@ CONTINUOUS = [
     ("standard_gamma", (150.0,), stats.gamma(150.0)),
     ("gamma", (0.8, 3.0), stats.gamma(0.8, scale=3)),
     ("beta", (0.5, 0.7), stats.beta(0.5, 0.7)),
+    ("beta", (0.3, 0.2), stats.beta(0.3, 0.2)),
     ("beta", (0.5, 3.0), stats.beta(0.5, 3.0)),
     ("beta", (2.0, 5.0), stats.beta(2.0, 5.0)),
     ("chisquare", (3.0,), stats.chi2(3)),
@@ -392,8 +394,8 @@ CONTINUOUS = [
     ("f", (5.0, 7.0), stats.f(5, 7)),
     ("noncentral_f", (5.0, 7.0, 2.0), stats.ncf(5, 7, 2)),
     ("standard_t", (4.0,), stats.t(4)),
-    ("vonmises", (0.5, 4.0), stats.vonmises(4.0, loc=0.5)),
-    ("vonmises", (-2.0, 0.3), stats.vonmises(0.3, loc=-2.0)),
+    ("vonmises", (0.0, 4.0), stats.vonmises(4.0)),
+    ("vonmises", (0.0, 0.3), stats.vonmises(0.3)),
     ("wald", (2.0, 3.0), stats.invgauss(2.0 / 3.0, scale=3.0)),
     ("weighted_key", (0.25,), stats.expon(scale=4.0)),
 ]
@@ -460,6 +462,14 @@ def test_stateful_raw_words_are_uniform(engine):
     assert numpy.abs(bits - 0.5).max() < 0.01
 
 
+@pytest.mark.parametrize("mu,kappa", [(0.5, 4.0), (-2.0, 0.3), (3.0, 2e6)])
+def test_vonmises_wraps_to_the_circle(mu, kappa):
+    x = sample("vonmises", (mu, kappa))
+    assert (numpy.abs(x) <= numpy.pi).all()
+    centred = numpy.mod(x - mu + numpy.pi, 2 * numpy.pi) - numpy.pi
+    assert ks(centred, stats.vonmises(kappa)) > 1e-4
+
+
 def test_element_results_do_not_depend_on_the_grid():
     a = sample("gamma", (0.7, 2.0), n=5000, grid=1, block=1)
     b = sample("gamma", (0.7, 2.0), n=5000, grid=13, block=96)
@@ -470,16 +480,19 @@ def test_element_results_do_not_depend_on_the_grid():
 
 def test_array_parameters_follow_div_and_mod():
     loc = numpy.array([0.0, 100.0, 200.0])
-    # output (4, 3) with loc along the last axis: index (i // 1) % 3
-    x = sample("normal", (numpy.array([loc, 1, 3], dtype=object)[0], 0.1), n=12)
-    assert x.size == 12  # (scalar path sanity: arrays go through the tuple form below)
-    got = numpy.zeros(12)
     h = _host()
     name = K.element_kernel("normal", "philox", "d")[0]
+    got = numpy.zeros(12)
+    # output (4, 3), loc along the last axis: element i reads loc[(i // 1) % 3]
     h.run(name, 2, 4, got, 12, loc, 1, 3, 0.0, None, 1, 1, 0.001, KEY, 7, None, 0)
     numpy.testing.assert_allclose(got.reshape(4, 3) - loc, 0, atol=0.01)
+    # output (3, 4), loc along the first axis: element i reads loc[(i // 4) % 3]
     h.run(name, 2, 4, got, 12, loc, 4, 3, 0.0, None, 1, 1, 0.001, KEY, 7, None, 0)
     numpy.testing.assert_allclose(got.reshape(3, 4) - loc[:, None], 0, atol=0.01)
+    # mod 0: element i reads element i
+    full = numpy.arange(12.0) * 10
+    h.run(name, 2, 4, got, 12, full, 1, 0, 0.0, None, 1, 1, 0.001, KEY, 7, None, 0)
+    numpy.testing.assert_allclose(got - full, 0, atol=0.01)
 
 
 def test_integers_element_kernel_wraps_modularly():
@@ -499,11 +512,22 @@ def test_multinomial_rows():
 
 
 def test_dirichlet_rows():
-    for alpha in (numpy.array([0.5, 2.0, 3.0]), numpy.array([0.05, 0.02, 0.08])):
-        x = sample("dirichlet", (), n=20000, row=alpha).reshape(-1, 3)
-        numpy.testing.assert_allclose(x.sum(axis=1), 1.0, rtol=1e-12)
-        for j in range(3):
-            assert ks(x[:, j], stats.beta(alpha[j], alpha.sum() - alpha[j])) > 1e-4
+    alpha = numpy.array([0.5, 2.0, 3.0])
+    x = sample("dirichlet", (), n=20000, row=alpha).reshape(-1, 3)
+    numpy.testing.assert_allclose(x.sum(axis=1), 1.0, rtol=1e-12)
+    for j in range(3):
+        assert ks(x[:, j], stats.beta(alpha[j], alpha.sum() - alpha[j])) > 1e-4
+
+
+def test_dirichlet_small_alpha_matches_numpy():
+    # Stick breaking: a third of these components round to exactly 0 or 1 in double, so
+    # compare with NumPy's sampler (two-sample KS) rather than SciPy's CDF.
+    alpha = numpy.array([0.05, 0.02, 0.08])
+    x = sample("dirichlet", (), n=20000, row=alpha).reshape(-1, 3)
+    y = numpy.random.default_rng(5).dirichlet(alpha, 20000)
+    numpy.testing.assert_allclose(x.sum(axis=1), 1.0, rtol=1e-12)
+    for j in range(3):
+        assert stats.ks_2samp(x[:, j], y[:, j]).pvalue > 1e-4
 
 
 def test_multivariate_hypergeometric_rows():

@@ -26,7 +26,9 @@ def _fill_op(dtype):
 
 
 def _result_order(a, order):
-    if order == "K" or order == "A":
+    if isinstance(order, str):
+        order = order.upper()
+    if order == "K" or order == "A" or order is None:
         return "F" if a._f_contig and not a._c_contig else "C"
     if order not in ("C", "F"):
         raise ValueError(f"order must be one of 'C', 'F', 'A', 'K', got {order!r}")

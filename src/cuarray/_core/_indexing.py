@@ -24,7 +24,7 @@ import numpy
 from cuarray._core import dtypes as _dt
 from cuarray._core import shapes as _sh
 from cuarray._core.ndarray import ndarray
-from cuarray._runtime.compiler import compile_module
+from cuarray._runtime.compiler import c_identifier, compile_module
 from cuarray._runtime.device import ensure_context
 from cuarray._runtime.launch import ArgPacker
 from cuarray._runtime import stream as _stream
@@ -519,11 +519,12 @@ def _array_vals(vals, arrs, plan, ast):
         vals.extend(xs)
 
 
-def gather(a, plan, entries, mode="wrap", out=None):
+def gather(a, plan, entries, mode="wrap", out=None, check=True):
     """The planned `a[key]` as a new C-contiguous array (or written into `out`, a
-    C-contiguous array of the result's shape and a's dtype)."""
+    C-contiguous array of the result's shape and a's dtype). check: raise for
+    out-of-bounds indices when CUARRAY_CHECK_BOUNDS is on (mode 'wrap' only)."""
     ensure_context()
-    if mode == "wrap" and check_bounds_enabled():
+    if check and mode == "wrap" and check_bounds_enabled():
         _check_arrays(plan, entries)
     _check_empty_axes(plan, entries)
     res = ndarray._alloc(plan.shape, a.dtype) if out is None else out
@@ -533,7 +534,8 @@ def gather(a, plan, entries, mode="wrap", out=None):
     nd = len(sizes)
     it = a.dtype.itemsize
     ctypes_ = tuple(_dt.ctype(x.dtype) for x in arrs)
-    key = (f"cuarray_gather_{it}_{nd}_{''.join(x.dtype.char for x in arrs)}_{mode}_{int(big)}",)
+    key = (c_identifier(f"cuarray_gather_{it}_{nd}_{''.join(x.dtype.char for x in arrs)}_{mode}_"
+                        f"{int(big)}"),)
     vals = [a._ptr + plan.offset, res._ptr]
     _array_vals(vals, arrs, plan, ast)
     vals += list(sizes) + list(src) + [res.size]
@@ -542,7 +544,7 @@ def gather(a, plan, entries, mode="wrap", out=None):
 
 
 def scatter_kernel(a, plan, entries, value, tag, stmt="*({T}*)_p = _v;", preamble="",
-                   elem=None, vdtype=None, serial=False, mode="wrap"):
+                   elem=None, vdtype=None, serial=False, mode="wrap", check=True):
     """Run `stmt` on every element of `a` addressed by the plan.
 
     value: None, ('scalar', numpy scalar) or ('array', device array broadcastable to the
@@ -550,7 +552,7 @@ def scatter_kernel(a, plan, entries, value, tag, stmt="*({T}*)_p = _v;", preambl
     value's dtype as the kernel reads it (default: raw bytes). serial: one thread, in order.
     """
     ensure_context()
-    if mode == "wrap" and check_bounds_enabled():
+    if check and mode == "wrap" and check_bounds_enabled():
         _check_arrays(plan, entries)
     _check_empty_axes(plan, entries)
     n = _sh.prod(plan.shape)
@@ -591,9 +593,9 @@ def scatter_kernel(a, plan, entries, value, tag, stmt="*({T}*)_p = _v;", preambl
     vals += list(sizes) + list(src) + [n]
     stmt = stmt.replace("{T}", elem)
     block, unroll = (1, 1) if serial else (_BLOCK, _UNROLL)
-    key = (f"cuarray_scatter_{tag}_{it}_{nd}_{''.join(x.dtype.char for x in arrs)}_"
-           f"{vmode or 'none'}{vspec[1].replace(' ', '') if vspec else ''}_{mode}_{int(big)}"
-           f"{'_serial' if serial else ''}", stmt, preamble)
+    key = (c_identifier(f"cuarray_scatter_{tag}_{it}_{nd}_{''.join(x.dtype.char for x in arrs)}_"
+                        f"{vmode or 'none'}{vspec[1] if vspec else ''}_{mode}_{int(big)}"
+                        f"{'_serial' if serial else ''}"), stmt, preamble)
     _launch(key, lambda: gs_source(key[0], "scatter", nd, ctypes_, big, mode, elem, vspec, stmt,
                                    preamble, block, unroll),
             vals, n, block, unroll, 1 if serial else None)
@@ -740,7 +742,7 @@ def _compact_fns(mdt, mode, nd, it):
     key = (mdt.char, mode, nd, it)
     fns = _compact_kernels.get(key)
     if fns is None:
-        name = f"cuarray_compact_{mdt.char}_{mode}_{nd}_{it}"
+        name = c_identifier(f"cuarray_compact_{mdt.char}_{mode}_{nd}_{it}")
         src = compact_source(name, _mask_ctype(mdt), mode, nd, _RAW.get(it))
         mod = compile_module(src, (), name=name)
         if mode == "coords":

@@ -31,7 +31,7 @@ def check_dtype(dtype):
 
     Byte order is normalised to native: device memory has one byte order.
     """
-    dt = dtype if type(dtype) is numpy.dtype else numpy.dtype(dtype)
+    dt = dtype if isinstance(dtype, numpy.dtype) else numpy.dtype(dtype)
     if (dt.kind, dt.itemsize) in _CTYPE and dt.fields is None:
         return dt if dt.isnative else dt.newbyteorder("=")
     if dt.kind in _NON_NUMERIC or dt.fields is not None or dt.subdtype is not None:
@@ -44,7 +44,7 @@ def check_dtype(dtype):
 
 def ctype(dtype):
     """C type name of `dtype` in cuarray's generated code (see include/cuarray/core.cuh)."""
-    dt = dtype if type(dtype) is numpy.dtype else numpy.dtype(dtype)
+    dt = dtype if isinstance(dtype, numpy.dtype) else numpy.dtype(dtype)
     try:
         return _CTYPE[dt.kind, dt.itemsize]
     except KeyError:

@@ -24,6 +24,7 @@ class ndarray:
     def __init__(self, shape, dtype=float, memptr=None, offset=0, strides=None, order="C"):
         shape = _sh.normalize_shape(shape)
         dtype = _dt.check_dtype(dtype)
+        order = order.upper() if isinstance(order, str) else order
         if order not in ("C", "F"):
             raise ValueError(f"order must be 'C' or 'F', got {order!r}")
         size = _sh.prod(shape)
@@ -269,6 +270,8 @@ class ndarray:
         """A view with the new shape when strides allow, else a copy (NumPy's rules)."""
         if len(shape) == 1 and not isinstance(shape[0], (int, numpy.integer)):
             shape = shape[0]
+        if isinstance(order, str):
+            order = order.upper()
         if order == "A":
             order = "F" if self._f_contig and not self._c_contig else "C"
         if order not in ("C", "F"):
@@ -283,11 +286,13 @@ class ndarray:
         return v
 
     def ravel(self, order="C"):
+        order = order.upper() if isinstance(order, str) else order
         if order == "K":
             order = "F" if self._f_contig and not self._c_contig else "C"
         return self.reshape(-1, order=order)
 
     def flatten(self, order="C"):
+        order = order.upper() if isinstance(order, str) else order
         if order == "K" or order == "A":
             order = "F" if self._f_contig and not self._c_contig else "C"
         return self.copy(order).reshape(-1, order=order)

@@ -14,6 +14,7 @@ def _stream_ptr(stream):
 
 def to_host(a, stream=None, order="C", out=None):
     """numpy copy of `a`; non-contiguous arrays are made contiguous on the device first."""
+    order = _norm_order(order)
     if order == "A" or order == "K":
         order = "F" if a._f_contig and not a._c_contig else "C"
     src = a
@@ -86,8 +87,18 @@ def to_device(a, device_id):
     return out
 
 
+def _norm_order(order):
+    """NumPy accepts 'c'/'f'/'a'/'k' too."""
+    if order is None:
+        return None
+    if not isinstance(order, str) or order.upper() not in ("C", "F", "A", "K"):
+        raise ValueError(f"order must be one of 'C', 'F', 'A', or 'K' (got {order!r})")
+    return order.upper()
+
+
 def array(obj, dtype=None, copy=True, order="K", subok=False, ndmin=0, blocking=False):
     """cuarray version of `numpy.array`: host data is copied to the current device."""
+    order = _norm_order(order)
     if isinstance(obj, ndarray):
         a = obj
         if a._device_id != _device.get_device_id():
@@ -179,6 +190,7 @@ def _from_protocols(obj):
 
 def asarray(a, dtype=None, order=None, *, blocking=False):
     """cuarray version of `numpy.asarray`: no copy when `a` is already a suitable device array."""
+    order = _norm_order(order)
     if isinstance(a, ndarray) and (dtype is None or _dt.check_dtype(dtype) == a.dtype) and \
             a._device_id == _device.get_device_id():
         if order in (None, "K", "A") or (a._c_contig if order == "C" else a._f_contig):

@@ -294,6 +294,8 @@ _POW = ("power", "float_power")
 
 
 def _order(order, args):
+    if isinstance(order, str):
+        order = order.upper()
     if order == "C":
         return "C"
     if order == "F":

@@ -14,6 +14,10 @@ import atexit
 import itertools
 from typing import NamedTuple
 
+from cuarray._runtime.device import Device, ensure_context, get_device_id
+from cuarray._runtime.memory import alloc
+from cuarray._runtime.stream import current_stream_ptr
+
 FORWARD = -1   # CUFFT_FORWARD
 INVERSE = 1    # CUFFT_INVERSE
 
@@ -148,6 +152,11 @@ def loop_offsets(loops):
                  for idx in itertools.product(*ranges))
 
 
+def is_alloc_failure(e):
+    """True for cuFFT's own allocation failure (CUFFT_ALLOC_FAILED) while making a plan."""
+    return getattr(e, "status", None) == 2 and type(e).__name__ == "cuFFTError"
+
+
 def plan_key(fft_type, n, layout, device_id):
     """The plan cache key: everything cufftMakePlanMany64 is given, and the device."""
     return (fft_type, tuple(n), layout.inembed, layout.istride, layout.idist,
@@ -165,8 +174,6 @@ class Plan:
                  "_exec", "__weakref__")
 
     def __init__(self, key):
-        from cuarray._runtime.device import ensure_context
-        from cuarray._runtime.memory import alloc
         fft_type, n, inembed, istride, idist, onembed, ostride, odist, batch, device_id = key
         if ensure_context() != device_id:
             raise ValueError(f"a cuFFT plan for device {device_id} cannot be made on another "
@@ -198,7 +205,6 @@ class Plan:
 
     def execute(self, in_ptr, out_ptr, direction, offsets=((0, 0),)):
         """Run on the current stream from `in_ptr` to `out_ptr` (once per offset pair)."""
-        from cuarray._runtime.stream import current_stream_ptr
         s = current_stream_ptr()
         if s != self._stream:
             _lib().set_stream(self.handle, s)
@@ -221,7 +227,6 @@ class Plan:
             return
         self.handle = None
         try:
-            from cuarray._runtime.device import Device, ensure_context, get_device_id
             if get_device_id() == self.device_id:
                 ensure_context()  # finalizers may run on a thread that never used CUDA
                 _lib().destroy(h)

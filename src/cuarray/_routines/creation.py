@@ -20,6 +20,8 @@ def _shape_dtype(shape, dtype):
 
 
 def _order(order):
+    if isinstance(order, str):
+        order = order.upper()
     if order not in ("C", "F", None):
         raise ValueError(f"order must be 'C' or 'F', got {order!r}")
     return order or "C"
@@ -57,6 +59,8 @@ def full(shape, fill_value, dtype=None, order="C"):
 
 
 def _like(a, dtype, order, shape):
+    if isinstance(order, str):
+        order = order.upper()
     dtype = a.dtype if dtype is None else _dt.check_dtype(dtype)
     if shape is None:
         shape = a.shape

@@ -231,7 +231,7 @@ class Module:
                 kernel = check(_driver._drv().cuLibraryGetKernel(self.library, mangled.encode()))
             except _driver.CUDADriverError as e:
                 raise AttributeError(f"no kernel named {name!r} in this module ({e})") from None
-            fn = self._functions[name] = Function(kernel, name)
+            fn = self._functions[name] = Function(kernel, name, self)
         return fn
 
     def get_global(self, name):

@@ -76,11 +76,12 @@ class ArgPacker:
 class Function:
     """One kernel of a loaded module (a CUkernel: valid in every context)."""
 
-    __slots__ = ("kernel", "name", "_attrs", "_launch")
+    __slots__ = ("kernel", "name", "_attrs", "_launch", "module")
 
-    def __init__(self, kernel, name):
+    def __init__(self, kernel, name, module=None):
         self.kernel = kernel
         self.name = name
+        self.module = module  # the loaded library must outlive its kernels
         self._attrs = {}
         self._launch = _driver._drv().cuLaunchKernel
 

@@ -81,23 +81,22 @@ class _BaseStream:
     def launch_host_func(self, callback, arg):
         """Run `callback(arg)` on a driver thread once the work queued so far is done."""
         ensure_context()
-        holder = []
+        key = object()
 
         def trampoline(_):
             try:
                 callback(arg)
             finally:
-                _pending_host_funcs.discard(holder[0])
+                _pending_host_funcs.pop(key, None)
 
         cfunc = _HOSTFN(trampoline)
-        holder.append(cfunc)
-        _pending_host_funcs.add(cfunc)
+        _pending_host_funcs[key] = cfunc
         fn = _driver._drv().CUhostFn(ctypes.cast(cfunc, ctypes.c_void_p).value)
         check(_driver._drv().cuLaunchHostFunc(self.ptr, fn, 0))
 
 
 _HOSTFN = ctypes.CFUNCTYPE(None, ctypes.c_void_p)
-_pending_host_funcs = set()  # keeps callbacks alive until the driver has called them
+_pending_host_funcs = {}  # keeps callbacks alive until the driver has called them
 
 
 class Stream(_BaseStream):

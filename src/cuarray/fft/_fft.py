@@ -30,7 +30,7 @@ from numpy.lib.array_utils import normalize_axis_index
 from cuarray._core.ndarray import ndarray
 from cuarray._libs import cufft as _cufft
 from cuarray._runtime.device import ensure_context
-from cuarray._runtime.memory import OutOfMemoryError
+from cuarray._runtime.memory import OutOfMemoryError, get_default_memory_pool
 from cuarray.fft import config
 
 _F32, _F64 = numpy.dtype(numpy.float32), numpy.dtype(numpy.float64)
@@ -252,6 +252,8 @@ def _recipe(shape, strides, dtype, axes, lengths, value_type, forward, norm, nd)
     if layout is None:
         return None
     n = tuple(shape[ax] for ax in plan_axes)
+    if n == (1,) and vt != "C2C":
+        return None  # a one-point real transform is a copy (see _execute)
     single = dtype in (_F32, _C64)
     fft_type = _cufft.TYPES[(vt, "F" if single else "D")]
     key = _cufft.plan_key(fft_type, n, layout, None)[:-1]
@@ -368,8 +370,13 @@ def _plan_for(key):
     if plan is None:
         try:
             plan = _cufft.Plan(key)
-        except OutOfMemoryError:
-            cache.clear()  # cached plans' work areas go back to the pool; try once more
+        except Exception as e:
+            if not (isinstance(e, OutOfMemoryError) or _cufft.is_alloc_failure(e)):
+                raise
+            # Cached plans' work areas go back to the pool, and the pool's cached blocks to
+            # the driver (cuFFT allocates its own tables there); then try once more.
+            cache.clear()
+            get_default_memory_pool().free_all_blocks()
             plan = _cufft.Plan(key)
         cache._put(key, plan)
     return plan

@@ -272,6 +272,10 @@ def matmul(x1, x2, /, out=None, *, casting="same_kind", dtype=None):
             raise ValueError(
                 f"matmul: Input operand {i} does not have enough dimensions (has 0, gufunc "
                 f"core with signature {_SIG} requires 1)")
+    if isinstance(out, tuple):      # the ufunc form, as __array_ufunc__ passes it
+        if len(out) != 1:
+            raise ValueError("matmul: 'out' tuple must have exactly one entry")
+        out = out[0]
     if out is not None:
         out = as_array(out, "matmul")
     dt = _resolve(a.dtype, b.dtype, None if out is None else out.dtype, dtype, casting)

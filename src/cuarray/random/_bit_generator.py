@@ -76,7 +76,6 @@ class BitGenerator:
                 seed = seed.get()
             self._seed_seq = numpy.random.SeedSequence(seed)
         self.lock = threading.Lock()
-        self._device_id = get_device_id()
 
     @property
     def seed_seq(self):
@@ -179,6 +178,7 @@ class _StatefulBitGenerator(BitGenerator):
 
     def __init__(self, seed=None, *, size=None, key=None):
         super().__init__(seed)
+        self._device_id = get_device_id()
         self._size = self._default_size if size is None else int(size)
         if self._size < 1:
             raise ValueError(f"size must be positive, got {size}")

@@ -255,13 +255,15 @@ def _output(out, shape, dtype, needs_c):
 def draw(bg, dist, values, size, dtype, out=None, conds=None, vec=None, row=False):
     """Samples of `dist` (a `_kernels.DISTS` or, with `vec`, `ROW_DISTS` name).
 
-    `vec` is a device vector given to row kernels; with `row`, each item of `size` is a row
-    of len(vec) outputs.
+    `vec` is a device vector (or a function giving it, called once the parameters are
+    checked) for row kernels; with `row`, each item of `size` is a row of len(vec) outputs.
     """
     kinds = (_kernels.ROW_DISTS if vec is not None else _kernels.DISTS)[dist][0]
     params = [_P(v, k) for v, k in zip(values, kinds)]
-    _validate(dist, params, _CONDS.get(dist, ()) if conds is None else conds)
     shape = _out_shape(size, params, out)
+    _validate(dist, params, _CONDS.get(dist, ()) if conds is None else conds)
+    if callable(vec):
+        vec = vec()
     has_arrays = any(p.dev is not None for p in params)
     out = _output(out, shape + ((vec.size,) if row else ()), dtype, has_arrays)
     n = math.prod(shape)
@@ -305,17 +307,19 @@ def bounded(bg, out, lo, rm1):
 
 
 def _host_vector(x, dtype, name):
-    """A 1-d parameter vector as (host copy for validation, device array); reading a device
-    vector back synchronises."""
-    from cuarray import asarray
+    """A 1-d parameter vector as a host copy to validate (reading a cuarray vector back
+    synchronises) and a function giving it on the device."""
     host = x.get() if isinstance(x, ndarray) else numpy.asarray(x)
     if host.ndim != 1:
         raise ValueError(f"{name} must be a one-dimensional sequence")
     if host.dtype.kind not in "biuf":
         raise TypeError(f"{name} must hold real numbers, not {host.dtype}")
     host = host.astype(dtype)
-    dev = _contiguous(x, dtype) if isinstance(x, ndarray) else asarray(host)
-    return host, dev
+
+    def device():
+        from cuarray import asarray
+        return _contiguous(x, numpy.dtype(dtype)) if isinstance(x, ndarray) else asarray(host)
+    return host, device
 
 
 def _is_int_scalar(x):
@@ -479,18 +483,18 @@ class _Distributions:
 
         A cuarray `alpha` is read back to validate it (synchronises).
         """
-        host, dev = _host_vector(alpha, numpy.float64, "alpha")
+        host, device = _host_vector(alpha, numpy.float64, "alpha")
         if numpy.any(~(host >= 0)):
             raise ValueError("alpha < 0")
-        return draw(self._bit_generator, "dirichlet", (), size, _float_dtype(dtype), vec=dev,
-                    row=True)
+        return draw(self._bit_generator, "dirichlet", (), size, _float_dtype(dtype),
+                    vec=device, row=True)
 
     def multinomial(self, n, pvals, size=None):
         """cuarray version of `numpy.random.Generator.multinomial` (conditional binomials).
 
         `pvals` is one 1-d vector; a cuarray `pvals` is read back to validate it.
         """
-        host, dev = _host_vector(pvals, numpy.float64, "pvals")
+        host, device = _host_vector(pvals, numpy.float64, "pvals")
         if host.size == 0:
             raise ValueError("pvals must have at least one entry")
         if numpy.any(~((host >= 0) & (host <= 1))):
@@ -498,7 +502,7 @@ class _Distributions:
         if host[:-1].sum() > 1.0 + 1e-12:
             raise ValueError("sum(pvals[:-1]) > 1.0")
         return draw(self._bit_generator, "multinomial", (n,), size, numpy.dtype(numpy.int64),
-                    conds=[_int_non_negative(0, "n")], vec=dev, row=True)
+                    conds=[_int_non_negative(0, "n")], vec=device, row=True)
 
     def multivariate_hypergeometric(self, colors, nsample, size=None, method="marginals"):
         """cuarray version of `numpy.random.Generator.multivariate_hypergeometric`.
@@ -508,7 +512,7 @@ class _Distributions:
         """
         if method not in ("count", "marginals"):
             raise ValueError('method must be "count" or "marginals".')
-        host, dev = _host_vector(colors, numpy.int64, "colors")
+        host, device = _host_vector(colors, numpy.int64, "colors")
         total = sum(int(c) for c in host)
         if numpy.any(host < 0) or total > _I64.max:
             raise ValueError("colors must be a one-dimensional sequence of nonnegative integers "
@@ -516,7 +520,7 @@ class _Distributions:
         conds = [_Cond("a0 < 0", lambda a: a[0] < 0, "nsample must be nonnegative."),
                  _Cond(f"a0 > {total}LL", lambda a: a[0] > total, "nsample > sum(colors)")]
         return draw(self._bit_generator, "multivariate_hypergeometric", (nsample,), size,
-                    numpy.dtype(numpy.int64), conds=conds, vec=dev, row=True)
+                    numpy.dtype(numpy.int64), conds=conds, vec=device, row=True)
 
     def _multivariate_normal(self, mean, cov, size, check_valid, tol, method, dtype):
         import cuarray
@@ -615,11 +619,11 @@ class _Distributions:
 
     def shuffle(self, x, axis=0):
         """cuarray version of `numpy.random.Generator.shuffle`: permutes `x` in place."""
-        from cuarray import take
         if not isinstance(x, ndarray):
             raise TypeError(f"The array must be cuarray.ndarray, not {type(x).__name__}")
         if x.ndim == 0:
             raise TypeError("An array whose ndim is 0 is not supported")
+        from cuarray import take
         axis = numpy.lib.array_utils.normalize_axis_index(axis, x.ndim)
         x[...] = take(x, self._perm(x.shape[axis]), axis=axis)
 
@@ -675,7 +679,7 @@ class _Distributions:
         (replace=False); without, uniform integers or a random permutation. `shuffle` is
         accepted: samples without replacement are always in random order.
         """
-        from cuarray import argsort, asarray, take
+        from cuarray import asarray
         pop = None
         if _is_int_scalar(a):
             n = int(a)
@@ -710,9 +714,11 @@ class _Distributions:
                 raise ValueError("Fewer non-zero entries in p than size")
             keys = draw(self._bit_generator, "weighted_key", (p,), None,
                         numpy.dtype(numpy.float64), conds=())
+            from cuarray import argsort
             idx = argsort(keys)[:m].reshape(shape)
         if pop is None:
             return idx
+        from cuarray import take
         return take(pop, idx, axis=axis)
 
     def bytes(self, length):

@@ -1,0 +1,692 @@
+"""Indexing routines (NumPy reference: "Indexing routines"), and CuPy's scatter_add/max/min.
+
+Index arguments (indices, conditions, masks) may be cuarray arrays, lists, NumPy arrays or
+scalars: host index data is transferred explicitly. Data arguments must be cuarray arrays.
+Integer indices that are out of bounds wrap in mode='raise', as CuPy's indexing does;
+CUARRAY_CHECK_BOUNDS=1 makes them raise NumPy's IndexError. Routines whose result size
+depends on the data (nonzero, compress, extract, tril_indices ...) read that size on the
+host once.
+"""
+import operator
+
+import numpy
+
+from cuarray._core import _indexing
+from cuarray._core import dtypes as _dt
+from cuarray._core import shapes as _sh
+from cuarray._core.ndarray import ndarray
+from cuarray._core.elementwise import Op, Param
+
+__all__ = [
+    "take", "put", "take_along_axis", "put_along_axis", "choose", "compress", "nonzero",
+    "argwhere", "flatnonzero", "extract", "place", "putmask", "select", "diagonal",
+    "diag_indices", "diag_indices_from", "tril_indices", "tril_indices_from", "triu_indices",
+    "triu_indices_from", "mask_indices", "ix_", "ravel_multi_index", "unravel_index", "indices",
+    "fill_diagonal", "scatter_add", "scatter_max", "scatter_min",
+]
+
+_I64 = numpy.dtype(numpy.int64)
+_BOOL = numpy.dtype(numpy.bool_)
+_MODES = ("raise", "wrap", "clip")
+_ops = {}
+
+
+# ---- helpers --------------------------------------------------------------------------------
+
+def _need(a, name):
+    if not isinstance(a, ndarray):
+        raise TypeError(f"cuarray.{name} needs a cuarray.ndarray, got {type(a).__name__}; move host "
+                        f"data to the GPU with cuarray.asarray(x)")
+    return a
+
+
+def _device(x):
+    """Index-like data as a device array (host data: an explicit transfer)."""
+    if isinstance(x, ndarray):
+        return x
+    from cuarray._core.transfer import asarray
+    h = numpy.asarray(x)
+    if h.size == 0 and h.dtype.kind == "f" and not isinstance(x, numpy.ndarray):
+        h = h.astype(numpy.intp)   # an empty list is an empty index, as in NumPy
+    _dt.check_dtype(h.dtype)
+    return asarray(h)
+
+
+def _int_index(x):
+    """An integer index array on the device; NumPy's TypeError for non-integer data."""
+    x = _device(x)
+    if not numpy.can_cast(x.dtype, _I64, "safe"):
+        raise TypeError(f"Cannot cast array data from {x.dtype!r} to dtype('int64') according to "
+                        f"the rule 'safe'")
+    return x.astype(_I64) if x.dtype == _BOOL else x
+
+
+def _clipmode(mode):
+    if mode not in _MODES:
+        raise ValueError(f"clipmode must be one of 'clip', 'raise', or 'wrap' (got {mode!r})")
+    return mode
+
+
+def _op(key, build):
+    op = _ops.get(key)
+    if op is None:
+        op = _ops[key] = build()
+    return op
+
+
+def _fix(var, n, mode):
+    """C statement bringing index `var` into [0, n): wrap or clip ('raise' wraps: it was
+    checked beforehand when checking is on)."""
+    if mode == "clip":
+        return f"if ({var} < 0) {var} = 0; else if ({var} >= {n}) {var} = {n} - 1;"
+    return (f"if ((unsigned long long){var} >= (unsigned long long){n}) "
+            f"{{ {var} %= {n}; if ({var} < 0) {var} += {n}; }}")
+
+
+def _finish(res, out, name):
+    """Copy `res` into `out` (checking its shape) or return it."""
+    if out is None:
+        return res
+    _need(out, f"{name} out=")
+    if out._shape != res._shape:
+        raise ValueError(f"output array does not match result of {name}: expected shape "
+                         f"{res._shape}, got {out._shape}")
+    from cuarray._core._copy import copy_into
+    copy_into(out, res)
+    return out
+
+
+def _raise_check(x, n, axis=0):
+    """NumPy's IndexError for out-of-bounds values of x, when CUARRAY_CHECK_BOUNDS is on."""
+    if _indexing.check_bounds_enabled():
+        bad = _indexing.first_out_of_range(x, -n, n)
+        if bad is not None:
+            raise IndexError(f"index {bad} is out of bounds for axis {axis} with size {n}")
+
+
+# ---- take / put --------------------------------------------------------------------------------
+
+def take(a, indices, axis=None, out=None, mode="raise"):
+    """cuarray version of `numpy.take`. mode='raise' wraps out-of-bounds indices (raises under
+    CUARRAY_CHECK_BOUNDS=1); 'wrap' and 'clip' are NumPy's."""
+    _need(a, "take")
+    mode = _clipmode(mode)
+    if axis is None:
+        a = a.reshape(-1)
+        axis = 0
+    else:
+        axis = _sh.normalize_axis(axis, a.ndim)
+    n = a._shape[axis]
+    if out is not None:
+        _need(out, "take out=")
+        if not numpy.can_cast(out.dtype, a.dtype, "safe"):
+            raise TypeError(f"Cannot cast array data from {out.dtype!r} to {a.dtype!r} according "
+                            f"to the rule 'safe'")
+    if isinstance(indices, (int, numpy.integer)) or (isinstance(indices, numpy.ndarray) and
+                                                     indices.ndim == 0):
+        i = operator.index(indices)
+        if n == 0:
+            raise IndexError("cannot do a non-empty take from an empty axes.")
+        if mode == "raise" and not -n <= i < n:
+            raise IndexError(f"index {i} is out of bounds for axis {axis} with size {n}")
+        i = min(max(i, 0), n - 1) if mode == "clip" else i % n
+        return _finish(a[(slice(None),) * axis + (i,)].copy(), out, "take")
+    idx = _int_index(indices)
+    if n == 0 and idx.size:
+        raise IndexError("cannot do a non-empty take from an empty axes.")
+    entries = [slice(None)] * axis + [idx]
+    plan = _indexing.plan_index(a._shape, a._strides, entries)
+    kmode = "clip" if mode == "clip" else "wrap"
+    check = mode == "raise"
+    if out is not None and out._shape == plan.shape and out.dtype == a.dtype and out._c_contig \
+            and out._mem is not a._mem:
+        return _indexing.gather(a, plan, entries, kmode, out, check)
+    return _finish(_indexing.gather(a, plan, entries, kmode, None, check), out, "take")
+
+
+def put(a, ind, v, mode="raise"):
+    """cuarray version of `numpy.put`: a.flat[ind] = v, v repeated as needed. With repeated
+    indices one of the writes wins. mode='raise' wraps (raises under CUARRAY_CHECK_BOUNDS=1)."""
+    _need(a, "put")
+    mode = _clipmode(mode)
+    ind = _int_index(ind).reshape(-1)
+    vmode, val = _indexing._value(v, a.dtype)
+    if ind.size == 0 or (vmode == "array" and val.size == 0):
+        return
+    n = a.size
+    if n == 0:
+        raise IndexError("cannot replace elements of an empty array")
+    if mode == "raise":
+        _raise_check(ind, n)
+    if vmode == "array":
+        val = val.reshape(-1)
+        if val._mem is a._mem:
+            val = val.copy()
+    role = "raw" if vmode == "array" else "scalar"
+    src = "v[i % v.size()]" if role == "raw" else "v"
+    kmode = "clip" if mode == "clip" else "wrap"
+    op = _op(("put", a.dtype.char, role, kmode), lambda: Op(
+        f"cuarray_put_{a.dtype.char}_{role}_{kmode}",
+        [Param("j", "in", _I64), Param("v", role, a.dtype), Param("a", "raw", a.dtype),
+         Param("n", "scalar", _I64)],
+        f"long long k = j; {_fix('k', 'n', kmode)} a[k] = {src};"))
+    op.launch((ind, val, a, numpy.int64(n)))
+
+
+def _along_axis_index(arr, indices, axis):
+    from cuarray._routines.creation import arange
+    nd = arr.ndim
+    fancy = []
+    for d, n in enumerate(arr._shape):
+        if d == axis:
+            fancy.append(indices)
+        else:
+            fancy.append(arange(n).reshape((1,) * d + (n,) + (1,) * (nd - d - 1)))
+    return tuple(fancy)
+
+
+def _along_axis_args(arr, indices, axis):
+    indices = _device(indices)
+    if indices.dtype.kind not in "iu":
+        raise IndexError("`indices` must be an integer array")
+    if axis is None:
+        if indices.ndim != 1:
+            raise ValueError("when axis=None, `indices` must have a single dimension.")
+        return None, indices, 0
+    if arr.ndim != indices.ndim:
+        raise ValueError("`indices` and `arr` must have the same number of dimensions")
+    return arr, indices, _sh.normalize_axis(axis, arr.ndim)
+
+
+def take_along_axis(arr, indices, axis=-1):
+    """cuarray version of `numpy.take_along_axis`."""
+    _need(arr, "take_along_axis")
+    a, indices, axis = _along_axis_args(arr, indices, axis)
+    if a is None:
+        a = arr.reshape(-1)
+    return a[_along_axis_index(a, indices, axis)]
+
+
+def put_along_axis(arr, indices, values, axis):
+    """cuarray version of `numpy.put_along_axis`."""
+    _need(arr, "put_along_axis")
+    a, indices, axis = _along_axis_args(arr, indices, axis)
+    if a is not None:
+        a[_along_axis_index(a, indices, axis)] = values
+    elif arr._c_contig:
+        arr.reshape(-1)[indices] = values
+    else:
+        flat = arr.reshape(-1)   # a copy: write it back
+        flat[indices] = values
+        from cuarray._core._copy import copy_into
+        copy_into(arr, flat.reshape(arr._shape))
+
+
+# ---- choose / compress / select ----------------------------------------------------------------
+
+def choose(a, choices, out=None, mode="raise"):
+    """cuarray version of `numpy.choose`. mode='raise' checks the indices on the device and
+    reads one flag (synchronises), as CuPy does."""
+    mode = _clipmode(mode)
+    a = _int_index(a)
+    if isinstance(choices, ndarray):
+        chs = [choices[k] for k in range(choices._shape[0])] if choices.ndim else [choices]
+    else:
+        chs = [x if isinstance(x, ndarray) else _device(x) for x in choices]
+    n = len(chs)
+    if n == 0:
+        raise ValueError("0-length sequence.")
+    dtype = numpy.result_type(*[c.dtype for c in chs])
+    shape = _sh.broadcast_shapes(a._shape, *[c._shape for c in chs])
+    if mode == "raise":
+        if _indexing.first_out_of_range(a, 0, n) is not None:
+            raise ValueError("invalid entry in choice array")
+    if isinstance(choices, ndarray) and choices.dtype == dtype and choices._c_contig and \
+            choices._shape[1:] == shape:
+        stack = choices
+    else:
+        from cuarray._core._copy import copy_into
+        stack = ndarray._alloc((n,) + shape, dtype)
+        for k, c in enumerate(chs):
+            copy_into(stack[k], c)
+    kmode = "clip" if mode == "clip" else "wrap"
+    op = _op(("choose", dtype.char, kmode), lambda: Op(
+        f"cuarray_choose_{dtype.char}_{kmode}",
+        [Param("j", "in", _I64), Param("ch", "raw", dtype), Param("n", "scalar", _I64),
+         Param("y", "out", dtype)],
+        f"long long k = j; {_fix('k', 'n', kmode)} y = ch[k * _ind.size() + i];"))
+    res = ndarray._alloc(shape, dtype)
+    if res.size:
+        op.launch((a, stack, numpy.int64(n), res))
+    return _finish(res, out, "choose")
+
+
+def _truncate_condition(cond, n, axis):
+    """A 1-D condition cut to n entries; entries beyond n must all be False (NumPy's IndexError)."""
+    if cond.size > n:
+        extra = _indexing.nonzero(cond[n:])[0]
+        if extra.size:
+            first = n + int(extra[0:1].get()[0])
+            raise IndexError(f"index {first} is out of bounds for axis {axis} with size {n}")
+        cond = cond[:n]
+    return cond
+
+
+def compress(condition, a, axis=None, out=None):
+    """cuarray version of `numpy.compress` (reads the selected count: synchronises)."""
+    _need(a, "compress")
+    cond = _device(condition)
+    if cond.ndim != 1:
+        raise ValueError("condition must be a 1-d array")
+    if axis is None:
+        a = a.reshape(-1)
+        axis = 0
+    else:
+        axis = _sh.normalize_axis(axis, a.ndim)
+    n = a._shape[axis]
+    cond = _truncate_condition(cond, n, axis)
+    if a.ndim == 1:
+        res = _indexing.compress_flat(cond, a[:cond.size])
+    else:
+        idx = _indexing.nonzero(cond)[0]
+        entries = [slice(None)] * axis + [idx]
+        res = _indexing.gather(a, _indexing.plan_index(a._shape, a._strides, entries), entries)
+    return _finish(res, out, "compress")
+
+
+def extract(condition, arr):
+    """cuarray version of `numpy.extract` (reads the selected count: synchronises)."""
+    _need(arr, "extract")
+    cond = _device(condition).reshape(-1)
+    a = arr.reshape(-1)
+    cond = _truncate_condition(cond, a.size, 0)
+    return _indexing.compress_flat(cond, a[:cond.size])
+
+
+def select(condlist, choicelist, default=0):
+    """cuarray version of `numpy.select`."""
+    if len(condlist) != len(choicelist):
+        raise ValueError("list of cases must be same length as list of conditions")
+    if len(condlist) == 0:
+        raise ValueError("select with an empty condition list is not possible")
+    conds = []
+    for k, c in enumerate(condlist):
+        if not isinstance(c, (ndarray, numpy.ndarray, list, bool, numpy.bool_)):
+            raise TypeError(f"invalid entry {k} in condlist: should be boolean ndarray")
+        c = _device(c)
+        if c.dtype != _BOOL:
+            raise TypeError(f"invalid entry {k} in condlist: should be boolean ndarray")
+        conds.append(c)
+    choices = [c if isinstance(c, ndarray) else _scalar_or_device(c) for c in choicelist]
+    dflt = default if isinstance(default, ndarray) else _scalar_or_device(default)
+
+    def dt(x):
+        return x.dtype if isinstance(x, (ndarray, numpy.generic)) else numpy.asarray(x).dtype
+
+    dtype = _dt.check_dtype(numpy.result_type(*[dt(c) for c in choices], dt(dflt)))
+    shape = _sh.broadcast_shapes(*[c._shape for c in conds],
+                                 *[c._shape for c in choices + [dflt] if isinstance(c, ndarray)])
+    from cuarray._core._copy import copy_into, to_scalar
+    res = ndarray._alloc(shape, dtype)
+    if not res.size:
+        return res
+    if isinstance(dflt, ndarray):
+        copy_into(res, dflt)
+    else:
+        res.fill(to_scalar(dflt, dtype))
+    # last to first, so the first condition that holds wins
+    for c, v in zip(conds[::-1], choices[::-1]):
+        _indexing.mask_fill(res, c, v if isinstance(v, ndarray) else to_scalar(v, dtype))
+    return res
+
+
+def _scalar_or_device(x):
+    if isinstance(x, (bool, int, float, complex, numpy.generic)):
+        return x
+    return _device(x)
+
+
+# ---- nonzero and friends ------------------------------------------------------------------------
+
+def nonzero(a):
+    """cuarray version of `numpy.nonzero` (reads the count of nonzero elements: synchronises)."""
+    _need(a, "nonzero")
+    if a.ndim == 0:
+        raise ValueError("Calling nonzero on 0d arrays is not allowed. Use "
+                         "np.atleast_1d(scalar).nonzero() instead.")
+    return _indexing.nonzero(a)
+
+
+def argwhere(a):
+    """cuarray version of `numpy.argwhere` (synchronises once; the result is C-contiguous)."""
+    _need(a, "argwhere")
+    if a.ndim == 0:
+        return ndarray._alloc((_indexing.count_true(a.reshape(1)), 0), _I64)
+    return _indexing.nonzero_coords(a, rows_first=False)
+
+
+def flatnonzero(a):
+    """cuarray version of `numpy.flatnonzero` (synchronises once)."""
+    _need(a, "flatnonzero")
+    return _indexing.nonzero(a.reshape(-1))[0]
+
+
+def place(arr, mask, vals):
+    """cuarray version of `numpy.place`: the True positions of mask (C order) take vals in turn,
+    repeated as needed. No host read unless vals is empty."""
+    _need(arr, "place")
+    mask = _device(mask)
+    if mask.size != arr.size:
+        raise ValueError("place: mask and data must be the same size")
+    vmode, v = _indexing._value(vals, arr.dtype)
+    v = v.reshape(-1) if vmode == "array" else _device(numpy.array([v]))
+    if v.size == 0:
+        if _indexing.count_true(mask):
+            raise ValueError("Cannot insert from an empty array!")
+        return
+    _indexing.place_flat(arr, mask, v)
+
+
+def putmask(a, mask, values):
+    """cuarray version of `numpy.putmask`: a.flat[i] = values.flat[i % values.size] where mask."""
+    _need(a, "putmask")
+    mask = _device(mask)
+    if mask.size != a.size:
+        raise ValueError("putmask: mask and data must be the same size")
+    if mask._shape != a._shape:
+        mask = mask.reshape(a._shape)
+    vmode, v = _indexing._value(values, a.dtype)
+    if vmode == "scalar":
+        return _indexing.mask_fill(a, mask, v)
+    if v.size == 0:
+        return
+    if v.size == 1:
+        return _indexing.mask_fill(a, mask, v.reshape(()))
+    v = v.reshape(-1)
+    if v._mem is a._mem:
+        v = v.copy()
+    # the cycling position is the C-order index: run on C-contiguous operands
+    dst = a if a._c_contig else a.copy()
+    m = mask if mask._c_contig else mask.copy()
+    op = _op(("putmask", a.dtype.char), lambda: Op(
+        f"cuarray_putmask_{a.dtype.char}",
+        [Param("m", "in", _BOOL), Param("v", "raw", a.dtype), Param("x", "out", a.dtype)],
+        "x = v[i % v.size()];", guard="m"))
+    op.launch((m if m.dtype == _BOOL else m.astype(_BOOL), v, dst))
+    if dst is not a:
+        from cuarray._core._copy import copy_into
+        copy_into(a, dst)
+
+
+# ---- diagonals and triangles ----------------------------------------------------------------------
+
+def diagonal_view(shape, strides, offset=0, axis1=0, axis2=1):
+    """(shape, strides, byte offset) of the diagonal view (pure planning, NumPy's errors)."""
+    nd = len(shape)
+    if nd < 2:
+        raise ValueError("diag requires an array of at least two dimensions")
+    offset = operator.index(offset)
+    a1 = _axis(axis1, nd, "axis1")
+    a2 = _axis(axis2, nd, "axis2")
+    if a1 == a2:
+        raise ValueError("axis1 and axis2 cannot be the same")
+    n1, n2 = shape[a1], shape[a2]
+    s1, s2 = strides[a1], strides[a2]
+    if offset >= 0:
+        n, off = min(n1, n2 - offset), offset * s2
+    else:
+        n, off = min(n1 + offset, n2), -offset * s1
+    if n <= 0:
+        n, off = 0, 0
+    rest = [d for d in range(nd) if d not in (a1, a2)]
+    return (tuple(shape[d] for d in rest) + (n,), tuple(strides[d] for d in rest) + (s1 + s2,), off)
+
+
+def _axis(axis, nd, name):
+    axis = operator.index(axis)
+    if not -nd <= axis < nd:
+        raise numpy.exceptions.AxisError(axis, nd, msg_prefix=name)
+    return axis % nd
+
+
+def diagonal(a, offset=0, axis1=0, axis2=1):
+    """cuarray version of `numpy.diagonal`: a writable view, as in CuPy."""
+    _need(a, "diagonal")
+    shape, strides, off = diagonal_view(a._shape, a._strides, offset, axis1, axis2)
+    return a._view(shape, strides, off)
+
+
+def diag_indices(n, ndim=2):
+    """cuarray version of `numpy.diag_indices`."""
+    from cuarray._routines.creation import arange
+    idx = arange(n)
+    return (idx,) * ndim
+
+
+def diag_indices_from(arr):
+    """cuarray version of `numpy.diag_indices_from`."""
+    if arr.ndim < 2:
+        raise ValueError("input array must be at least 2-d")
+    if len(set(arr.shape)) != 1:
+        raise ValueError("All dimensions of input must be of equal length")
+    return diag_indices(arr.shape[0], arr.ndim)
+
+
+def _tri_mask(n, m, k, upper):
+    """tri(n, m, k) (lower) or its upper complement as a device bool array."""
+    op = _op(("tri", upper), lambda: Op(
+        f"cuarray_tri_mask_{int(upper)}",
+        [Param("m", "scalar", _I64), Param("k", "scalar", _I64), Param("y", "out", _BOOL)],
+        "const long long r = i / m, c = i % m; y = " + ("c >= r + k;" if upper else "c <= r + k;")))
+    y = ndarray._alloc((n, m), _BOOL)
+    if y.size:
+        op.launch((numpy.int64(m), numpy.int64(k), y))
+    return y
+
+
+def tril_indices(n, k=0, m=None):
+    """cuarray version of `numpy.tril_indices` (synchronises once for the count)."""
+    m = n if m is None else m
+    return _indexing.nonzero(_tri_mask(n, m, k, False))
+
+
+def triu_indices(n, k=0, m=None):
+    """cuarray version of `numpy.triu_indices` (synchronises once for the count)."""
+    m = n if m is None else m
+    return _indexing.nonzero(_tri_mask(n, m, k, True))
+
+
+def tril_indices_from(arr, k=0):
+    """cuarray version of `numpy.tril_indices_from`."""
+    if arr.ndim != 2:
+        raise ValueError("input array must be 2-d")
+    return tril_indices(arr.shape[-2], k=k, m=arr.shape[-1])
+
+
+def triu_indices_from(arr, k=0):
+    """cuarray version of `numpy.triu_indices_from`."""
+    if arr.ndim != 2:
+        raise ValueError("input array must be 2-d")
+    return triu_indices(arr.shape[-2], k=k, m=arr.shape[-1])
+
+
+def mask_indices(n, mask_func, k=0):
+    """cuarray version of `numpy.mask_indices`: mask_func (e.g. cuarray.triu) is applied to an
+    (n, n) array of ones on the device."""
+    from cuarray._routines.creation import ones
+    a = mask_func(ones((n, n), dtype=int), k)
+    return _indexing.nonzero(a)
+
+
+def fill_diagonal(a, val, wrap=False):
+    """cuarray version of `numpy.fill_diagonal` (in place; val repeated as needed)."""
+    _need(a, "fill_diagonal")
+    if a.ndim < 2:
+        raise ValueError("array must be at least 2-d")
+    end = a.size
+    if a.ndim == 2:
+        step = a._shape[1] + 1
+        if not wrap:
+            end = min(end, a._shape[1] * a._shape[1])
+    else:
+        if len(set(a._shape)) != 1:
+            raise ValueError("All dimensions of input must be of equal length")
+        step = 1 + sum(int(numpy.prod(a._shape[:k])) for k in range(1, a.ndim))
+    if end <= 0:
+        return
+    if a._c_contig and not isinstance(val, (ndarray, numpy.ndarray, list, tuple)):
+        a.reshape(-1)[:end:step] = val
+        return
+    from cuarray._routines.creation import arange
+    put(a, arange(0, end, step), val, mode="wrap")
+
+
+# ---- index arithmetic -----------------------------------------------------------------------------
+
+def ix_(*args):
+    """cuarray version of `numpy.ix_` (boolean sequences become their nonzero indices)."""
+    out = []
+    nd = len(args)
+    for k, new in enumerate(args):
+        new = _device(new)
+        if new.ndim != 1:
+            raise ValueError("Cross index must be 1 dimensional")
+        if new.dtype == _BOOL:
+            new = _indexing.nonzero(new)[0]
+        out.append(new.reshape((1,) * k + (new.size,) + (1,) * (nd - k - 1)))
+    return tuple(out)
+
+
+def _order(order):
+    if order not in ("C", "F"):
+        raise ValueError("only 'C' or 'F' order is permitted")
+    return order
+
+
+def _dim_strides(dims, order):
+    st, acc = [0] * len(dims), 1
+    for d in (reversed(range(len(dims))) if order == "C" else range(len(dims))):
+        st[d] = acc
+        acc *= dims[d]
+    return st
+
+
+def ravel_multi_index(multi_index, dims, mode="raise", order="C"):
+    """cuarray version of `numpy.ravel_multi_index`. mode='raise' checks the coordinates on the
+    device and reads one flag per axis (synchronises), as CuPy does."""
+    dims = (operator.index(dims),) if isinstance(dims, (int, numpy.integer)) else \
+        tuple(operator.index(d) for d in dims)
+    order = _order(order)
+    modes = (mode,) * len(dims) if isinstance(mode, str) else tuple(mode)
+    if len(modes) != len(dims):
+        raise ValueError("mode must be a string or a sequence of the same length as dims")
+    for md in modes:
+        _clipmode(md)
+    if len(multi_index) != len(dims):
+        raise ValueError(f"parameter multi_index must be a sequence of length {len(dims)}")
+    total = 1
+    for d in dims:
+        total *= d
+    if total > numpy.iinfo(numpy.intp).max:
+        raise ValueError("invalid dims: array size defined by dims is larger than the maximum "
+                         "possible size.")
+    idx = []
+    for x in multi_index:
+        x = _device(x)
+        if x.dtype.kind not in "iu":
+            raise TypeError("only int indices permitted")
+        idx.append(x)
+    for x, n, md in zip(idx, dims, modes):
+        if md == "raise" and _indexing.first_out_of_range(x, 0, n) is not None:
+            raise ValueError("invalid entry in coordinates array")
+    nd = len(dims)
+    shape = _sh.broadcast_shapes(*[x._shape for x in idx])
+    res = ndarray._alloc(shape, _I64)
+    if not res.size:
+        return res
+
+    def build():
+        params = [Param(f"x{d}", "in", _I64) for d in range(nd)] + \
+                 [Param(f"n{d}", "scalar", _I64) for d in range(nd)] + \
+                 [Param(f"s{d}", "scalar", _I64) for d in range(nd)] + [Param("y", "out", _I64)]
+        body = "long long acc = 0;" + "".join(
+            f" {{ long long k = x{d}; {_fix('k', f'n{d}', 'clip' if md == 'clip' else 'wrap')}"
+            f" acc += k * s{d}; }}" for d, md in enumerate(modes)) + " y = acc;"
+        return Op(f"cuarray_ravel_multi_index_{nd}_{''.join(m[0] for m in modes)}", params, body)
+
+    op = _op(("ravel", nd, modes), build)
+    op.launch(idx + [numpy.int64(n) for n in dims] +
+              [numpy.int64(s) for s in _dim_strides(dims, order)] + [res])
+    return res
+
+
+def unravel_index(indices, shape, order="C"):
+    """cuarray version of `numpy.unravel_index`: the indices are checked on the device and one
+    flag is read (synchronises), as CuPy does."""
+    order = _order(order)
+    shape = (operator.index(shape),) if isinstance(shape, (int, numpy.integer)) else \
+        tuple(operator.index(d) for d in shape)
+    x = _device(indices)
+    if x.dtype.kind not in "iu":
+        raise TypeError("only int indices permitted")
+    size = 1
+    for d in shape:
+        size *= d
+    bad = _indexing.first_out_of_range(x, 0, size)
+    if bad is not None:
+        raise ValueError(f"index {bad} is out of bounds for array with size {size}")
+    nd = len(shape)
+    outs = [ndarray._alloc(x._shape, _I64) for _ in range(nd)]
+    if nd == 0 or x.size == 0:
+        return tuple(outs)
+    dims = list(range(nd - 1, -1, -1)) if order == "C" else list(range(nd))
+
+    def build():
+        params = [Param("x", "in", _I64)] + [Param(f"n{d}", "scalar", _I64) for d in range(nd)] + \
+                 [Param(f"y{d}", "out", _I64) for d in range(nd)]
+        body = "long long r = x;" + "".join(f" y{d} = r % n{d}; r /= n{d};" for d in dims)
+        return Op(f"cuarray_unravel_index_{nd}_{order}", params, body)
+
+    op = _op(("unravel", nd, order), build)
+    op.launch([x] + [numpy.int64(n) for n in shape] + outs)
+    return tuple(outs)
+
+
+def indices(dimensions, dtype=int, sparse=False):
+    """cuarray version of `numpy.indices`."""
+    from cuarray._routines.creation import arange
+    dims = tuple(operator.index(d) for d in dimensions)
+    dtype = _dt.check_dtype(dtype)
+    n = len(dims)
+    grids = [arange(d, dtype=dtype).reshape((1,) * k + (d,) + (1,) * (n - k - 1))
+             for k, d in enumerate(dims)]
+    if sparse:
+        return tuple(grids)
+    from cuarray._core._copy import copy_into
+    res = ndarray._alloc((n,) + dims, dtype)
+    if res.size:
+        for k, g in enumerate(grids):
+            copy_into(res[k], g)
+    return res
+
+
+# ---- cupyx scatter ops --------------------------------------------------------------------------
+
+def _ufunc(name):
+    from cuarray._core import _ops
+    return getattr(_ops, name)
+
+
+def scatter_add(a, slices, value):
+    """a[slices] += value, with repeated indices accumulating (atomic; cupyx.scatter_add)."""
+    _ufunc("add").at(a, slices, value)
+
+
+def scatter_max(a, slices, value):
+    """a[slices] = maximum(a[slices], value), repeated indices included (cupyx.scatter_max)."""
+    _ufunc("maximum").at(a, slices, value)
+
+
+def scatter_min(a, slices, value):
+    """a[slices] = minimum(a[slices], value), repeated indices included (cupyx.scatter_min)."""
+    _ufunc("minimum").at(a, slices, value)

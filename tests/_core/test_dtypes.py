@@ -1,0 +1,80 @@
+import numpy
+import pytest
+
+from cuarray._core import dtypes
+
+NUMERIC_CHARS = "?bBhHiIlLqQefdFD"
+
+
+def test_supported_is_the_14_numeric_dtypes():
+    assert len(dtypes.SUPPORTED) == 14 and len(set(dtypes.SUPPORTED)) == 14
+    assert set(dtypes.SUPPORTED) == {numpy.dtype(c) for c in NUMERIC_CHARS}
+    assert dtypes.ALL == dtypes.SUPPORTED
+    assert dtypes.SUPPORTED[0] == numpy.bool_
+
+
+def test_kind_groups():
+    kinds = lambda group: {d.kind for d in group}
+    assert kinds(dtypes.SIGNED) == {"i"} and kinds(dtypes.UNSIGNED) == {"u"}
+    assert set(dtypes.INTEGER) == set(dtypes.SIGNED) | set(dtypes.UNSIGNED)
+    assert kinds(dtypes.FLOATING) == {"f"} and kinds(dtypes.COMPLEX) == {"c"}
+    assert set(dtypes.INEXACT) == set(dtypes.FLOATING) | set(dtypes.COMPLEX)
+    assert set(dtypes.NUMERIC) == set(dtypes.SUPPORTED) - {numpy.dtype(bool)}
+    assert [d.itemsize for d in dtypes.SIGNED] == [1, 2, 4, 8]
+
+
+@pytest.mark.parametrize("spec", [*NUMERIC_CHARS, int, float, complex, bool, "float32", numpy.int16, "c16"])
+def test_check_dtype_accepts_numeric(spec):
+    dt = dtypes.check_dtype(spec)
+    assert isinstance(dt, numpy.dtype) and dt == numpy.dtype(spec)
+
+
+def test_check_dtype_makes_byte_order_native():
+    dt = dtypes.check_dtype(">i4")
+    assert dt == numpy.dtype("int32") and dt.isnative
+
+
+@pytest.mark.parametrize("spec", ["U3", "S2", object, "M8[s]", "m8[ns]", "V8", [("a", "f4")], "(2,)i4"])
+def test_check_dtype_refuses_non_numeric(spec):
+    with pytest.raises(TypeError) as e:
+        dtypes.check_dtype(spec)
+    assert str(e.value) == ("cuarray supports numeric dtypes only (bool, integer, floating and complex); "
+                            f"got {numpy.dtype(spec)!r}")
+
+
+def test_check_dtype_message_is_numpys_repr():
+    with pytest.raises(TypeError, match=r"got dtype\('<U3'\)$"):
+        dtypes.check_dtype("<U3")
+
+
+@pytest.mark.parametrize("spec", ["g", "G"])
+def test_check_dtype_refuses_long_double(spec):
+    with pytest.raises(TypeError, match="no long double; use (float64|complex128)"):
+        dtypes.check_dtype(spec)
+
+
+def test_check_dtype_refuses_what_numpy_refuses():
+    with pytest.raises(TypeError):
+        dtypes.check_dtype("not a dtype")
+
+
+def test_ctype():
+    expected = {
+        "?": "bool", "b": "signed char", "B": "unsigned char", "h": "short", "H": "unsigned short",
+        "i": "int", "I": "unsigned int", "l": "long long", "q": "long long", "L": "unsigned long long",
+        "Q": "unsigned long long", "e": "half", "f": "float", "d": "double",
+        "F": "complex<float>", "D": "complex<double>",
+    }
+    for c, name in expected.items():
+        assert dtypes.ctype(c) == name
+        assert dtypes.ctype(numpy.dtype(c)) == name
+    with pytest.raises(TypeError, match="numeric dtypes only"):
+        dtypes.ctype("U3")
+
+
+def test_complex_helpers():
+    assert dtypes.is_complex("F") and dtypes.is_complex(numpy.complex128)
+    assert not dtypes.is_complex("f") and not dtypes.is_complex(bool)
+    assert dtypes.real_dtype("F") == numpy.float32
+    assert dtypes.real_dtype(numpy.complex128) == numpy.float64
+    assert dtypes.real_dtype("i2") == numpy.int16
