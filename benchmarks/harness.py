@@ -97,6 +97,7 @@ class Target:
     op: str          # "<=" or ">="
     value: float
     absolute: bool = False
+    copy: bool = False  # value is a % of the device-to-device copy bandwidth
 
     @classmethod
     def ratio(cls, op, value):
@@ -106,12 +107,22 @@ class Target:
     def at(cls, op, value):
         return cls(op, value, True)
 
+    @classmethod
+    def of_copy(cls, op, percent):
+        """A goal on cuarray's figure as a % of this run's device-to-device copy bandwidth."""
+        return cls(op, percent, False, True)
+
     def label(self, unit):
         sign = "≤" if self.op == "<=" else "≥"
+        if self.copy:
+            return f"{sign}{self.value:g}% of copy"
         return f"{sign}{self.value:g} {unit}" if self.absolute else f"{sign}{self.value:g}×"
 
-    def met(self, figure, ratio):
-        x = figure if self.absolute else ratio
+    def met(self, figure, ratio, ceiling=None):
+        if self.copy:
+            x = 100 * figure / ceiling if figure is not None and ceiling else None
+        else:
+            x = figure if self.absolute else ratio
         if x is None:
             return None
         return x <= self.value if self.op == "<=" else x >= self.value
@@ -177,6 +188,7 @@ class Result:
     name: str
     figures: dict     # library label -> float, or None when it failed or is absent
     errors: dict      # library label -> "ExcType: message"
+    ceiling: float = None  # copy bandwidth (GB/s), for targets relative to it
 
     @property
     def ratio(self):
@@ -190,7 +202,7 @@ class Result:
         t = self.bench.target
         if t is None:
             return ""
-        met = t.met(self.figures.get("cuarray"), self.ratio)
+        met = t.met(self.figures.get("cuarray"), self.ratio, self.ceiling)
         return "n/a" if met is None else ("PASS" if met else "MISS")
 
 
@@ -214,6 +226,11 @@ def run_rows(benches, libs, ctx, log=print):
             except Exception:
                 pass  # a library too broken to free its pool already shows in the row
         r = Result(b, name, figures, errors)
+        if b.target is not None and b.target.copy and libs.get("cuarray") is not None:
+            try:
+                r.ceiling = ctx.copy_gbps(libs["cuarray"])
+            except Exception:
+                pass
         results.append(r)
         log(f"  {b.group}: {name}: " + ", ".join(
             f"{k} {errors.get(k, 'absent') if v is None else _fmt(v)}"

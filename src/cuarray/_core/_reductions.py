@@ -25,8 +25,17 @@ template<class T> __device__ __forceinline__ T _cu_sq(const T& d) { return d * d
 template<class T> __device__ __forceinline__ T _cu_sq(const complex<T>& d) { return norm(d); }
 """
 
-_ops = {}
+_built = {}  # key -> ReduceOp
 _result_dtypes = {}
+_whole = {}  # (ufunc, dtype char, post) -> (op, result dtype, identity) of whole-array reductions
+_all_axes = {}
+
+
+def hit_axes(ndim):
+    axes = _all_axes.get(ndim)
+    if axes is None:
+        axes = _all_axes[ndim] = tuple(range(ndim))
+    return axes
 
 
 def _check(a, name):
@@ -68,9 +77,9 @@ def _kept(o, shape, axes):
 
 
 def _get_op(key, build):
-    op = _ops.get(key)
+    op = _built.get(key)
     if op is None:
-        op = _ops[key] = build()
+        op = _built[key] = build()
     return op
 
 
@@ -107,6 +116,15 @@ def _sentinel(name, acc):
 def reduce(uf, a, axis=0, dtype=None, out=None, keepdims=False, initial=None, where=True,
            _post="out0 = a", _acc=None, _name=None):
     """ufunc.reduce on the GPU (cuarray version of `numpy.ufunc.reduce`)."""
+    if axis is None and dtype is None and out is None and not keepdims and initial is None \
+            and where is True and type(a) is ndarray:
+        # The warm path of `a.sum()`: everything but the output comes from a cache.
+        hit = _whole.get((uf.__name__, a.dtype.char, _post))
+        if hit is not None:
+            op, res, ident_v = hit
+            o = ndarray._alloc((), res)
+            op.launch([a, o, ident_v], hit_axes(a.ndim), a._shape)
+            return o
     name = _name or uf.__name__
     _check(a, name)
     if uf.nin != 2 or uf.nout != 1:
@@ -157,6 +175,9 @@ def reduce(uf, a, axis=0, dtype=None, out=None, keepdims=False, initial=None, wh
                         _HELPERS, late_preamble=late)
 
     op = _get_op(key, build)
+    if axis is None and dtype is None and out is None and not keepdims and initial is None \
+            and not masked and a.size:
+        _whole[(uf.__name__, a.dtype.char, _post)] = (op, res, ident_v)
     args = [a]
     if masked:
         args.append(_where_array(where, name))
@@ -173,8 +194,8 @@ def reduce(uf, a, axis=0, dtype=None, out=None, keepdims=False, initial=None, wh
 
 # ---- the NumPy functions ------------------------------------------------------------------
 def _uf(name):
-    import cuarray
-    return getattr(cuarray, name)
+    from cuarray._core._ops import UFUNCS
+    return UFUNCS[name]
 
 
 def sum(a, axis=None, dtype=None, out=None, keepdims=False, initial=None, where=True):
