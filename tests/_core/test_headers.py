@@ -129,14 +129,19 @@ def host_casts(tmp_path_factory):
     return ctypes.CDLL(str(tmp / "casts.so"))
 
 
+def _host_cast(lib, x):
+    """{dst char: x cast by cuarray_cast} from the host build."""
+    outs = [numpy.empty(len(x), dtype=d) for d in CHARS]
+    fn = getattr(lib, f"c{CHARS.index(x.dtype.char.replace('l', 'q'))}")
+    fn(ctypes.c_void_p(x.ctypes.data), *[ctypes.c_void_p(o.ctypes.data) for o in outs], ctypes.c_longlong(len(x)))
+    return dict(zip(CHARS, outs))
+
+
 @pytest.mark.parametrize("src", CHARS)
 def test_casts_match_numpy(host_casts, src):
     x = cast_inputs(src)
-    outs = [numpy.empty(len(x), dtype=d) for d in CHARS]
-    fn = getattr(host_casts, f"c{CHARS.index(src)}")
-    fn(ctypes.c_void_p(x.ctypes.data), *[ctypes.c_void_p(o.ctypes.data) for o in outs], ctypes.c_longlong(len(x)))
     fails = []
-    for dst, got in zip(CHARS, outs):
+    for dst, got in _host_cast(host_casts, x).items():
         fails += _compare_cast(src, dst, x, got)
     assert not fails, "\n".join(fails)
 
@@ -145,10 +150,7 @@ def test_out_of_range_float_to_int_wraps_as_x86_numpy(host_casts):
     """Undefined in C and NumPy; cuarray goes through a wider signed integer, which gives
     x86 NumPy's answer whenever the value fits there (and never traps)."""
     x = numpy.array([-1.0, 300.0, -129.0, 70000.0, 3e9, -3e9])
-    outs = [numpy.empty(len(x), dtype=d) for d in CHARS]
-    host_casts[f"c{CHARS.index('d')}"](ctypes.c_void_p(x.ctypes.data), *[ctypes.c_void_p(o.ctypes.data) for o in outs],
-                                       ctypes.c_longlong(len(x)))
-    got = dict(zip(CHARS, outs))
+    got = _host_cast(host_casts, x)
     assert list(got["B"]) == [255, 44, 127, 112, 0, 0]
     assert list(got["b"]) == [-1, 44, 127, 112, 0, 0]
     assert list(got["h"][:4]) == [-1, 300, -129, 4464]
@@ -161,12 +163,8 @@ def test_half_conversions_are_numpys_roundings(host_casts):
     """Every float16 bit pattern to float, and float32/float64 to float16 with ties and
     subnormals (the host build's _Float16; the device build's cvt.rn is checked on a GPU)."""
     h = numpy.arange(65536, dtype=numpy.uint16).view(numpy.float16)
-    f = numpy.empty(len(h), numpy.float32)
-    outs = [numpy.empty(len(h), dtype=d) for d in CHARS]
-    outs[CHARS.index("f")] = f
-    host_casts[f"c{CHARS.index('e')}"](ctypes.c_void_p(h.ctypes.data), *[ctypes.c_void_p(o.ctypes.data) for o in outs],
-                                       ctypes.c_longlong(len(h)))
-    assert not ufunc_cases.mismatch_mask(f, h.astype(numpy.float32), exact=True).any()
+    got = _host_cast(host_casts, h)["f"]
+    assert not ufunc_cases.mismatch_mask(got, h.astype(numpy.float32), exact=True).any()
     rng = numpy.random.default_rng(2)
     bits = numpy.concatenate([rng.integers(0, 2**32, 200000, dtype=numpy.uint64).astype(numpy.uint32),
                               (numpy.arange(65536, dtype=numpy.uint32) << 13) + 0x1000])  # exact ties
@@ -175,10 +173,7 @@ def test_half_conversions_are_numpys_roundings(host_casts):
             x = bits.view(numpy.float32).astype(src)
             if src == "d":
                 x = x + x * 2.0**-30  # bits below float32's
-        outs = [numpy.empty(len(x), dtype=d) for d in CHARS]
-        host_casts[f"c{CHARS.index(src)}"](ctypes.c_void_p(x.ctypes.data), *[ctypes.c_void_p(o.ctypes.data) for o in outs],
-                                           ctypes.c_longlong(len(x)))
-        got = outs[CHARS.index("e")]
+        got = _host_cast(host_casts, x)["e"]
         with numpy.errstate(all="ignore"):
             assert not ufunc_cases.mismatch_mask(got, x.astype(numpy.float16), exact=True).any(), src
 

@@ -122,3 +122,32 @@ def _extent(a):
 def _overlap(a, b):
     (alo, ahi), (blo, bhi) = _extent(a), _extent(b)
     return alo < bhi and blo < ahi and not (a._ptr == b._ptr and a._strides == b._strides)
+
+
+def copyto(dst, src, casting="same_kind", where=True):
+    """cuarray version of `numpy.copyto`: src broadcast into dst under NumPy's casting rule."""
+    from cuarray._core.ndarray import ndarray
+    if not isinstance(dst, ndarray):
+        raise TypeError(f"copyto() argument 1 must be a cuarray.ndarray, not {type(dst).__name__}")
+    if isinstance(src, ndarray):
+        sdt = src.dtype
+    elif isinstance(src, (bool, int, float, complex)):
+        sdt = None  # a weak Python scalar: NumPy checks only that the value fits
+    elif isinstance(src, numpy.generic):
+        sdt = src.dtype
+    else:
+        raise TypeError("copyto() does not accept host arrays; move them to the GPU with "
+                        "cuarray.asarray(x)")
+    if sdt is not None and not numpy.can_cast(sdt, dst.dtype, casting):
+        raise TypeError(f"Cannot cast scalar from {sdt!r} to {dst.dtype!r} according to the rule "
+                        f"'{casting}'")
+    if where is True:
+        assign(dst, src)
+        return
+    from cuarray._core import _ops
+    if not isinstance(where, ndarray):
+        where = numpy.bool_(where)
+        if where:
+            assign(dst, src)
+        return
+    assign(dst, _ops.where(where, src, dst))

@@ -354,8 +354,8 @@ def first_out_of_range(x, lo, hi):
             "cuarray_index_range_check",
             [Param("x", "in", _I64), Param("flag", "raw", _I64), Param("lo", "scalar", _I64),
              Param("hi", "scalar", _I64)],
-            "if (x < lo || x >= hi) { if (atomicCAS((unsigned long long*)&flag[0], 0ull, 1ull) == 0ull)"
-            " flag[1] = x; }")
+            "if (x < lo || x >= hi) { if (atomicCAS((unsigned long long*)flag.data_, 0ull, 1ull) == 0ull)"
+            " flag.data_[1] = x; }")
     flag = ndarray._alloc((2,), _I64)
     flag.data.memset_async(0, 16)
     op.launch((x, flag, numpy.int64(lo), numpy.int64(hi)))

@@ -117,7 +117,7 @@ def reduce(uf, a, axis=0, dtype=None, out=None, keepdims=False, initial=None, wh
            _post="out0 = a", _acc=None, _name=None):
     """ufunc.reduce on the GPU (cuarray version of `numpy.ufunc.reduce`)."""
     if axis is None and dtype is None and out is None and not keepdims and initial is None \
-            and where is True and type(a) is ndarray:
+            and where is True and type(a) is ndarray and a.size:
         # The warm path of `a.sum()`: everything but the output comes from a cache.
         hit = _whole.get((uf.__name__, a.dtype.char, _post))
         if hit is not None:

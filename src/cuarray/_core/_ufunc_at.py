@@ -181,30 +181,36 @@ def at(uf, a, indices, b=None):
 _reduceat_ops = {}
 
 
+def _depth_error(ndim):
+    return ValueError("object of too small depth for desired array" if ndim == 0 else
+                      "object too deep for desired array")
+
+
 def _indices(indices, n, name):
-    """reduceat's indices as a 1-D device integer array; host indices are checked here."""
+    """reduceat's indices as a 1-D device integer array; host indices are checked here.
+    NumPy's conversion: arrays cast safely to intp, sequences of numbers unsafely."""
     from cuarray._core.transfer import asarray
     if isinstance(indices, ndarray):
         if not numpy.can_cast(indices.dtype, _i64, "safe"):
             raise TypeError(f"Cannot cast array data from {indices.dtype!r} to dtype('int64') "
                             f"according to the rule 'safe'")
         if indices.ndim != 1:
-            raise ValueError(f"{name}.reduceat: indices must be 1-dimensional, got "
-                             f"{indices.ndim} dimensions")
+            raise _depth_error(indices.ndim)
         if _indexing.check_bounds_enabled():
             bad = _indexing.first_out_of_range(indices, 0, n)
             if bad is not None:
                 raise IndexError(f"index {bad} out-of-bounds in {name}.reduceat [0, {n})")
         return indices
-    h = numpy.asarray(indices)
-    if h.size == 0 and h.dtype.kind == "f":
-        h = h.astype(numpy.intp)
-    if not numpy.can_cast(h.dtype, _i64, "safe"):
-        raise TypeError(f"Cannot cast array data from {h.dtype!r} to dtype('int64') according to "
-                        f"the rule 'safe'")
-    h = h.astype(_i64).reshape(-1) if h.ndim == 0 else h.astype(_i64)
+    if isinstance(indices, numpy.ndarray):
+        if not numpy.can_cast(indices.dtype, _i64, "safe"):
+            raise TypeError(f"Cannot cast array data from {indices.dtype!r} to dtype('int64') "
+                            f"according to the rule 'safe'")
+        h = indices.astype(_i64)
+    else:
+        h = numpy.asarray(indices)
+        h = h.astype(_i64) if h.dtype.kind in "biuf" or h.size == 0 else h
     if h.ndim != 1:
-        raise ValueError(f"{name}.reduceat: indices must be 1-dimensional, got {h.ndim} dimensions")
+        raise _depth_error(h.ndim)
     bad = h[(h < 0) | (h >= n)]
     if bad.size:
         raise IndexError(f"index {int(bad[0])} out-of-bounds in {name}.reduceat [0, {n})")
@@ -262,15 +268,15 @@ def _reduceat_op(uf, in_dt, acc, res):
         pre = (f"__device__ __forceinline__ {A} _red(const {A} in0, const {A} in1) "
                f"{{ {_dt.ctype(loop[2])} out0; {body} return cuarray_cast<{A}>(out0); }}")
         code = (
-            "const long long _k = i % inner, _t = i / inner, _s = _t % m, _o = _t / m;\n"
-            "long long _st = ix[_s];\n"
-            "if ((unsigned long long)_st >= (unsigned long long)n) { _st %= n; if (_st < 0) _st += n; }\n"
-            "long long _en = _s + 1 < m ? (long long)ix[_s + 1] : n;\n"
-            "if (_en > n) _en = n;\n"
-            "const long long _base = _o * n;\n"
-            f"{A} _acc = cuarray_cast<{A}>(x[(_base + _st) * inner + _k]);\n"
-            f"for (long long _j = _st + 1; _j < _en; ++_j) _acc = _red(_acc, cuarray_cast<{A}>(x[(_base + _j) * inner + _k]));\n"
-            f"y = cuarray_cast<{_dt.ctype(res)}>(_acc);")
+            "const long long ra_k = i % inner, ra_t = i / inner, ra_s = ra_t % m, ra_o = ra_t / m;\n"
+            "long long ra_st = ix[ra_s];\n"
+            "if ((unsigned long long)ra_st >= (unsigned long long)n) { ra_st %= n; if (ra_st < 0) ra_st += n; }\n"
+            "long long ra_en = ra_s + 1 < m ? (long long)ix[ra_s + 1] : n;\n"
+            "if (ra_en > n) ra_en = n;\n"
+            "const long long ra_base = ra_o * n;\n"
+            f"{A} ra_acc = cuarray_cast<{A}>(x[(ra_base + ra_st) * inner + ra_k]);\n"
+            f"for (long long ra_j = ra_st + 1; ra_j < ra_en; ++ra_j) ra_acc = _red(ra_acc, cuarray_cast<{A}>(x[(ra_base + ra_j) * inner + ra_k]));\n"
+            f"y = cuarray_cast<{_dt.ctype(res)}>(ra_acc);")
         op = _reduceat_ops[key] = Op(
             f"cuarray_reduceat_{uf.__name__}_{in_dt.char}{acc.char}{res.char}",
             [Param("x", "raw", in_dt), Param("ix", "raw", _i64), Param("n", "scalar", _i64),

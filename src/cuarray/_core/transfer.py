@@ -125,7 +125,7 @@ def array(obj, dtype=None, copy=True, order="K", subok=False, ndmin=0, blocking=
     copy = True
     if isinstance(obj, (list, tuple)) and any(isinstance(x, ndarray) for x in _flat_items(obj)):
         return _stack_nested(obj, dtype, order, ndmin)
-    host = numpy.asarray(obj, dtype=dtype, order="C" if order in ("K", "A", None) else order)
+    host = numpy.asarray(obj, dtype=dtype, order=order or "K")
     if host.dtype.kind in "OUSVMm" and dtype is None:
         _dt.check_dtype(host.dtype)
     _dt.check_dtype(host.dtype)

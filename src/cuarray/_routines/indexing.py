@@ -52,13 +52,24 @@ def _device(x):
     return asarray(h)
 
 
-def _int_index(x):
-    """An integer index array on the device; NumPy's TypeError for non-integer data."""
+def _int_index(x, cast_sequences=False, rule="safe"):
+    """An integer index array on the device; NumPy's TypeError for arrays that do not cast to
+    int64 by `rule`. cast_sequences: lists of numbers are truncated (numpy.take and put)."""
+    if cast_sequences and not isinstance(x, (ndarray, numpy.ndarray)):
+        h = numpy.asarray(x)
+        x = h.astype(numpy.intp) if h.dtype.kind == "f" else h
     x = _device(x)
-    if not numpy.can_cast(x.dtype, _I64, "safe"):
+    if not numpy.can_cast(x.dtype, _I64, rule):
         raise TypeError(f"Cannot cast array data from {x.dtype!r} to dtype('int64') according to "
-                        f"the rule 'safe'")
+                        f"the rule '{rule}'")
     return x.astype(_I64) if x.dtype == _BOOL else x
+
+
+def _safe(values, dtype):
+    """NumPy's rule for place/putmask: array values must cast safely (lists and scalars need not)."""
+    if isinstance(values, (ndarray, numpy.ndarray)) and not numpy.can_cast(values.dtype, dtype, "safe"):
+        raise TypeError(f"Cannot cast array data from {values.dtype!r} to {dtype!r} according to "
+                        f"the rule 'safe'")
 
 
 def _clipmode(mode):
@@ -131,7 +142,7 @@ def take(a, indices, axis=None, out=None, mode="raise"):
             raise IndexError(f"index {i} is out of bounds for axis {axis} with size {n}")
         i = min(max(i, 0), n - 1) if mode == "clip" else i % n
         return _finish(a[(slice(None),) * axis + (i,)].copy(), out, "take")
-    idx = _int_index(indices)
+    idx = _int_index(indices, cast_sequences=True, rule="same_kind")
     if n == 0 and idx.size:
         raise IndexError("cannot do a non-empty take from an empty axes.")
     entries = [slice(None)] * axis + [idx]
@@ -149,7 +160,7 @@ def put(a, ind, v, mode="raise"):
     indices one of the writes wins. mode='raise' wraps (raises under CUARRAY_CHECK_BOUNDS=1)."""
     _need(a, "put")
     mode = _clipmode(mode)
-    ind = _int_index(ind).reshape(-1)
+    ind = _int_index(ind, cast_sequences=True).reshape(-1)
     vmode, val = _indexing._value(v, a.dtype)
     if ind.size == 0 or (vmode == "array" and val.size == 0):
         return
@@ -320,10 +331,16 @@ def select(condlist, choicelist, default=0):
     choices = [c if isinstance(c, ndarray) else _scalar_or_device(c) for c in choicelist]
     dflt = default if isinstance(default, ndarray) else _scalar_or_device(default)
 
-    def dt(x):
+    def dt(x):   # Python numbers stay weak (NEP 50), as numpy.select keeps them
+        if type(x) in (int, float, complex):
+            return x
         return x.dtype if isinstance(x, (ndarray, numpy.generic)) else numpy.asarray(x).dtype
 
-    dtype = _dt.check_dtype(numpy.result_type(*[dt(c) for c in choices], dt(dflt)))
+    try:
+        dtype = numpy.result_type(*[dt(c) for c in choices], dt(dflt))
+    except TypeError as e:
+        raise TypeError(f"Choicelist and default value do not have a common dtype: {e}") from None
+    dtype = _dt.check_dtype(dtype)
     shape = _sh.broadcast_shapes(*[c._shape for c in conds],
                                  *[c._shape for c in choices + [dflt] if isinstance(c, ndarray)])
     from cuarray._core._copy import copy_into, to_scalar
@@ -378,6 +395,7 @@ def place(arr, mask, vals):
     mask = _device(mask)
     if mask.size != arr.size:
         raise ValueError("place: mask and data must be the same size")
+    _safe(vals, arr.dtype)
     vmode, v = _indexing._value(vals, arr.dtype)
     v = v.reshape(-1) if vmode == "array" else _device(numpy.array([v]))
     if v.size == 0:
@@ -395,6 +413,7 @@ def putmask(a, mask, values):
         raise ValueError("putmask: mask and data must be the same size")
     if mask._shape != a._shape:
         mask = mask.reshape(a._shape)
+    _safe(values, a.dtype)
     vmode, v = _indexing._value(values, a.dtype)
     if vmode == "scalar":
         return _indexing.mask_fill(a, mask, v)

@@ -91,7 +91,6 @@ def _order_of(a):
 # ---- gather / scatter along one axis (the index-driven kernels) ---------------------------
 _take_ops = {}
 _put_ops = {}
-_compact_op = None
 
 
 def _take_op(dt):
@@ -147,21 +146,10 @@ def _put_axis(dst, idx, src, axis):
 
 
 def _flatnonzero(mask):
-    """int64 positions of the True entries of a 1-D bool device array.
-
-    Synchronises once: the count sizes the result."""
-    global _compact_op
-    from cuarray._core import scan
-    c = scan.cumsum(mask, dtype=_i64)
-    count = int(c[-1].get()) if c.size else 0
-    idx = ndarray._alloc((count,), _i64)
-    if count:
-        if _compact_op is None:
-            _compact_op = Op("cuarray_compact_positions",
-                             [Param("m", "in", _bool), Param("c", "in", _i64), Param("idx", "raw", _i64)],
-                             "if (m) idx[c - 1] = i;")
-        _compact_op.launch((mask, c, idx))
-    return idx
+    """int64 positions of the True entries of a 1-D bool device array (synchronises once:
+    the count sizes the result)."""
+    from cuarray._core import _indexing
+    return _indexing.nonzero(mask)[0]
 
 
 # ---- basic shape changes ---------------------------------------------------------------------
@@ -361,9 +349,7 @@ def require(a, dtype=None, requirements=None, *, like=None):
     a = _device(a, "require")
     if not requirements:
         return a if dtype is None else a.astype(dtype, copy=False)
-    if isinstance(requirements, str):
-        requirements = [requirements]
-    reqs = {_REQUIREMENTS[r.upper()] for r in requirements}
+    reqs = {_REQUIREMENTS[r.upper()] for r in requirements}  # a str is a sequence of letters
     if "C" in reqs and "F" in reqs:
         raise ValueError('Cannot specify both "C" and "F" order')
     order = "C" if "C" in reqs else ("F" if "F" in reqs else "A")
@@ -499,7 +485,8 @@ row_stack = vstack
 
 def hstack(tup, *, dtype=None, casting="same_kind"):
     """cuarray version of `numpy.hstack`."""
-    arrs = _as_tuple(atleast_1d(*_arrays(tup, "hstack", True))) if len(tup) else ()
+    arrs = _arrays(tup, "hstack", True)
+    arrs = _as_tuple(atleast_1d(*arrs)) if arrs else ()
     axis = 0 if arrs and arrs[0].ndim == 1 else 1
     return concatenate(arrs, axis, dtype=dtype, casting=casting)
 
@@ -833,6 +820,8 @@ def trim_zeros(filt, trim="fb", axis=None):
     axes = tuple(range(nd)) if axis is None else _axis_tuple(axis, nd, "axis")
     if not axes:
         return filt
+    if filt.size == 0:  # no non-zero element: every trimmed axis becomes empty
+        return filt[tuple(slice(0, 0) if d in axes else slice(None) for d in range(nd))]
     from cuarray._core import _ops, _reductions
     nz = _ops.not_equal(filt, 0)
     parts = []

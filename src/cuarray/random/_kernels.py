@@ -26,14 +26,17 @@ typedef long long i64;
 
 // ---- Philox4x32-10 (Salmon, Moraes, Dror, Shaw: SC'11) -------------------------------
 __device__ __forceinline__ uint4 philox4x32_10(uint4 c, uint2 k) {
+  // 32-bit halves via __umulhi (as Random123 does on CUDA): a 64-bit product here makes
+  // the compiler keep the state in 64-bit registers and multiply 64 x 64.
+  u32 c0 = c.x, c1 = c.y, c2 = c.z, c3 = c.w, k0 = k.x, k1 = k.y;
 #pragma unroll
   for (int r = 0; r < 10; ++r) {
-    if (r > 0) { k.x += 0x9E3779B9u; k.y += 0xBB67AE85u; }
-    const u64 p0 = (u64)0xD2511F53u * c.x;
-    const u64 p1 = (u64)0xCD9E8D57u * c.z;
-    c = make_uint4((u32)(p1 >> 32) ^ c.y ^ k.x, (u32)p1, (u32)(p0 >> 32) ^ c.w ^ k.y, (u32)p0);
+    if (r > 0) { k0 += 0x9E3779B9u; k1 += 0xBB67AE85u; }
+    const u32 hi0 = __umulhi(0xD2511F53u, c0), lo0 = 0xD2511F53u * c0;
+    const u32 hi1 = __umulhi(0xCD9E8D57u, c2), lo1 = 0xCD9E8D57u * c2;
+    c0 = hi1 ^ c1 ^ k0; c1 = lo1; c2 = hi0 ^ c3 ^ k1; c3 = lo0;
   }
-  return c;
+  return make_uint4(c0, c1, c2, c3);
 }
 
 __device__ __forceinline__ uint2 philox_key(u64 key) {
@@ -622,7 +625,9 @@ __device__ __forceinline__ void bulk_fill(T* __restrict__ out, u64 n, uint2 k, u
   if (blockIdx.x == 0 && threadIdx.x == 0 && nq * W < n) {  // the partial last block
     T v[W];
     make(philox_block(k, ctr + nq, 0u, 0u), ctr + nq, v);
-    for (u64 l = 0; nq * W + l < n; ++l) out[nq * W + l] = v[l];
+#pragma unroll
+    for (int l = 0; l < W; ++l)
+      if (nq * W + l < n) out[nq * W + l] = v[l];
   }
 }
 
@@ -666,36 +671,49 @@ struct MakeRaw {
 };
 
 // [lo, lo + range) for range <= 2^32, one word per output (Lemire). A rejected lane l
-// redraws from its own stream (position, tag 1 + l), so no other output moves.
+// redraws from its own stream (position, tag 1 + l), so no other output moves. The
+// redraw is rare: one loop rotates through the lanes, so its engine is inlined once.
 template <class T> struct MakeBounded32 {
   uint2 k; u64 range, lo; u32 thresh;
-  __device__ __forceinline__ T one(u32 x, u64 pos, u32 tag) const {
-    u64 m = (u64)x * range;
-    if ((u32)m < thresh) {
-      PhiloxEngine e(k, pos, tag);
-      do { m = (u64)e.next() * range; } while ((u32)m < thresh);
+  __device__ __forceinline__ void operator()(const uint4& w, u64 pos, T* v) const {
+    u32 x0 = w.x, x1 = w.y, x2 = w.z, x3 = w.w;
+    if (range > 0xFFFFFFFFull) {  // the full 32-bit range
+      v[0] = (T)(lo + x0); v[1] = (T)(lo + x1); v[2] = (T)(lo + x2); v[3] = (T)(lo + x3);
+      return;
     }
-    return (T)(lo + (m >> 32));
-  }
-  __device__ __forceinline__ void operator()(const uint4& r, u64 pos, T* v) const {
-    v[0] = one(r.x, pos, 1u); v[1] = one(r.y, pos, 2u); v[2] = one(r.z, pos, 3u); v[3] = one(r.w, pos, 4u);
+    const u32 r = (u32)range;
+    if (x0 * r < thresh || x1 * r < thresh || x2 * r < thresh || x3 * r < thresh) {
+#pragma unroll 1
+      for (u32 lane = 0; lane < 4; ++lane) {  // x0 is the current lane; rotate after
+        if (x0 * r < thresh) {
+          PhiloxEngine e(k, pos, 1u + lane);
+          do { x0 = e.next(); } while (x0 * r < thresh);
+        }
+        const u32 t = x0; x0 = x1; x1 = x2; x2 = x3; x3 = t;
+      }
+    }
+    v[0] = (T)(lo + __umulhi(x0, r)); v[1] = (T)(lo + __umulhi(x1, r));
+    v[2] = (T)(lo + __umulhi(x2, r)); v[3] = (T)(lo + __umulhi(x3, r));
   }
 };
 // [lo, lo + rm1] for wider ranges, two words per output (Lemire, 64-bit).
 template <class T> struct MakeBounded64 {
   uint2 k; u64 rm1, lo, thresh;
-  __device__ __forceinline__ T one(u64 x, u64 pos, u32 tag) const {
-    if (rm1 == ~0ull) return (T)(lo + x);
+  __device__ __forceinline__ void operator()(const uint4& w, u64 pos, T* v) const {
+    u64 x0 = ((u64)w.x << 32) | w.y, x1 = ((u64)w.z << 32) | w.w;
+    if (rm1 == ~0ull) { v[0] = (T)(lo + x0); v[1] = (T)(lo + x1); return; }
     const u64 r = rm1 + 1ull;
-    if (x * r < thresh) {
-      PhiloxEngine e(k, pos, tag);
-      do { const u64 hi = e.next(); x = (hi << 32) | e.next(); } while (x * r < thresh);
+    if (x0 * r < thresh || x1 * r < thresh) {
+#pragma unroll 1
+      for (u32 lane = 0; lane < 2; ++lane) {
+        if (x0 * r < thresh) {
+          PhiloxEngine e(k, pos, 1u + lane);
+          do { const u64 hi = e.next(); x0 = (hi << 32) | e.next(); } while (x0 * r < thresh);
+        }
+        const u64 t = x0; x0 = x1; x1 = t;
+      }
     }
-    return (T)(lo + __umul64hi(x, r));
-  }
-  __device__ __forceinline__ void operator()(const uint4& r, u64 pos, T* v) const {
-    v[0] = one(((u64)r.x << 32) | r.y, pos, 1u);
-    v[1] = one(((u64)r.z << 32) | r.w, pos, 2u);
+    v[0] = (T)(lo + __umul64hi(x0, r)); v[1] = (T)(lo + __umul64hi(x1, r));
   }
 };
 """
@@ -835,6 +853,12 @@ def row_kernel(dist, engine, out_char):
     return name, _element_wrapper(name, engine, out_char, kinds, statement, extra)
 
 
+# Bulk kernels that fit 32 registers without spilling when asked to (ptxas -v, sm_90):
+# 8 blocks of 256 per SM, a full SM, for the throughput-critical draws.
+_FULL_OCCUPANCY = {("uniform", "f"), ("uniform", "d"), ("exponential", "f"),
+                   ("exponential", "d"), ("normal", "f"), ("lognormal", "f")}
+
+
 def bulk_kernel(dist, out_char):
     """(name, wrapper) of the vectorised Philox kernel for a closed-form `dist`.
 
@@ -844,6 +868,7 @@ def bulk_kernel(dist, out_char):
     form, fn = DISTS[dist][2]
     t = CTYPES[out_char]
     name = f"cuarray_random_bulk_{dist}_{_SHORT[out_char]}"
+    bounds = "256, 8" if (dist, out_char) in _FULL_OCCUPANCY else "256"
     width = "F32" if out_char == "f" else "F64"
     if form == "n":
         make = f"MakeNormal{width}<Xf>{{f}}"
@@ -854,7 +879,7 @@ struct Xf {{
   {t} p0, p1, p2;
   __device__ __forceinline__ {t} operator()({t} x) const {{ return {fn}<{t}>(x, p0, p1, p2); }}
 }};
-extern "C" __global__ void __launch_bounds__(256) {name}({t}* __restrict__ out, const u64 n,
+extern "C" __global__ void __launch_bounds__({bounds}) {name}({t}* __restrict__ out, const u64 n,
     const u64 key, const u64 ctr, const double p0, const double p1, const double p2) {{
   const Xf f = {{({t})p0, ({t})p1, ({t})p2}};
   bulk_fill<{16 // (4 if out_char == "f" else 8)}>(out, n, philox_key(key), ctr, {make});
@@ -888,7 +913,7 @@ def raw_kernel():
     """(name, wrapper) of the kernel writing raw 32-bit Philox words, 4 per block."""
     name = "cuarray_random_raw_u32"
     return name, f"""
-extern "C" __global__ void __launch_bounds__(256) {name}(u32* __restrict__ out, const u64 n,
+extern "C" __global__ void __launch_bounds__(256, 8) {name}(u32* __restrict__ out, const u64 n,
     const u64 key, const u64 ctr) {{
   bulk_fill<4>(out, n, philox_key(key), ctr, MakeRaw{{}});
 }}

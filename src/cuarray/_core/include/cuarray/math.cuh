@@ -297,7 +297,7 @@ template <class T> CUARRAY_FN complex<T> exp(const complex<T>& z) {
   if (isfinite(r)) {
     if (!isfinite(i)) return complex<T>(i - i, i - i);
     if (i == 0) return complex<T>(exp(r), i);
-    if (r > cuarray_limits<T>::exp_big()) {  // exp(r) overflows, exp(r) * cos(i) may not
+    if (r > cuarray_limits<T>::exp_big()) {  // exp(r) may overflow where exp(r) * cos(i) does not
       const T h = exp(r / 2);
       return complex<T>(h * cos(i) * h, h * sin(i) * h);
     }
@@ -360,7 +360,7 @@ template <class T> CUARRAY_FN complex<T> sqrt(const complex<T>& z) {
     const T t = sqrt((-a + hypot(a, b)) * T(0.5));
     r = complex<T>(fabs(b) / (2 * t), copysign(t, b));
   }
-  if (scale) r.re *= 2, r.im *= 2;
+  if (scale) { r.re *= 2; r.im *= 2; }
   return r;
 }
 
@@ -399,13 +399,13 @@ template <class T> CUARRAY_FN complex<T> cuarray_cmul_c99(complex<T> z, complex<
   return complex<T>(x, y);
 }
 
-// npy_cpow: exact products for small integer exponents, exp(b log a) otherwise.
 // A complex product as written, never fused (npy_cpow's cmul, compiled without FMA).
 template <class T> CUARRAY_FN complex<T> cuarray_cmul_plain(const complex<T>& a, const complex<T>& b) {
   return complex<T>(cuarray_mul_rn(a.re, b.re) - cuarray_mul_rn(a.im, b.im),
                     cuarray_mul_rn(a.re, b.im) + cuarray_mul_rn(a.im, b.re));
 }
 
+// npy_cpow: exact products for small integer exponents, exp(b log a) otherwise.
 template <class T> CUARRAY_FN complex<T> pow(const complex<T>& a, const complex<T>& b) {
   const T ar = a.re, ai = a.im, br = b.re, bi = b.im;
   if (br == 0 && bi == 0) return complex<T>(1, 0);
@@ -429,8 +429,12 @@ template <class T> CUARRAY_FN complex<T> pow(const complex<T>& a, const complex<
   }
   return exp(cuarray_cmul_c99(b, log(a)));  // glibc's cpow: cexp(b * clog(a))
 }
-template <class T> CUARRAY_FN complex<T> pow(const complex<T>& a, typename complex<T>::value_type b) { return pow(a, complex<T>(b)); }
-template <class T> CUARRAY_FN complex<T> pow(typename complex<T>::value_type a, const complex<T>& b) { return pow(complex<T>(a), b); }
+template <class T> CUARRAY_FN complex<T> pow(const complex<T>& a, typename complex<T>::value_type b) {
+  return pow(a, complex<T>(b));
+}
+template <class T> CUARRAY_FN complex<T> pow(typename complex<T>::value_type a, const complex<T>& b) {
+  return pow(complex<T>(a), b);
+}
 
 template <class T> CUARRAY_FN complex<T> cosh(const complex<T>& z) {
   const T x = z.re, y = z.im, ax = fabs(x);

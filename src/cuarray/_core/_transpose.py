@@ -1,0 +1,150 @@
+"""Tiled transpose copies: the copy engine's path for a destination whose contiguous axis
+is not the source's (a.T.copy(), ascontiguousarray(a.T), C <-> F conversions), 2-D or
+batched 2-D.
+
+The generic strided copy reads (or writes) with a large stride, using one element of
+each 32-byte sector it touches. Here a block of 32x8 threads moves a 32x32 tile: it
+reads the tile coalesced along the source's contiguous axis into shared memory (rows
+padded to 33 elements, so the transposed reads hit 32 different banks) and writes it
+coalesced along the destination's. Elements move as raw words of their size, so one
+kernel per itemsize serves every dtype.
+"""
+from cuarray._runtime import stream as _stream
+from cuarray._runtime.compiler import compile_module
+from cuarray._runtime.device import ensure_context
+from cuarray._runtime.launch import ArgPacker
+
+TILE = 32
+MIN_SIDE = 16  # narrower transposes waste most of each tile; the strided copy does them
+_INT32_MAX = 2**31 - 1
+_WORD = {1: "unsigned char", 2: "unsigned short", 4: "unsigned int", 8: "unsigned long long",
+         16: "cuarray_b16"}
+
+_SOURCE = r"""
+struct __align__(16) cuarray_b16 { unsigned long long lo, hi; };
+typedef WORD W;
+typedef INDEX I;
+extern "C" __global__ void __launch_bounds__(256) NAME(
+    const W* __restrict__ src, W* __restrict__ dst, const I R, const I C, const I sc, const I dr,
+    const I sb, const I db, const I tiles_r, const I tiles_c) {
+  __shared__ W tile[32][33];
+  I t = blockIdx.x;
+  const I tr = t % tiles_r; t /= tiles_r;
+  const I tc = t % tiles_c;
+  const I b = t / tiles_c;
+  const I r0 = tr * 32, c0 = tc * 32;
+  src += b * sb;
+  dst += b * db;
+  const I r = r0 + (I)threadIdx.x;
+  #pragma unroll
+  for (int q = 0; q < 4; ++q) {
+    const int k = threadIdx.y + 8 * q;
+    const I c = c0 + k;
+    if (r < R && c < C) tile[k][threadIdx.x] = src[c * sc + r];
+  }
+  __syncthreads();
+  const I c = c0 + (I)threadIdx.x;
+  #pragma unroll
+  for (int q = 0; q < 4; ++q) {
+    const int k = threadIdx.y + 8 * q;
+    const I rr = r0 + k;
+    if (rr < R && c < C) dst[rr * dr + c] = tile[threadIdx.x][k];
+  }
+}
+"""
+
+_kernels = {}
+
+
+def source(itemsize, idx64):
+    """CUDA source and kernel name for one element size and index width."""
+    name = f"cuarray_transpose_{itemsize}{'_64' if idx64 else ''}"
+    src = (_SOURCE.replace("WORD", _WORD[itemsize]).replace("INDEX", "long long" if idx64 else "int")
+           .replace("NAME", name))
+    return src, name
+
+
+def _kernel(itemsize, idx64):
+    key = (itemsize, idx64)
+    entry = _kernels.get(key)
+    if entry is None:
+        src, name = source(itemsize, idx64)
+        fn = compile_module(src, name=name).get_function(name)
+        entry = _kernels[key] = (fn, ArgPacker(("P", "P") + ("q" if idx64 else "i",) * 8))
+    return entry
+
+
+def plan(shape, src_strides, dst_strides, itemsize):
+    """(R, C, sc, dr, sb, db, batch), strides in elements, when copying `src` into `dst` is a
+    (batched) transpose: dst contiguous along C, src contiguous along R, at most one other
+    axis after merging; None otherwise (pure planning)."""
+    dims = [d for d, n in enumerate(shape) if n != 1]
+    if len(dims) < 2:
+        return None
+    s, t = {}, {}
+    for d in dims:
+        if src_strides[d] % itemsize or dst_strides[d] % itemsize:
+            return None
+        s[d], t[d] = src_strides[d] // itemsize, dst_strides[d] // itemsize
+    cols = [d for d in dims if t[d] == 1]
+    rows = [d for d in dims if s[d] == 1]
+    if len(cols) != 1 or len(rows) != 1 or cols == rows:
+        return None
+    c, r = cols[0], rows[0]
+    R, C = shape[r], shape[c]
+    if R < MIN_SIDE or C < MIN_SIDE:
+        return None
+    rest = sorted((d for d in dims if d not in (r, c)), key=lambda d: -abs(t[d]))
+    merged = []
+    for d in rest:
+        n = shape[d]
+        if merged and merged[-1][1] == s[d] * n and merged[-1][2] == t[d] * n:
+            merged[-1] = (merged[-1][0] * n, s[d], t[d])
+        else:
+            merged.append((n, s[d], t[d]))
+    if len(merged) > 1:
+        return None
+    batch, sb, db = merged[0] if merged else (1, 0, 0)
+    return R, C, s[c], t[r], sb, db, batch
+
+
+def _span(ptr, shape, strides, itemsize):
+    lo = hi = ptr
+    for n, st in zip(shape, strides):
+        if st > 0:
+            hi += (n - 1) * st
+        else:
+            lo += (n - 1) * st
+    return lo, hi + itemsize
+
+
+def transpose_copy(src, dst):
+    """dst[...] = src by the tiled kernel when their layouts are transposed (same shape and
+    dtype, same device, no overlap). Returns False, doing nothing, otherwise."""
+    if src.dtype != dst.dtype or src._shape != dst._shape or src._device_id != dst._device_id:
+        return False
+    if (src._c_contig and dst._c_contig) or (src._f_contig and dst._f_contig) or src.size == 0:
+        return False
+    it = src.dtype.itemsize
+    if it not in _WORD:
+        return False
+    p = plan(src._shape, src._strides, dst._strides, it)
+    if p is None:
+        return False
+    R, C, sc, dr, sb, db, batch = p
+    if src._mem is dst._mem:
+        (alo, ahi), (blo, bhi) = (_span(a._ptr, a._shape, a._strides, it) for a in (src, dst))
+        if alo < bhi and blo < ahi:
+            return False
+    tiles_r, tiles_c = (R + TILE - 1) // TILE, (C + TILE - 1) // TILE
+    blocks = tiles_r * tiles_c * batch
+    if blocks > _INT32_MAX:
+        return False
+    reach = max(abs(sc) * (C - 1) + R + abs(sb) * (batch - 1),
+                abs(dr) * (R - 1) + C + abs(db) * (batch - 1), blocks)
+    fn, packer = _kernel(it, reach > _INT32_MAX - TILE * TILE)
+    ensure_context()
+    fn.launch((blocks, 1, 1), (TILE, 8, 1),
+              packer.pack((src._ptr, dst._ptr, R, C, sc, dr, sb, db, tiles_r, tiles_c)), 0,
+              _stream.current_stream_ptr())
+    return True

@@ -1,0 +1,33 @@
+"""Python functions compiled to CUDA kernels (cuarray version of `cupyx.jit`).
+
+A kernel is written in a subset of Python: assignments (tuple unpacking included),
+arithmetic and comparisons with NumPy's type rules, `if`/`elif`/`else`, `for ... in
+range(...)`, `while`, `break`/`continue`, conditional expressions, `math` functions and
+cuarray/NumPy ufuncs, `abs`/`min`/`max`/`int`/`float`/`len`/`print`, element access
+`x[i]` and `x[i, j]` on arrays of any layout, `x.shape[k]`, `x.size`, and calls of other
+Python functions (compiled as device functions). Differences from Python: integers are
+fixed-width and wrap as NumPy's do, and only constant negative indices count from the end.
+
+    from cuarray import jit
+
+    @jit.rawkernel()
+    def elementwise_copy(x, y, size):
+        tid = jit.blockIdx.x * jit.blockDim.x + jit.threadIdx.x
+        ntid = jit.gridDim.x * jit.blockDim.x
+        for i in range(tid, size, ntid):
+            y[i] = x[i]
+
+    elementwise_copy((128,), (1024,), (x, y, size))   # or elementwise_copy[128, 1024](x, y, size)
+"""
+from cuarray.jit._builtins import (  # noqa: F401
+    threadIdx, blockIdx, blockDim, gridDim, warpsize, grid, gridsize, laneid, syncthreads,
+    syncwarp, shared_memory, range, ATOMICS as _ATOMICS, SHUFFLES as _SHUFFLES)
+from cuarray.jit._interface import (  # noqa: F401
+    rawkernel, elementwisekernel, reductionkernel, _JitRawKernel)
+
+globals().update(_ATOMICS)
+globals().update(_SHUFFLES)
+
+__all__ = ["rawkernel", "elementwisekernel", "reductionkernel", "threadIdx", "blockIdx",
+           "blockDim", "gridDim", "warpsize", "grid", "gridsize", "laneid", "syncthreads",
+           "syncwarp", "shared_memory", "range"] + sorted(_ATOMICS) + sorted(_SHUFFLES)

@@ -1,0 +1,1185 @@
+"""Python function -> CUDA C: the translator behind cuarray.jit.
+
+One translation per (function, argument types). Names follow Python's scoping: a name
+assigned in the function is local; others are read from the closure, the globals and
+the builtins when the kernel is compiled (as CuPy's JIT does). A local assigned once
+with a value known at compile time (`n = 256`), an array, shared memory or a tuple is a
+compile-time binding; any other local is a C variable whose type is the NumPy promotion
+of every value assigned to it (found by re-translating until the types settle).
+
+Arithmetic follows NumPy: each operator or math call is the ufunc-table loop that
+`numpy.<ufunc>.resolve_dtypes` picks, with Python literals weak (NEP 50).
+"""
+import ast
+import builtins
+import cmath
+import inspect
+import linecache
+import math
+import re
+import textwrap
+
+import numpy
+
+from cuarray._core import dtypes as _dt
+from cuarray._core import ufunc_table as _table
+from cuarray._core.fusion import cast as _cast
+from cuarray._core.fusion import literal, ufunc_function
+from cuarray.jit import _builtins as B
+from cuarray.jit._types import (BOOL, INT64, UNKNOWN, Array, Const, Expr, Shared, Tuple, ctype,
+                                is_weak, join, result_type, strong, type_of)
+
+PRELUDE = """#include <cuarray/core.cuh>
+template <class T, int N> struct _jit_array {
+  T* data;
+  long long size;
+  long long shape[N > 0 ? N : 1];
+  long long strides[N > 0 ? N : 1];
+};"""
+
+_BINOPS = {ast.Add: "add", ast.Sub: "subtract", ast.Mult: "multiply", ast.Div: "divide",
+           ast.FloorDiv: "floor_divide", ast.Mod: "remainder", ast.Pow: "power",
+           ast.LShift: "left_shift", ast.RShift: "right_shift", ast.BitOr: "bitwise_or",
+           ast.BitAnd: "bitwise_and", ast.BitXor: "bitwise_xor"}
+_UNARY = {ast.USub: "negative", ast.UAdd: "positive", ast.Invert: "invert"}
+_COMPARE = {ast.Eq: "equal", ast.NotEq: "not_equal", ast.Lt: "less", ast.LtE: "less_equal",
+            ast.Gt: "greater", ast.GtE: "greater_equal"}
+_OP_TEXT = {"add": "+", "subtract": "-", "multiply": "*", "divide": "/", "floor_divide": "//",
+            "remainder": "%", "power": "**", "left_shift": "<<", "right_shift": ">>",
+            "bitwise_or": "|", "bitwise_and": "&", "bitwise_xor": "^", "negative": "unary -",
+            "positive": "unary +", "invert": "~", "equal": "==", "not_equal": "!=", "less": "<",
+            "less_equal": "<=", "greater": ">", "greater_equal": ">="}
+
+# math functions are their NumPy ufuncs on the device (type-preserving, as in CuPy's JIT).
+_MATH = {}
+for _n, _u in (("sqrt", "sqrt"), ("exp", "exp"), ("exp2", "exp2"), ("expm1", "expm1"),
+               ("log", "log"), ("log2", "log2"), ("log10", "log10"), ("log1p", "log1p"),
+               ("sin", "sin"), ("cos", "cos"), ("tan", "tan"), ("asin", "arcsin"),
+               ("acos", "arccos"), ("atan", "arctan"), ("atan2", "arctan2"), ("sinh", "sinh"),
+               ("cosh", "cosh"), ("tanh", "tanh"), ("asinh", "arcsinh"), ("acosh", "arccosh"),
+               ("atanh", "arctanh"), ("floor", "floor"), ("ceil", "ceil"), ("trunc", "trunc"),
+               ("fabs", "fabs"), ("hypot", "hypot"), ("copysign", "copysign"), ("pow", "power"),
+               ("isnan", "isnan"), ("isinf", "isinf"), ("isfinite", "isfinite"),
+               ("fmod", "fmod"), ("degrees", "degrees"), ("radians", "radians"),
+               ("cbrt", "cbrt")):
+    if hasattr(math, _n):
+        _MATH[getattr(math, _n)] = _u
+for _n in ("sqrt", "exp", "log", "log10", "sin", "cos", "tan", "asin", "acos", "atan", "sinh",
+           "cosh", "tanh", "asinh", "acosh", "atanh", "isnan", "isinf", "isfinite"):
+    _MATH[getattr(cmath, _n)] = _MATH[getattr(math, _n)]
+
+_RESERVED = frozenset("""
+auto break case char const continue default do double else enum extern float for goto if
+inline int long register restrict return short signed sizeof static struct switch typedef
+union unsigned void volatile while bool true false class delete new this template typename
+namespace operator private protected public virtual friend throw try catch explicit mutable
+using export asm typeid wchar_t const_cast static_cast dynamic_cast reinterpret_cast and or
+not xor bitand bitor compl and_eq or_eq not_eq xor_eq alignas alignof char16_t char32_t
+constexpr decltype noexcept nullptr static_assert thread_local concept requires
+threadIdx blockIdx blockDim gridDim warpSize half float16 complex
+sin cos tan asin acos atan atan2 sinh cosh tanh asinh acosh atanh exp exp2 expm1 log log2
+log10 log1p sqrt cbrt pow fabs floor ceil trunc rint round fmod hypot isnan isinf isfinite
+signbit copysign nextafter fmin fmax min max abs real imag conj arg norm modf frexp ldexp
+printf assert""".split())
+
+
+def cname(name):
+    """C name of a Python local or parameter (C keywords and CUDA names are renamed)."""
+    if name in _RESERVED or name.startswith("_"):
+        return f"_u{name}"
+    return name
+
+
+# ---- source -----------------------------------------------------------------------------------
+class Source:
+    """The parsed definition of a Python function, for translation and error messages."""
+
+    def __init__(self, func):
+        if not inspect.isfunction(func):
+            raise TypeError(f"cuarray.jit translates Python functions, not {type(func).__name__}")
+        try:
+            lines, first = inspect.getsourcelines(func)
+            filename = inspect.getsourcefile(func) or "<unknown>"
+        except (OSError, TypeError) as e:
+            raise TypeError(f"cuarray.jit needs the Python source of {func.__qualname__} and "
+                            f"cannot read it ({e}); define kernels in a file, a notebook cell or "
+                            f"IPython, not at the plain interactive prompt") from None
+        self.filename = filename
+        self.name = func.__name__
+        if func.__name__ == "<lambda>":
+            self.fdef, self.offset = self._lambda(func, filename, first, len(lines)), 0
+            self.lines = linecache.getlines(filename)
+        else:
+            tree = ast.parse(textwrap.dedent("".join(lines)))
+            self.fdef = tree.body[0]
+            self.offset = first - 1
+            self.lines = lines
+            self.first = first
+
+    @staticmethod
+    def _lambda(func, filename, first, n):
+        tree = ast.parse("".join(linecache.getlines(filename)))
+        names = list(func.__code__.co_varnames[:func.__code__.co_argcount])
+        found = [x for x in ast.walk(tree) if isinstance(x, ast.Lambda)
+                 and first <= x.lineno < first + n and [a.arg for a in x.args.args] == names]
+        if len(found) != 1:
+            raise TypeError(f"cuarray.jit cannot tell which lambda on line {first} of {filename} "
+                            f"is {func!r}; define it with def")
+        lam = found[0]
+        ret = ast.Return(lam.body)
+        ast.copy_location(ret, lam)
+        fdef = ast.FunctionDef(name="_lambda", args=lam.args, body=[ret], decorator_list=[],
+                               returns=None, type_params=[])
+        return ast.copy_location(fdef, lam)
+
+    def line(self, node):
+        """(absolute line number, text of that line)."""
+        lineno = getattr(node, "lineno", None)
+        if lineno is None:
+            return None, ""
+        if self.offset:
+            text = self.lines[lineno - 1] if 0 < lineno <= len(self.lines) else ""
+            return lineno + self.offset, text.rstrip()
+        text = self.lines[lineno - 1] if 0 < lineno <= len(self.lines) else ""
+        return lineno, text.rstrip()
+
+
+class Generated:
+    """The pieces of one compilation unit: helper and device functions in definition order."""
+
+    def __init__(self):
+        self.codes = []
+        self.device = {}  # (function, argument types) -> (C name, return type); None: in progress
+
+    def add(self, code):
+        if code not in self.codes:
+            self.codes.append(code)
+
+    def source(self):
+        return PRELUDE + "\n\n" + "\n\n".join(self.codes) + "\n"
+
+
+class _Retry(Exception):
+    pass
+
+
+def _assignments(fdef):
+    """How many times each name is bound in the function's own body."""
+    counts = {}
+
+    def bind(t, n=1):
+        if isinstance(t, ast.Name):
+            counts[t.id] = counts.get(t.id, 0) + n
+        elif isinstance(t, (ast.Tuple, ast.List)):
+            for e in t.elts:
+                bind(e, n)
+        elif isinstance(t, ast.Starred):
+            bind(t.value, n)
+
+    for node in ast.walk(fdef):
+        if isinstance(node, ast.Assign):
+            for t in node.targets:
+                bind(t)
+        elif isinstance(node, (ast.AugAssign, ast.AnnAssign)):
+            bind(node.target, 2 if isinstance(node, ast.AugAssign) else 1)
+        elif isinstance(node, ast.For):
+            bind(node.target, 2)  # a loop variable is assigned once per iteration
+        elif isinstance(node, (ast.With, ast.AsyncWith)):
+            for item in node.items:
+                if item.optional_vars is not None:
+                    bind(item.optional_vars)
+        elif isinstance(node, ast.NamedExpr):
+            bind(node.target)
+    return counts
+
+
+class Translator:
+    """Translates one Python function for one tuple of argument types.
+
+    kind: 'global' (an extern "C" __global__ kernel), 'device' (a __device__ function)
+    or 'elementwise' (a __device__ function whose `outputs` are reference parameters).
+    """
+
+    def __init__(self, func, arg_types, gen, kind, name, mode="python", outputs=(), extra=()):
+        self.func = func
+        self.src = Source(func)
+        self.gen = gen
+        self.kind = kind
+        self.name = name
+        self.mode = mode
+        fdef = self.src.fdef
+        a = fdef.args
+        if a.vararg or a.kwarg or a.kwonlyargs or a.defaults or a.posonlyargs:
+            self.err(fdef, "cuarray.jit kernels take plain positional parameters only (no "
+                           "*args, **kwargs, keyword-only parameters or defaults)", SyntaxError)
+        self.params = [x.arg for x in a.args]
+        # Elementwise kernels: outputs (name -> dtype) are reference parameters; `extra` ones
+        # are not parameters of the Python function (it returns their value).
+        self.outputs = dict(outputs)
+        self.extra = [n for n in extra]
+        if len(self.params) != len(arg_types):
+            raise TypeError(f"{self.src.name}() takes {len(self.params)} arguments but "
+                            f"{len(arg_types)} were given")
+        self.param_types = dict(zip(self.params, arg_types))
+        self.counts = _assignments(fdef)
+        for p, t in self.param_types.items():
+            if p in self.counts and isinstance(t, Array):
+                self.err(fdef, f"parameter {p!r} is an array and cannot be reassigned")
+        self.scope = {}
+        if func.__closure__:
+            for n, c in zip(func.__code__.co_freevars, func.__closure__):
+                try:
+                    self.scope[n] = c.cell_contents
+                except ValueError:
+                    pass
+        self.n = 0
+
+    # ---- errors -------------------------------------------------------------------------------
+    def err(self, node, msg, cls=TypeError):
+        lineno, text = self.src.line(node)
+        if cls is SyntaxError:
+            raise SyntaxError(f"cuarray.jit: {msg}",
+                              (self.src.filename, lineno, getattr(node, "col_offset", 0) + 1, text))
+        where = f' (line {lineno} of {self.src.filename}, in {self.src.name}: {text.strip()})' \
+            if lineno else ""
+        raise cls(f"cuarray.jit: {msg}{where}")
+
+    def fresh(self, prefix="_jt"):
+        self.n += 1
+        return f"{prefix}{self.n}"
+
+    def temp(self, t, code):
+        """A fresh local holding `code` (of scalar type `t`), assigned before the statement."""
+        name = self.fresh()
+        self.decls[name] = ctype(t)
+        self.pending.append(f"{name} = {code};")
+        return Expr(name, strong(t))
+
+    # ---- driver -------------------------------------------------------------------------------
+    def translate(self):
+        """Translate, add the C function to `gen`, and return its return type (or None)."""
+        assumed = {}
+        for _ in range(32):
+            self._reset(assumed)
+            # Device functions a pass translated with provisional types are dropped with it.
+            codes, device = list(self.gen.codes), dict(self.gen.device)
+            try:
+                body = self._block(self.src.fdef.body, 1)
+            except (TypeError, ValueError, IndexError, AttributeError, NameError, OverflowError):
+                # A provisional pass (it read variables of unknown type) may fail where the
+                # final one does not; retry while it still learns types.
+                new = {n: join(seen) for n, seen in self.observed.items()}
+                if not self.unknown or new == assumed:
+                    raise
+                self.gen.codes, self.gen.device = codes, device
+                assumed = new
+                continue
+            new = {n: join(seen) for n, seen in self.observed.items()}
+            new = {n: t for n, t in new.items() if t is not None}
+            if new == assumed and not self.unknown:
+                self.gen.add(self._function(body))
+                return self.var_types.get("<return>")
+            self.gen.codes, self.gen.device = codes, device
+            missing = [n for n in self.unknown if n not in new]
+            if missing:
+                node = self.unknown[missing[0]]
+                self.err(node, f"local variable {missing[0]!r} is read but never assigned a "
+                               f"value", NameError)
+            assumed = new
+        raise TypeError(f"cuarray.jit: the types of the variables of {self.src.name} do not settle")
+
+    def _reset(self, assumed):
+        self.var_types = dict(assumed)
+        self.observed = {}
+        self.bindings = {}
+        self.unknown = {}
+        self.decls = {}
+        self.pending = []
+        self.n = 0
+        for p, t in self.param_types.items():
+            if p in self.counts and p not in self.outputs:
+                self.observed[p] = [t]
+                self.var_types.setdefault(p, t)
+
+    def _function(self, body):
+        params, head = [], []
+        for p in self.params:
+            t = self.param_types[p]
+            c = cname(p)
+            if isinstance(t, Array):
+                if self.kind == "global":
+                    el = _dt.ctype(t.dtype)
+                    params.append(f"{el}* _ja_{c}, long long _jn_{c}" +
+                                  "".join(f", long long _jh_{c}_{d}" for d in range(t.ndim)) +
+                                  "".join(f", long long _js_{c}_{d}" for d in range(t.ndim)))
+                    head.append(f"{t.cname} {c}; {c}.data = _ja_{c}; {c}.size = _jn_{c};" +
+                                "".join(f" {c}.shape[{d}] = _jh_{c}_{d};" for d in range(t.ndim)) +
+                                "".join(f" {c}.strides[{d}] = _js_{c}_{d};" for d in range(t.ndim)))
+                else:
+                    params.append(f"const {t.cname} {c}")
+            elif p in self.outputs:
+                params.append(f"{_dt.ctype(t)}& {c}")
+            elif p in self.counts:
+                params.append(f"const {ctype(t)} _jp_{c}")
+                head.append(f"{c} = {_cast(f'_jp_{c}', t, self.var_types[p])};")
+            else:
+                params.append(f"const {ctype(t)} {c}")
+        params += [f"{_dt.ctype(self.outputs[n])}& {cname(n)}" for n in self.extra]
+        decls = [f"{ctype(t)} {cname(n)};" for n, t in self.var_types.items()
+                 if n != "<return>" and n not in self.bindings and n not in self.outputs
+                 and (n not in self.param_types or n in self.counts)]
+        decls += [f"{t} {n};" for n, t in self.decls.items()]
+        ret = self.var_types.get("<return>")
+        if self.kind == "global":
+            sig = f'extern "C" __global__ void {self.name}({", ".join(params)})'
+        else:
+            rt = "void" if ret is None else ctype(ret)
+            sig = f"__device__ {rt} {self.name}({', '.join(params)})"
+        return "\n".join([sig + " {"] + ["  " + x for x in decls + head] + body + ["}"])
+
+    # ---- statements ---------------------------------------------------------------------------
+    def _block(self, stmts, depth):
+        out = []
+        ind = "  " * depth
+        for s in stmts:
+            saved, self.pending = self.pending, []
+            lines = self._stmt(s, depth)
+            pre, self.pending = self.pending, saved
+            out += [ind + p for p in pre] + lines
+        return out
+
+    def _stmt(self, s, d):
+        ind = "  " * d
+        if isinstance(s, ast.Expr):
+            v = self.expr(s.value)
+            if isinstance(v, Expr) and v.code:
+                return [f"{ind}{v.code};"]
+            return []  # a docstring or another value without effect
+        if isinstance(s, ast.Assign):
+            v = self.expr(s.value)
+            out = []
+            if len(s.targets) > 1 and isinstance(v, Expr) and type_of(v) is not None:
+                v = self.temp(v.type, v.code)  # evaluate once for `a = b = f(x)`
+            for t in s.targets:
+                out += self._assign(t, v, d, s)
+            return out
+        if isinstance(s, ast.AugAssign):
+            return self._augassign(s, d)
+        if isinstance(s, ast.AnnAssign):
+            return self._annassign(s, d)
+        if isinstance(s, ast.If):
+            test = self.expr(s.test)
+            if isinstance(test, Const):
+                return self._block(s.body if test.value else s.orelse, d)
+            out = [f"{ind}if ({self.cond(test, s.test)}) {{"] + self._block(s.body, d + 1)
+            if s.orelse:
+                out += [f"{ind}}} else {{"] + self._block(s.orelse, d + 1)
+            return out + [f"{ind}}}"]
+        if isinstance(s, ast.For):
+            return self._for(s, d)
+        if isinstance(s, ast.While):
+            if s.orelse:
+                self.err(s, "while ... else is not supported", SyntaxError)
+            test = self.expr(s.test)
+            if self.pending:
+                self.err(s, "this while condition cannot be translated (it declares values)")
+            return [f"{ind}while ({self.cond(test, s.test)}) {{"] + self._block(s.body, d + 1) + \
+                [f"{ind}}}"]
+        if isinstance(s, ast.Break):
+            return [f"{ind}break;"]
+        if isinstance(s, ast.Continue):
+            return [f"{ind}continue;"]
+        if isinstance(s, ast.Pass):
+            return []
+        if isinstance(s, ast.Return):
+            return self._return(s, d)
+        what = {ast.FunctionDef: "a nested function definition", ast.ClassDef: "a class definition",
+                ast.Lambda: "lambda", ast.With: "a with statement", ast.Try: "try/except",
+                ast.Raise: "raise", ast.Assert: "assert", ast.Delete: "del",
+                ast.Global: "global", ast.Nonlocal: "nonlocal", ast.Import: "import",
+                ast.ImportFrom: "import"}.get(type(s), type(s).__name__)
+        self.err(s, f"{what} is not supported in a kernel", SyntaxError)
+
+    def _return(self, s, d):
+        ind = "  " * d
+        if s.value is None:
+            return [f"{ind}return;"]
+        v = self.expr(s.value)
+        if self.kind == "global":
+            self.err(s, "a kernel cannot return a value; write results into an output array")
+        if self.kind == "elementwise":
+            if len(self.extra) != 1:
+                self.err(s, "return in an elementwise kernel needs exactly one output parameter, "
+                            "left out of the function's parameters")
+            (o, dt), = self.outputs.items()
+            return [f"{ind}{cname(o)} = {self.cast(v, dt, s)};", f"{ind}return;"]
+        t = type_of(v)
+        if t is None:
+            self.err(s, f"a device function returns numbers only, not {_describe(v)}")
+        if t is UNKNOWN:
+            return []
+        self.observed.setdefault("<return>", []).append(strong(t))
+        rt = self.var_types.get("<return>") or strong(t)
+        return [f"{ind}return {self.cast(v, rt, s)};"]
+
+    def _annassign(self, s, d):
+        if not isinstance(s.target, ast.Name) or s.value is None:
+            self.err(s, "annotations are supported as `name: dtype = value` only", SyntaxError)
+        ann = self.expr(s.annotation)
+        try:
+            dt = _dt.check_dtype(numpy.dtype(ann.value)) if isinstance(ann, Const) else None
+        except TypeError:
+            dt = None
+        if dt is None:
+            self.err(s, "the annotation of a local variable must be a NumPy dtype or scalar type")
+        self.observed.setdefault(s.target.id, []).append(dt)
+        v = self.expr(s.value)
+        return self._assign(s.target, v, d, s)
+
+    def _assign(self, t, v, d, node):
+        ind = "  " * d
+        if isinstance(t, ast.Name):
+            return self._assign_name(t.id, v, d, node)
+        if isinstance(t, (ast.Tuple, ast.List)):
+            items = self._unpack(v, len(t.elts), node)
+            fixed = [self.temp(x.type, x.code) if isinstance(x, Expr) and type_of(x) is not None
+                     else x for x in items]
+            out = []
+            for tt, x in zip(t.elts, fixed):
+                out += self._assign(tt, x, d, node)
+            return out
+        if isinstance(t, ast.Subscript):
+            ref, dt = self._element_of(t)
+            return [f"{ind}{ref} = {self.cast(v, dt, node)};"]
+        if isinstance(t, ast.Attribute):
+            self.err(node, "assigning to attributes is not supported in a kernel", SyntaxError)
+        self.err(node, f"cannot assign to {type(t).__name__}", SyntaxError)
+
+    def _unpack(self, v, n, node):
+        if isinstance(v, Tuple):
+            items = list(v.items)
+        elif isinstance(v, Const) and isinstance(v.value, (tuple, list)):
+            items = [Const(x) for x in v.value]
+        else:
+            self.err(node, f"cannot unpack {_describe(v)}; only tuples (x.shape, jit.grid(2), "
+                           f"(a, b)) unpack")
+        if len(items) != n:
+            self.err(node, f"cannot unpack {len(items)} values into {n} names", ValueError)
+        return items
+
+    def _assign_name(self, name, v, d, node):
+        ind = "  " * d
+        if name in self.params and isinstance(self.param_types[name], Array):
+            self.err(node, f"parameter {name!r} is an array and cannot be reassigned")
+        if name in self.outputs:
+            return [f"{ind}{cname(name)} = {self.cast(v, self.outputs[name], node)};"]
+        t = type_of(v)
+        if t is UNKNOWN:
+            return []
+        once = self.counts.get(name, 0) <= 1
+        if t is None or (once and isinstance(v, Const)):
+            if not once:
+                self.err(node, f"{name!r} is assigned {_describe(v)} and also assigned elsewhere; "
+                               f"names bound to arrays, tuples or modules are assigned once")
+            if isinstance(v, Tuple):
+                v = Tuple([self.temp(x.type, x.code) if isinstance(x, Expr) and type_of(x) else x
+                           for x in v.items])
+            elif isinstance(v, Expr) and v.type is None:
+                self.err(node, "this call returns nothing; it cannot be assigned")
+            self.bindings[name] = v
+            return []
+        st = strong(t)
+        self.observed.setdefault(name, []).append(st)
+        vt = self.var_types.get(name) or st
+        return [f"{ind}{cname(name)} = {self.cast(v, vt, node)};"]
+
+    def _augassign(self, s, d):
+        ind = "  " * d
+        opname = _BINOPS.get(type(s.op))
+        if opname is None:
+            self.err(s, f"operator {type(s.op).__name__} is not supported", SyntaxError)
+        rhs = self.expr(s.value)
+        t = s.target
+        if isinstance(t, ast.Name):
+            cur = self._name(t)
+            return self._assign_name(t.id, self.ufunc(opname, [cur, rhs], s), d, s)
+        if isinstance(t, ast.Subscript):
+            ref, dt = self._element_of(t)
+            v = self.ufunc(opname, [Expr(ref, dt), rhs], s)
+            return [f"{ind}{ref} = {self.cast(v, dt, s)};"]
+        self.err(s, f"cannot assign to {type(t).__name__}", SyntaxError)
+
+    def _for(self, s, d):
+        ind = "  " * d
+        if s.orelse:
+            self.err(s, "for ... else is not supported", SyntaxError)
+        it = s.iter
+        rng = self.expr(it.func) if isinstance(it, ast.Call) else None
+        if not (isinstance(rng, Const) and (rng.value is builtins.range or rng.value is B.range)):
+            self.err(s, "for loops must iterate over range(...) or jit.range(...)", SyntaxError)
+        if not isinstance(s.target, ast.Name):
+            self.err(s, "a for loop's target must be one name", SyntaxError)
+        args = [self.expr(a) for a in it.args]
+        unroll = None
+        for kw in it.keywords:
+            if kw.arg == "unroll" and rng.value is B.range:
+                unroll = self.expr(kw.value)
+            else:
+                self.err(it, f"range() got an unexpected keyword argument {kw.arg!r}")
+        if not 1 <= len(args) <= 3:
+            self.err(it, f"range expected 1 to 3 arguments, got {len(args)}")
+        start, stop, step = (Const(0), args[0], Const(1)) if len(args) == 1 else \
+            (args[0], args[1], args[2] if len(args) == 3 else Const(1))
+        for a in (start, stop, step):
+            t = type_of(a)
+            if t is None or (not is_weak(t) and t.kind not in "iub?") or t is float:
+                self.err(it, f"range() takes integers, got {_describe(a)}")
+        T = join([a.type for a in (start, stop, step) if isinstance(a, Expr)]) or INT64
+        if T.kind == "b":
+            T = INT64
+        for a in (start, stop, step):
+            if isinstance(a, Const):
+                info = numpy.iinfo(T)
+                if not info.min <= int(a.value) <= info.max:
+                    T = INT64
+        if isinstance(step, Const) and int(step.value) == 0:
+            self.err(it, "range() arg 3 must not be zero", ValueError)
+        out = [f"{ind}{{"]
+        codes = []
+        for a, what in ((stop, "_stop"), (step, "_step")):
+            if isinstance(a, Const):
+                codes.append(literal(a.value, T))
+            else:
+                n = self.fresh(what)
+                out.append(f"{ind}  const {_dt.ctype(T)} {n} = {self.cast(a, T, it)};")
+                codes.append(n)
+        stop_c, step_c = codes
+        i = self.fresh("_i")
+        if isinstance(step, Const):
+            test = f"{i} < {stop_c}" if int(step.value) > 0 else f"{i} > {stop_c}"
+        else:
+            test = f"({step_c} > 0 ? {i} < {stop_c} : {i} > {stop_c})"
+        if unroll is not None:
+            if not isinstance(unroll, Const):
+                self.err(it, "jit.range's unroll must be known when the kernel is compiled")
+            u = unroll.value
+            if u is True:
+                out.append("#pragma unroll")
+            elif u is False:
+                out.append("#pragma unroll 1")
+            elif isinstance(u, int) and u > 0:
+                out.append(f"#pragma unroll {u}")
+            elif u is not None:
+                self.err(it, f"jit.range's unroll must be a bool or a positive int, got {u!r}")
+        out.append(f"{ind}  for ({_dt.ctype(T)} {i} = {self.cast(start, T, it)}; {test}; "
+                   f"{i} += {step_c}) {{")
+        saved, self.pending = self.pending, []
+        assign = self._assign_name(s.target.id, Expr(i, T), d + 2, s)
+        pre, self.pending = self.pending, saved
+        out += [f"{ind}    {p}" for p in pre] + assign
+        out += self._block(s.body, d + 2)
+        return out + [f"{ind}  }}", f"{ind}}}"]
+
+    # ---- expressions --------------------------------------------------------------------------
+    def expr(self, node):
+        m = getattr(self, "_e_" + type(node).__name__, None)
+        if m is None:
+            what = {"ListComp": "a list comprehension", "GeneratorExp": "a generator expression",
+                    "DictComp": "a dict comprehension", "SetComp": "a set comprehension",
+                    "Lambda": "lambda", "Dict": "a dict", "Set": "a set", "List": "a list",
+                    "JoinedStr": "an f-string", "Starred": "*unpacking", "Await": "await",
+                    "Yield": "yield", "YieldFrom": "yield", "NamedExpr": ":=",
+                    "Slice": "slicing (x[a:b])"}.get(
+                        type(node).__name__, type(node).__name__)
+            self.err(node, f"{what} is not supported in a kernel", SyntaxError)
+        return m(node)
+
+    def _e_Constant(self, node):
+        return Const(node.value)
+
+    def _e_Name(self, node):
+        return self._name(node)
+
+    def _name(self, node):
+        n = node.id
+        if n in self.bindings:
+            return self.bindings[n]
+        if n in self.outputs:
+            return Expr(cname(n), self.outputs[n])
+        if n in self.param_types and n not in self.counts:
+            return Expr(cname(n), self.param_types[n])
+        if n in self.counts:
+            t = self.var_types.get(n)
+            if t is None:
+                seen = self.observed.get(n)
+                if seen:  # assigned earlier in this pass
+                    return Expr(cname(n), join(seen))
+                self.unknown.setdefault(n, node)
+                return Expr(cname(n), UNKNOWN)
+            return Expr(cname(n), t)
+        if n in self.scope:
+            return self._const(self.scope[n])
+        g = self.func.__globals__
+        if n in g:
+            return self._const(g[n])
+        b = g.get("__builtins__", builtins)
+        b = b if isinstance(b, dict) else vars(b)
+        if n in b:
+            return self._const(b[n])
+        self.err(node, f"name {n!r} is not defined", NameError)
+
+    @staticmethod
+    def _const(v):
+        if isinstance(v, B.Special):
+            return v.value()
+        return Const(v)
+
+    def _e_Attribute(self, node):
+        base = self.expr(node.value)
+        a = node.attr
+        if isinstance(base, Const):
+            obj = base.value
+            if isinstance(obj, B.Dim3):
+                return obj.attribute(self, a, node)
+            if isinstance(obj, (complex, numpy.complexfloating)) and a in ("real", "imag"):
+                return Const(getattr(obj, a))
+            try:
+                return self._const(getattr(obj, a))
+            except AttributeError:
+                self.err(node, f"{_describe(base)} has no attribute {a!r}", AttributeError)
+        if isinstance(base, Expr):
+            t = base.type
+            if isinstance(t, Array):
+                c = base.code
+                if a == "shape":
+                    return Tuple([Expr(f"{c}.shape[{k}]", INT64) for k in range(t.ndim)])
+                if a == "strides":
+                    return Tuple([Expr(f"{c}.strides[{k}]", INT64) for k in range(t.ndim)])
+                if a == "size":
+                    return Expr(f"{c}.size", INT64)
+                if a == "ndim":
+                    return Const(t.ndim)
+                if a == "dtype":
+                    return Const(t.dtype)
+                if a == "itemsize":
+                    return Const(t.dtype.itemsize)
+                self.err(node, f"arrays in kernels have shape, strides, size, ndim, dtype and "
+                               f"itemsize, not {a!r}", AttributeError)
+            st = type_of(base)
+            if st is UNKNOWN:
+                return Expr(base.code, UNKNOWN)
+            if st is not None and a in ("conj", "conjugate"):
+                return Const(_Method("conjugate", base))
+            if st is not None and a in ("real", "imag"):
+                st = strong(st)
+                if st.kind == "c":
+                    return Expr(f"({base.code}).{a}()", _dt.real_dtype(st))
+                return base if a == "real" else Const(st.type(0))
+        if isinstance(base, Tuple) and a in ("count", "index"):
+            self.err(node, f"tuple.{a} is not supported in a kernel")
+        self.err(node, f"{_describe(base)} has no attribute {a!r} in a kernel", AttributeError)
+
+    def _e_Tuple(self, node):
+        return Tuple([self.expr(e) for e in node.elts])
+
+    def _e_Subscript(self, node):
+        base = self.expr(node.value)
+        if isinstance(base, Expr) and isinstance(base.type, (Array, Shared)):
+            ref, dt = self._element_of(node, base)
+            return Expr(ref, dt)
+        idx = self.expr(node.slice)
+        if isinstance(base, (Tuple, Const)) and isinstance(idx, Const) and \
+                isinstance(idx.value, (int, numpy.integer)):
+            items = base.items if isinstance(base, Tuple) else base.value
+            try:
+                item = items[int(idx.value)]
+            except (IndexError, TypeError) as e:
+                self.err(node, f"cannot index {_describe(base)}: {e}", IndexError)
+            return item if isinstance(base, Tuple) else Const(item)
+        if isinstance(base, Tuple):
+            self.err(node, "tuples (such as x.shape) are indexed with integer constants only")
+        self.err(node, f"{_describe(base)} cannot be indexed in a kernel")
+
+    def _element_of(self, node, base=None):
+        if base is None:
+            base = self.expr(node.value)
+        if not (isinstance(base, Expr) and isinstance(base.type, (Array, Shared))):
+            self.err(node, f"only arrays and shared memory can be assigned to by index, not "
+                           f"{_describe(base)}")
+        return self.element(base, self.expr(node.slice), node), base.type.dtype
+
+    def element(self, arr, index, node):
+        """C lvalue of `arr[index]` (index: a value or a Tuple of values)."""
+        t = arr.type
+        if isinstance(index, Const) and isinstance(index.value, slice) or \
+                isinstance(index, Tuple) and any(isinstance(i, Const) and isinstance(i.value, slice)
+                                                 for i in index.items):
+            self.err(node, "slices are not supported in a kernel; index single elements")
+        idx = list(index.items) if isinstance(index, Tuple) else [index]
+        ndim = 1 if isinstance(t, Shared) else t.ndim
+        if len(idx) != ndim:
+            self.err(node, f"an array of {ndim} dimension{'s' if ndim != 1 else ''} is indexed "
+                           f"with {ndim} integer{'s' if ndim != 1 else ''} here, not {len(idx)}",
+                     IndexError)
+        codes = []
+        for k, i in enumerate(idx):
+            it = type_of(i)
+            if it is None or it is float or it is complex or \
+                    (not is_weak(it) and it.kind not in "iu"):
+                self.err(node, f"array indices must be integers, got {_describe(i)}", IndexError)
+            if isinstance(i, Const):
+                v = int(i.value)
+                if v < 0 and isinstance(t, Array):
+                    codes.append(f"({arr.code}.shape[{k}] - {-v})")
+                else:
+                    codes.append(str(v))
+            else:
+                codes.append(i.code)
+        if isinstance(t, Shared):
+            return f"{arr.code}[{codes[0]}]"
+        c = arr.code
+        if t.ndim == 0:
+            return f"(*{c}.data)"
+        if t.ndim == 1 and t.contig:
+            return f"{c}.data[{codes[0]}]"
+        off = " + ".join(f"(long long)({x}) * {c}.strides[{k}]" for k, x in enumerate(codes))
+        return f"(*({_dt.ctype(t.dtype)}*)((char*){c}.data + {off}))"
+
+    def _e_BinOp(self, node):
+        name = _BINOPS.get(type(node.op))
+        if name is None:
+            self.err(node, f"operator {type(node.op).__name__} (@) is not supported in a kernel",
+                     SyntaxError)
+        return self.ufunc(name, [self.expr(node.left), self.expr(node.right)], node,
+                          what=f"operator {_OP_TEXT[name]}")
+
+    def _e_UnaryOp(self, node):
+        v = self.expr(node.operand)
+        if isinstance(node.op, ast.Not):
+            if isinstance(v, Const):
+                return Const(not v.value)
+            return Expr(f"(!{self.cond(v, node)})", BOOL)
+        name = _UNARY[type(node.op)]
+        return self.ufunc(name, [v], node, what=f"operator {_OP_TEXT[name]}")
+
+    def _e_BoolOp(self, node):
+        vals = [self.expr(v) for v in node.values]
+        if all(isinstance(v, Const) for v in vals):
+            r = vals[0].value
+            for v in vals[1:]:
+                r = (r and v.value) if isinstance(node.op, ast.And) else (r or v.value)
+            return Const(r)
+        op = " && " if isinstance(node.op, ast.And) else " || "
+        return Expr("(" + op.join(self.cond(v, node) for v in vals) + ")", BOOL)
+
+    def _e_Compare(self, node):
+        left = self.expr(node.left)
+        parts = []
+        for op, right in zip(node.ops, node.comparators):
+            name = _COMPARE.get(type(op))
+            if name is None:
+                text = {ast.Is: "is", ast.IsNot: "is not", ast.In: "in", ast.NotIn: "not in"}
+                self.err(node, f"comparison '{text[type(op)]}' is not supported in a kernel",
+                         SyntaxError)
+            r = self.expr(right)
+            parts.append(self.ufunc(name, [left, r], node, what=f"comparison {_OP_TEXT[name]}"))
+            left = r
+        if all(isinstance(p, Const) for p in parts):
+            return Const(all(p.value for p in parts))
+        if len(parts) == 1:
+            return parts[0]
+        return Expr("(" + " && ".join(self.cond(p, node) for p in parts) + ")", BOOL)
+
+    def _e_IfExp(self, node):
+        test = self.expr(node.test)
+        if isinstance(test, Const):
+            return self.expr(node.body if test.value else node.orelse)
+        a, b = self.expr(node.body), self.expr(node.orelse)
+        ta, tb = type_of(a), type_of(b)
+        if ta is None or tb is None:
+            self.err(node, "both branches of a conditional expression must be numbers")
+        if UNKNOWN in (ta, tb):
+            return Expr("0", UNKNOWN)
+        t = result_type([ta, tb])
+        return Expr(f"({self.cond(test, node)} ? {self.cast(a, t, node)} : {self.cast(b, t, node)})",
+                    t)
+
+    def _e_Call(self, node):
+        f = self.expr(node.func)
+        args = []
+        for a in node.args:
+            if isinstance(a, ast.Starred):
+                self.err(a, "*args in calls is not supported in a kernel", SyntaxError)
+            args.append(self.expr(a))
+        kwargs = {}
+        for k in node.keywords:
+            if k.arg is None:
+                self.err(node, "**kwargs in calls is not supported in a kernel", SyntaxError)
+            kwargs[k.arg] = self.expr(k.value)
+        return self.call(f, args, kwargs, node)
+
+    # ---- calls --------------------------------------------------------------------------------
+    def call(self, f, args, kwargs, node):
+        if not isinstance(f, Const):
+            self.err(node, f"{_describe(f)} is not callable in a kernel")
+        obj = f.value
+        if isinstance(obj, _Method):
+            if args or kwargs:
+                self.err(node, f".{obj.name}() takes no arguments")
+            return self.ufunc(obj.name, [obj.value], node)
+        if isinstance(obj, B._Func):
+            try:
+                return obj.emit(self, args, kwargs, node)
+            except TypeError as e:
+                if str(e).startswith("cuarray.jit"):
+                    raise
+                self.err(node, f"jit.{obj.name}: {e}")
+        if obj is B.range or obj is builtins.range:
+            self.err(node, "range() is only supported as the iterable of a for loop")
+        handler = _BUILTIN_CALLS.get(obj) if _hashable(obj) else None
+        if handler is not None:
+            return handler(self, node, args, kwargs)
+        if kwargs and not isinstance(obj, type):
+            self.err(node, f"{getattr(obj, '__name__', obj)}() takes no keyword arguments in a "
+                           f"kernel")
+        if _hashable(obj) and obj in _MATH:
+            return self.ufunc(_MATH[obj], args, node, fold=obj)
+        uname = _ufunc_name(obj)
+        if uname is not None:
+            return self.ufunc(uname, args, node)
+        if isinstance(obj, type) and issubclass(obj, numpy.generic):
+            return self._cast_call(node, _dt.check_dtype(numpy.dtype(obj)), args, kwargs)
+        from cuarray.jit._interface import _JitRawKernel
+        if isinstance(obj, _JitRawKernel):
+            if not obj._device:
+                self.err(node, f"kernel {obj.__name__} cannot be launched from a kernel; decorate "
+                               f"it with jit.rawkernel(device=True) to call it")
+            obj = obj._func
+        if inspect.isfunction(obj):
+            return self._device_call(obj, args, node)
+        what = getattr(obj, "__qualname__", None)
+        what = f"{getattr(obj, '__module__', None) or ''}.{what}".lstrip(".") if what else repr(obj)
+        self.err(node, f"calling {what} is not supported in a kernel")
+
+    def _cast_call(self, node, dt, args, kwargs):
+        if len(args) != 1 or kwargs:
+            self.err(node, f"{dt.name}(x) takes exactly one argument in a kernel")
+        v = args[0]
+        if isinstance(v, Const):
+            try:
+                return Const(dt.type(v.value))
+            except (TypeError, ValueError, OverflowError) as e:
+                self.err(node, f"cannot convert {v.value!r} to {dt}: {e}")
+        if type_of(v) is None:
+            self.err(node, f"cannot convert {_describe(v)} to {dt}")
+        return Expr(self.cast(v, dt, node), dt)
+
+    def _device_call(self, fn, args, node):
+        types = []
+        if any(type_of(a) is UNKNOWN for a in args):
+            return Expr("0", UNKNOWN)
+        for a in args:
+            if isinstance(a, Expr) and isinstance(a.type, Array):
+                types.append(a.type)
+            elif type_of(a) is not None:
+                types.append(strong(type_of(a)))
+            else:
+                self.err(node, f"device functions take arrays and numbers, not {_describe(a)}")
+        key = (fn, tuple(types))
+        if key in self.gen.device:
+            entry = self.gen.device[key]
+            if entry is None:
+                self.err(node, f"recursive call of {fn.__name__} is not supported in a kernel")
+            name, ret = entry
+        else:
+            self.gen.device[key] = None
+            name = f"_jitdev_{re.sub(r'[^0-9A-Za-z_]', '_', fn.__name__)}_{len(self.gen.device)}"
+            ret = Translator(fn, types, self.gen, "device", name, self.mode).translate()
+            self.gen.device[key] = (name, ret)
+        codes = [a.code if isinstance(t, Array) else self.cast(a, t, node)
+                 for a, t in zip(args, types)]
+        return Expr(f"{name}({', '.join(codes)})", ret)
+
+    def ufunc(self, name, args, node, what=None, fold=None):
+        """`name` (a NumPy ufunc) applied to translated values."""
+        row = _table.get(name)
+        what = what or f"{row.name}()"
+        if row.nout != 1:
+            self.err(node, f"{row.name} has {row.nout} outputs; kernels use single-output "
+                           f"functions")
+        if len(args) != row.nin:
+            self.err(node, f"{row.name}() takes {row.nin} argument{'s' * (row.nin > 1)}, got "
+                           f"{len(args)}")
+        types = []
+        for a in args:
+            t = type_of(a)
+            if t is None:
+                self.err(node, f"{what} needs numbers, got {_describe(a)}")
+            types.append(t)
+        if all(isinstance(a, Const) for a in args):
+            return self._fold(row.name, args, node, fold)
+        if UNKNOWN in types:
+            return Expr("0", UNKNOWN)
+        ufn = getattr(numpy, row.name)
+        try:
+            loop = ufn.resolve_dtypes(tuple(types) + (None,))
+        except Exception as e:
+            self.err(node, f"{what} is not supported for {_types_text(types)} ({e})")
+        ins, out = loop[:row.nin], loop[row.nin]
+        try:
+            for dt in loop:
+                _dt.check_dtype(dt)
+            body = _table.body(row.name, ins, (out,))
+        except TypeError as e:
+            self.err(node, f"{what} is not supported for {_types_text(types)} ({e})")
+        codes = [self.cast(a, dt, node) for a, dt in zip(args, ins)]
+        inline = _inline(body, row.nin)
+        if inline is not None:
+            for k, c in enumerate(codes):
+                c = c if _SIMPLE.match(c) else f"({c})"
+                inline = re.sub(rf"\bin{k}\b", lambda m, c=c: c, inline)
+            code = f"(({_dt.ctype(out)})({inline}))" if out.kind in "iu" else f"({inline})"
+            return Expr(code, out)
+        fname, code = ufunc_function(row.name, ins, (out,))
+        self.gen.add(code)
+        return Expr(f"{fname}({', '.join(codes)})", out)
+
+    def _fold(self, name, args, node, fold):
+        vals = [a.value for a in args]
+        try:
+            if fold is not None:
+                return Const(fold(*vals))
+            if name in _PY_FOLD and all(isinstance(v, (int, float, complex)) for v in vals):
+                return Const(_PY_FOLD[name](*vals))
+            with numpy.errstate(all="ignore"):
+                return Const(getattr(numpy, name)(*vals))
+        except Exception as e:
+            self.err(node, f"{name} of constants {vals} failed: {e}", type(e) if isinstance(
+                e, (ZeroDivisionError, OverflowError, ValueError)) else TypeError)
+
+    # ---- conversions --------------------------------------------------------------------------
+    def cast(self, v, dt, node):
+        """C code of value `v` converted to dtype `dt`."""
+        dt = strong(dt)
+        if isinstance(v, Const):
+            t = v.type
+            if t is None:
+                self.err(node, f"{_describe(v)} is not a number")
+            try:
+                return literal(v.value, dt)
+            except (OverflowError, TypeError, ValueError) as e:
+                self.err(node, f"cannot use {v.value!r} as {dt}: {e}", OverflowError)
+        t = type_of(v)
+        if t is None:
+            self.err(node, f"expected a number, got {_describe(v)}")
+        if t is UNKNOWN:
+            return v.code
+        return _cast(v.code, strong(t), dt)
+
+    def cond(self, v, node):
+        """C condition testing the truth of value `v`."""
+        if isinstance(v, Const):
+            return "true" if v.value else "false"
+        t = type_of(v)
+        if t is None:
+            self.err(node, f"the truth value of {_describe(v)} is not defined in a kernel")
+        if t is UNKNOWN:
+            return v.code
+        t = strong(t)
+        if t.kind == "b":
+            return v.code
+        if t.kind == "c":
+            return f"cuarray_nonzero({v.code})"
+        return f"(({v.code}) != 0)"
+
+
+# ---- helpers ----------------------------------------------------------------------------------
+class _Method:
+    """A method of a device value (`z.conj`), called as the ufunc `name`."""
+
+    def __init__(self, name, value):
+        self.name = name
+        self.value = value
+
+
+_PY_FOLD = {"add": lambda a, b: a + b, "subtract": lambda a, b: a - b,
+            "multiply": lambda a, b: a * b, "divide": lambda a, b: a / b,
+            "floor_divide": lambda a, b: a // b, "remainder": lambda a, b: a % b,
+            "power": lambda a, b: a ** b, "left_shift": lambda a, b: a << b,
+            "right_shift": lambda a, b: a >> b, "bitwise_or": lambda a, b: a | b,
+            "bitwise_and": lambda a, b: a & b, "bitwise_xor": lambda a, b: a ^ b,
+            "negative": lambda a: -a, "positive": lambda a: +a, "invert": lambda a: ~a,
+            "equal": lambda a, b: a == b, "not_equal": lambda a, b: a != b,
+            "less": lambda a, b: a < b, "less_equal": lambda a, b: a <= b,
+            "greater": lambda a, b: a > b, "greater_equal": lambda a, b: a >= b,
+            "absolute": abs}
+_INLINE = re.compile(r"^out0 = ([^;{}]*);$")
+_SIMPLE = re.compile(r"^[\w.]+(\[[\w.]+\])?$")  # needs no parentheses as an operand
+
+
+def _inline(body, nin):
+    """The expression of a one-statement body that uses each input once, or None."""
+    m = _INLINE.match(body.strip())
+    if m is None:
+        return None
+    expr = m.group(1)
+    if "out0" in expr:
+        return None
+    for k in range(nin):
+        if len(re.findall(rf"\bin{k}\b", expr)) != 1:
+            return None
+    return expr
+
+
+def _hashable(obj):
+    try:
+        hash(obj)
+    except TypeError:
+        return False
+    return True
+
+
+def _ufunc_name(obj):
+    from cuarray._core.ufunc import ufunc
+    if isinstance(obj, (ufunc, numpy.ufunc)):
+        n = obj.__name__
+        if n in _table.BY_NAME or n in _table.ALIASES:
+            return n
+    return None
+
+
+def _describe(v):
+    if isinstance(v, Const):
+        o = v.value
+        if inspect.ismodule(o):
+            return f"module {o.__name__}"
+        return f"{type(o).__name__} {o!r}" if not callable(o) else f"{getattr(o, '__name__', o)!r}"
+    if isinstance(v, Tuple):
+        return f"a tuple of {len(v.items)}"
+    if isinstance(v, Expr):
+        if isinstance(v.type, Array):
+            return f"an array ({v.type.dtype}, {v.type.ndim}-d)"
+        if isinstance(v.type, Shared):
+            return f"shared memory ({v.type.dtype})"
+        if v.type is None:
+            return "a call that returns nothing"
+        return f"a {strong(v.type)} value"
+    return repr(v)
+
+
+def _types_text(types):
+    return " and ".join(t.__name__ if is_weak(t) else str(t) for t in types)
+
+
+# ---- Python builtins ----------------------------------------------------------------------------
+def _b_len(tr, node, args, kwargs):
+    if len(args) != 1:
+        tr.err(node, "len() takes exactly one argument")
+    v = args[0]
+    if isinstance(v, Expr) and isinstance(v.type, Array):
+        if v.type.ndim == 0:
+            tr.err(node, "len() of a 0-d array")
+        return Expr(f"{v.code}.shape[0]", INT64)
+    if isinstance(v, Tuple):
+        return Const(len(v.items))
+    if isinstance(v, Const):
+        return Const(len(v.value))
+    tr.err(node, f"len() of {_describe(v)} is not supported in a kernel")
+
+
+def _b_abs(tr, node, args, kwargs):
+    return tr.ufunc("absolute", args, node, what="abs()")
+
+
+def _b_minmax(name):
+    def f(tr, node, args, kwargs):
+        if kwargs:
+            tr.err(node, f"{name}() takes no keyword arguments in a kernel")
+        if len(args) == 1 and isinstance(args[0], Tuple):
+            args = list(args[0].items)
+        if len(args) < 2:
+            tr.err(node, f"{name}() in a kernel takes two or more numbers")
+        if all(isinstance(a, Const) for a in args):
+            return Const((min if name == "min" else max)(a.value for a in args))
+        r = args[0]
+        for a in args[1:]:
+            r = tr.ufunc("minimum" if name == "min" else "maximum", [r, a], node, what=f"{name}()")
+        return r
+    return f
+
+
+def _b_convert(pytype, dt):
+    def f(tr, node, args, kwargs):
+        if pytype is complex and len(args) == 2:
+            re_, im = args
+            if isinstance(re_, Const) and isinstance(im, Const):
+                return Const(complex(re_.value, im.value))
+            d = numpy.dtype(numpy.float64)
+            return Expr(f"complex<double>({tr.cast(re_, d, node)}, {tr.cast(im, d, node)})", dt)
+        if len(args) != 1 or kwargs:
+            tr.err(node, f"{pytype.__name__}() takes one argument in a kernel")
+        v = args[0]
+        if isinstance(v, Const):
+            return Const(pytype(v.value))
+        return tr._cast_call(node, dt, args, {})
+    return f
+
+
+def _c_string(s):
+    return s.replace("\\", "\\\\").replace('"', '\\"').replace("\n", "\\n").replace("%", "%%")
+
+
+def _b_print(tr, node, args, kwargs):
+    sep, end = " ", "\n"
+    for k, v in kwargs.items():
+        if k not in ("sep", "end") or not isinstance(v, Const) or not isinstance(v.value, str):
+            tr.err(node, "print() in a kernel takes sep= and end= strings only")
+        if k == "sep":
+            sep = v.value
+        else:
+            end = v.value
+    fmt, vals = [], []
+    for a in args:
+        if isinstance(a, Const):
+            fmt.append(_c_string(str(a.value)))
+            continue
+        t = type_of(a)
+        if t is None:
+            tr.err(node, f"print() in a kernel prints numbers and strings, not {_describe(a)}")
+        if t is UNKNOWN:
+            continue
+        t = strong(t)
+        if t.kind == "b":
+            fmt.append("%s")
+            vals.append(f'({a.code} ? "True" : "False")')
+        elif t.kind == "i":
+            fmt.append("%lld")
+            vals.append(f"(long long)({a.code})")
+        elif t.kind == "u":
+            fmt.append("%llu")
+            vals.append(f"(unsigned long long)({a.code})")
+        elif t.kind == "f":
+            fmt.append("%g")
+            vals.append(f"(double)({a.code})")
+        else:
+            fmt.append("(%g%+gj)")
+            vals += [f"(double)({a.code}).real()", f"(double)({a.code}).imag()"]
+    text = _c_string(sep).join(fmt) + _c_string(end)
+    return Expr(f'printf("{text}"' + "".join(", " + v for v in vals) + ")", None)
+
+
+_BUILTIN_CALLS = {
+    len: _b_len, abs: _b_abs, min: _b_minmax("min"), max: _b_minmax("max"),
+    int: _b_convert(int, INT64), float: _b_convert(float, numpy.dtype(numpy.float64)),
+    bool: _b_convert(bool, BOOL), complex: _b_convert(complex, numpy.dtype(numpy.complex128)),
+    print: _b_print,
+}
+
+
+def translate_kernel(func, arg_types, mode="python", name=None):
+    """CUDA source of `func` as an extern "C" kernel for `arg_types`; returns (source, name)."""
+    from cuarray._runtime.compiler import c_identifier
+    name = name or c_identifier(func.__name__)
+    gen = Generated()
+    Translator(func, list(arg_types), gen, "global", name, mode).translate()
+    return gen.source(), name

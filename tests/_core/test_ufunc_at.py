@@ -1,0 +1,287 @@
+"""ufunc.at and ufunc.reduceat (`cuarray._core._ufunc_at`) against NumPy.
+
+CPU tests: which update each op and dtype gets (hardware atomic, compare-and-swap loop,
+or the in-order thread), the update code compiled by NVRTC, and the argument errors.
+Behaviour tests run on the CPU stand-in for the GPU ("emu", from test_indexing.py) and on
+the GPU ("gpu").
+"""
+import importlib.util
+import os
+import sys
+
+import numpy
+import pytest
+
+import cuarray
+from cuarray._core import _indexing as ix
+from cuarray._core import _ufunc_at as ua
+from cuarray._core import dtypes as _dt
+from cuarray._core.elementwise import _SCALAR_KIND
+from cuarray._core.ndarray import ndarray
+from cuarray._runtime import compiler as _compiler
+from cuarray._runtime import memory
+
+
+def _stand_in():
+    name = "_cuarray_indexing_stand_in"
+    if name not in sys.modules:
+        spec = importlib.util.spec_from_file_location(
+            name, os.path.join(os.path.dirname(__file__), "test_indexing.py"))
+        mod = importlib.util.module_from_spec(spec)
+        sys.modules[name] = mod
+        spec.loader.exec_module(mod)
+    return sys.modules[name]
+
+
+_S = _stand_in()
+xp, rng, pytest_generate_tests, dtypes, rand, same = (
+    _S.xp, _S.rng, _S.pytest_generate_tests, _S.dtypes, _S.rand, _S.same)
+
+
+def _fake(shape, dtype):
+    """A cuarray array over a made-up device address (nothing reads it)."""
+    mem = memory.UnownedMemory(0x7F00_0000_1000, 1 << 20, object(), 0)
+    return ndarray(shape, dtype, memptr=memory.MemoryPointer(mem, 0))
+
+
+# ---- strategies and code (CPU) -----------------------------------------------------------------
+
+@pytest.mark.parametrize("name,a,loop,kind", [
+    ("add", "f", "fff", "atomic"), ("add", "d", "ddd", "atomic"), ("add", "i", "iii", "atomic"),
+    ("add", "q", "qqq", "atomic"), ("add", "Q", "QQQ", "atomic"), ("subtract", "I", "III", "atomic"),
+    ("add", "F", "FFF", "atomic"), ("subtract", "D", "DDD", "atomic"), ("add", "e", "eee", "cas"),
+    ("add", "b", "bbb", "cas"), ("add", "?", "???", "cas"), ("add", "q", "ddd", "cas"),
+    ("multiply", "f", "fff", "cas"), ("multiply", "D", "DDD", "serial"), ("maximum", "i", "iii", "atomic"),
+    ("minimum", "Q", "QQQ", "atomic"), ("maximum", "f", "fff", "cas"), ("maximum", "h", "hhh", "cas"),
+    ("bitwise_and", "q", "qqq", "atomic"), ("bitwise_xor", "B", "BBB", "cas"), ("power", "D", "DDD", "serial"),
+])
+def test_strategy(name, a, loop, kind):
+    got, stmt = ua.at_strategy(name, numpy.dtype(a), tuple(numpy.dtype(c) for c in loop))
+    assert got == kind
+    assert ("atomic" in stmt) == (kind == "atomic")
+
+
+def _at_source(name, a, b):
+    uf = getattr(numpy, name)
+    A = numpy.dtype(a)
+    loop = tuple(uf.resolve_dtypes((A, numpy.dtype(b), None)) if uf.nin == 2 else
+                 uf.resolve_dtypes((A, None)))
+    kind, stmt, pre = ua.at_code(name, A, loop, uf.nin)
+    value = None if uf.nin == 1 else ("scalar", _dt.ctype(loop[1]), _SCALAR_KIND[loop[1].char])
+    serial = (1, 1) if kind == "serial" else ()
+    return ix.gs_source("k", "scatter", 1, ("long long",), False, "wrap", _dt.ctype(A), value, stmt,
+                        pre, *serial)[0]
+
+
+_CASES = [("add", c, c) for c in "?bBhHiIlLqQefdFD"] + [
+    ("subtract", c, c) for c in "bqeFD"] + [("multiply", c, c) for c in "?hfFD"] + [
+    ("maximum", c, c) for c in "?bIqefD"] + [("minimum", c, c) for c in "BLd"] + [
+    ("bitwise_or", c, c) for c in "?hQ"] + [("add", "i", "d"), ("divide", "f", "d"), ("power", "D", "D"),
+                                          ("negative", "e", None), ("invert", "b", None), ("sqrt", "D", None)]
+
+
+@pytest.mark.parametrize("name,a,b", _CASES, ids=[f"{n}-{a}{b or ''}" for n, a, b in _CASES])
+def test_at_code_compiles(name, a, b):
+    _compiler.compile_cubin(_at_source(name, a, b), (), (), "sm_90", "cuarray_test")
+
+
+def test_at_argument_errors():
+    a = _fake((4,), numpy.float32)
+    with pytest.raises(ValueError, match="second operand provided when ufunc is unary"):
+        cuarray.negative.at(a, [0], 1.0)
+    with pytest.raises(ValueError, match="second operand needed for ufunc"):
+        cuarray.add.at(a, [0])
+    with pytest.raises(TypeError, match="cuarray.asarray"):
+        cuarray.add.at(a, [0], numpy.ones(1))
+    with pytest.raises(TypeError, match="cuarray.ndarray"):
+        cuarray.add.at(numpy.zeros(3), [0], 1.0)
+    with pytest.raises(ValueError, match="Only unary and binary ufuncs supported at this time"):
+        cuarray.divmod.at(a, [0], 1.0)
+
+
+def test_reduceat_argument_errors():
+    a = _fake((4,), numpy.float32)
+    for bad, exc in (([0, 5], IndexError), ([-1], IndexError), (numpy.array([0.5]), TypeError),
+                     (numpy.array([[0]]), ValueError), (1, ValueError)):
+        with pytest.raises(exc) as want:
+            numpy.add.reduceat(numpy.ones(4, numpy.float32), bad)
+        with pytest.raises(exc) as got:
+            cuarray.add.reduceat(a, bad)
+        assert str(got.value) == str(want.value)
+    with pytest.raises(TypeError, match="cannot reduceat on a scalar"):
+        cuarray.add.reduceat(_fake((), numpy.float32), [0])
+    with pytest.raises(ValueError, match="reduceat only supported for binary functions"):
+        cuarray.negative.reduceat(a, [0])
+    with pytest.raises(numpy.exceptions.AxisError):
+        cuarray.add.reduceat(a, [0], axis=1)
+
+
+# ---- ufunc.at (emu and GPU) ---------------------------------------------------------------------
+
+def _close(got, want, dtype):
+    g = got.get()
+    assert g.dtype == want.dtype and g.shape == want.shape
+    rtol, atol = {"e": (2e-2, 0.5), "f": (1e-5, 1e-4), "F": (1e-5, 1e-4)}.get(
+        numpy.dtype(dtype).char, (1e-12, 1e-12))
+    wide = numpy.complex128 if g.dtype.kind == "c" else numpy.float64
+    numpy.testing.assert_allclose(g.astype(wide), want.astype(wide), rtol=rtol, atol=atol)
+
+
+def _values(name, dtype, shape, rng):
+    if name == "multiply" and numpy.dtype(dtype).kind in "fc":
+        return (1 + rng.uniform(-0.05, 0.05, shape)).astype(dtype)   # products stay finite
+    if name == "multiply" and numpy.dtype(dtype).kind in "iu":
+        return rng.integers(1, 3, shape).astype(dtype)
+    return rand(shape, dtype, rng)
+
+
+@pytest.mark.parametrize("name", ["add", "subtract", "multiply", "maximum", "minimum"])
+@dtypes(gpu="?bBhHiIlLqQefdFD", emu="bHiqefD")
+def test_at_accumulates_repeated_indices(xp, name, dtype, rng):
+    if name == "subtract" and dtype.kind == "b":
+        pytest.skip("NumPy has no boolean subtract")
+    a = _values(name, dtype, 9, rng)
+    idx = rng.integers(-9, 9, 200)
+    b = _values(name, dtype, 200, rng)
+    want = a.copy()
+    getattr(numpy, name).at(want, idx, b)
+    d = xp.asarray(a)
+    getattr(xp, name).at(d, xp.asarray(idx), xp.asarray(b))
+    _close(d, want, dtype)
+
+
+@pytest.mark.parametrize("name", ["bitwise_or", "bitwise_and", "bitwise_xor"])
+@dtypes(gpu="?bBhHiIlLqQ", emu="Bq")
+def test_at_bitwise(xp, name, dtype, rng):
+    a = rand(7, dtype, rng)
+    idx = rng.integers(0, 7, 100)
+    b = (rng.integers(0, 256, 100) if dtype.kind != "b" else rng.random(100) > 0.5).astype(dtype)
+    want = a.copy()
+    getattr(numpy, name).at(want, idx, b)
+    d = xp.asarray(a)
+    getattr(xp, name).at(d, idx, xp.asarray(b))
+    same(d, want)
+
+
+def test_at_integer_sums_are_exact(xp, rng):
+    idx = rng.integers(0, 5, 5000)
+    want = numpy.zeros(5, numpy.int64)
+    numpy.add.at(want, idx, 3)
+    d = xp.asarray(numpy.zeros(5, numpy.int64))
+    xp.add.at(d, xp.asarray(idx), 3)
+    same(d, want)
+
+
+def test_at_keys_and_broadcasting(xp, rng):
+    a = rng.standard_normal((4, 6))
+    d = xp.asarray(a)
+    cases = [((rng.integers(0, 4, 10), slice(1, 4)), rng.standard_normal((10, 3))),
+             ((slice(None), [0, 0, 5]), rng.standard_normal(3)),
+             (a > 0.3, 2.5),
+             ((rng.integers(-4, 4, (2, 3)), 2), rng.standard_normal((1, 3))),
+             ((Ellipsis, [1, 1]), 1.0)]
+    for key, b in cases:
+        numpy.add.at(a, key, b)
+        cuarray_key = tuple(xp.asarray(k) if isinstance(k, numpy.ndarray) else k for k in key) \
+            if isinstance(key, tuple) else xp.asarray(key)
+        xp.add.at(d, cuarray_key, xp.asarray(b) if isinstance(b, numpy.ndarray) else b)
+        _close(d, a, numpy.float64)
+
+
+def test_at_casts_back_each_update(xp):
+    a = numpy.zeros(3, numpy.int64)
+    numpy.add.at(a, [0, 0, 0, 2], 1.7)            # int(int(int(0 + 1.7) + 1.7) + 1.7)
+    d = xp.asarray(numpy.zeros(3, numpy.int64))
+    xp.add.at(d, [0, 0, 0, 2], 1.7)
+    same(d, a)
+    f = numpy.zeros(2, numpy.float32)
+    numpy.add.at(f, [1, 1], numpy.array([0.5, 0.25]))
+    d = xp.asarray(numpy.zeros(2, numpy.float32))
+    xp.add.at(d, [1, 1], xp.asarray(numpy.array([0.5, 0.25])))
+    same(d, f)
+
+
+def test_at_unary_ops(xp, rng):
+    a = rng.standard_normal(6)
+    idx = [0, 0, 1, 5, 5, 5]
+    want = a.copy()
+    numpy.negative.at(want, idx)
+    d = xp.asarray(a)
+    xp.negative.at(d, idx)
+    same(d, want)
+    i8 = rng.integers(-100, 100, 5).astype(numpy.int8)
+    want = i8.copy()
+    numpy.invert.at(want, [1, 1, 1, 4])
+    d = xp.asarray(i8)
+    xp.invert.at(d, [1, 1, 1, 4])
+    same(d, want)
+
+
+def test_at_complex128_products_run_in_order(xp, rng):
+    a = rand(5, numpy.complex128, rng)
+    idx = rng.integers(0, 5, 40)
+    b = (1 + 0.1 * rand(40, numpy.complex128, rng)).astype(numpy.complex128)
+    want = a.copy()
+    numpy.multiply.at(want, idx, b)
+    d = xp.asarray(a)
+    xp.multiply.at(d, xp.asarray(idx), xp.asarray(b))
+    _close(d, want, numpy.complex128)
+
+
+def test_at_errors_on_the_device(xp, monkeypatch):
+    d = xp.asarray(numpy.zeros(3))
+    with pytest.raises(ValueError, match="array is not broadcastable to correct shape"):
+        xp.add.at(d, [0, 1], xp.asarray(numpy.ones(3)))
+    monkeypatch.setenv("CUARRAY_CHECK_BOUNDS", "1")
+    with pytest.raises(IndexError, match="index 5 is out of bounds for axis 0 with size 3"):
+        xp.add.at(d, [0, 5], 1.0)
+
+
+def test_scatter_functions(xp, rng):
+    from cuarray._routines.indexing import scatter_add, scatter_max, scatter_min
+    a = rng.standard_normal((5, 3)).astype(numpy.float32)
+    idx = rng.integers(0, 5, 30)
+    v = rng.standard_normal((30, 3)).astype(numpy.float32)
+    for fn, uf in ((scatter_add, numpy.add), (scatter_max, numpy.maximum), (scatter_min, numpy.minimum)):
+        want = a.copy()
+        uf.at(want, idx, v)
+        d = xp.asarray(a)
+        fn(d, xp.asarray(idx), xp.asarray(v))
+        _close(d, want, numpy.float32)
+
+
+# ---- ufunc.reduceat (emu and GPU) ---------------------------------------------------------------
+
+@pytest.mark.parametrize("indices", [[0, 4, 1, 5, 7], [0], [3, 3, 2], [], [7, 0], [2, 2, 2]])
+@pytest.mark.parametrize("axis", [0, 1, -1])
+def test_reduceat_indices(xp, indices, axis, rng):
+    x = rng.standard_normal((8, 9, 8)).astype(numpy.float32)
+    want = numpy.add.reduceat(x, indices, axis=axis)
+    got = xp.add.reduceat(xp.asarray(x), indices, axis=axis)
+    _close(got, want, numpy.float32)
+
+
+@pytest.mark.parametrize("name", ["add", "multiply", "maximum", "minimum", "logical_or", "bitwise_xor"])
+@dtypes(gpu="?bBhHiIlLqQefdFD", emu="?bhqefD")
+def test_reduceat_ops(xp, name, dtype, rng):
+    uf = getattr(numpy, name)
+    x = _values(name, dtype, (3, 11), rng)
+    try:
+        want = uf.reduceat(x, [0, 4, 2, 9], axis=1)
+    except TypeError:
+        pytest.skip(f"NumPy has no {name} loop for {dtype}")
+    got = getattr(xp, name).reduceat(xp.asarray(x), xp.asarray(numpy.array([0, 4, 2, 9])), axis=1)
+    _close(got, want, dtype)
+
+
+def test_reduceat_dtype_out_and_views(xp, rng):
+    x = rng.integers(-100, 100, (6, 5)).astype(numpy.int8)
+    d = xp.asarray(x)
+    same(xp.add.reduceat(d, [0, 2]), numpy.add.reduceat(x, [0, 2]))              # int8 -> int64
+    same(xp.add.reduceat(d, [0, 2], dtype=numpy.int8), numpy.add.reduceat(x, [0, 2], dtype=numpy.int8))
+    same(xp.add.reduceat(d.T[::-1], [1, 3], axis=1), numpy.add.reduceat(x.T[::-1], [1, 3], axis=1))
+    out = xp.asarray(numpy.zeros((5, 2), numpy.float64)).T
+    r = xp.add.reduceat(d, [0, 4], axis=0, out=out)
+    assert r is out
+    same(out, numpy.add.reduceat(x, [0, 4], axis=0).astype(numpy.float64))
+    same(xp.add.reduceat(xp.asarray(numpy.ones((2, 0))), [0], axis=0), numpy.ones((1, 0)))
