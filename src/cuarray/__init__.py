@@ -11,6 +11,7 @@ from cuarray._core.ndarray import ndarray  # noqa: F401
 from cuarray._core.raw import RawKernel, RawModule  # noqa: F401
 from cuarray._core.transfer import asnumpy  # noqa: F401
 from cuarray._core._copy import copyto  # noqa: F401
+from cuarray._core.fusion import fuse  # noqa: F401
 from cuarray._core.interop import from_dlpack, fromDlpack  # noqa: F401
 from cuarray._routines.creation import (  # noqa: F401
     array, asarray, ascontiguousarray, asfortranarray, empty, zeros, ones, full, empty_like,

@@ -72,7 +72,7 @@ def test_diagonal_errors(args, exc):
 
 # ---- take / put ----------------------------------------------------------------------------------
 
-@dtypes(emu="?hfD")
+@dtypes(emu="hD")
 def test_take(xp, dtype, rng):
     x = rand((4, 5, 6), dtype, rng)
     d = xp.asarray(x)
@@ -226,7 +226,7 @@ def test_select_errors(xp):
 
 # ---- nonzero and friends -------------------------------------------------------------------------
 
-@dtypes(emu="?bfD")
+@dtypes(emu="?fD")
 def test_nonzero_family(xp, dtype, rng):
     x = rand((5, 7, 3), dtype, rng) * (rng.random((5, 7, 3)) > 0.5).astype(dtype)
     d = xp.asarray(x)

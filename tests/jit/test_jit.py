@@ -270,8 +270,8 @@ def test_elementwise_and_reduction_kernels_translate():
 
     @jit.elementwisekernel("float32 x", "float32 y, int32 n")
     def two_outputs(x, y, n):
-        y = x * 2
-        n = int(x)
+        y = x * 2  # noqa: F841  (outputs are written by assignment)
+        n = int(x)  # noqa: F841
 
     @jit.reductionkernel("T x", "T y", 0, post_map=lambda a: math.sqrt(a))
     def l2norm(x):
@@ -401,6 +401,22 @@ def test_unsupported_syntax_is_a_clear_error(func, exc, text):
         assert info.value.lineno >= lineno and info.value.filename.endswith("test_jit.py")
     else:
         assert "test_jit.py" in msg and f"in {func.__name__}" in msg
+
+
+def test_interface_errors():
+    with pytest.raises(ValueError, match="mode"):
+        jit.rawkernel(mode="fast")(k_half)
+    k = jit.rawkernel()(k_half)
+    with pytest.raises(ValueError, match="call it first"):
+        k.cached_code
+    with pytest.raises(TypeError, match=r"kernel\[grid, block\]"):
+        k[1]
+    with pytest.raises(TypeError, match="raw"):
+        jit.elementwisekernel("raw T x", "T y")(lambda x: x)
+    with pytest.raises(TypeError, match="not in the kernel's parameter"):
+        jit.elementwisekernel("T x", "T y")(k_half)
+    with pytest.raises(ValueError, match="reduce"):
+        jit.reductionkernel("T x", "T y", 0, reduce="avg")(lambda x: x)
 
 
 def test_host_arguments_are_refused_before_any_launch():

@@ -259,3 +259,35 @@ def test_every_distribution_has_its_checks_and_kernel():
         assert (call is None) != (bulk is None)
         for c in D._CONDS.get(name, ()):
             assert max(int(j) for j in re.findall(r"a(\d)", c.c)) < len(kinds)
+
+
+@pytest.mark.parametrize("shapes", [[(), (3,)], [(2, 1), (3,)], [(4, 1, 5), (1, 6, 1), (5,)],
+                                    [(0,), (1,)], [(2, 0), (2, 1)], []])
+def test_broadcast_matches_numpy(shapes):
+    assert D._broadcast(shapes) == numpy.broadcast_shapes(*shapes)
+
+
+def test_broadcast_mismatch():
+    with pytest.raises(ValueError, match="shape mismatch"):
+        D._broadcast([(2,), (3,)])
+
+
+@pytest.mark.parametrize("lo,rm1,wide,range_arg,thresh", [
+    (0, 5, False, 6, 2**32 % 6),
+    (-3, 2**32 - 1, False, 2**32, 0),
+    (7, 2**31, False, 2**31 + 1, 2**32 % (2**31 + 1)),
+    (0, 3 * 2**62 - 1, True, 3 * 2**62 - 1, 2**64 % (3 * 2**62)),
+    (0, 2**64 - 1, True, 2**64 - 1, 0),
+])
+def test_bounded_passes_lemire_thresholds(lo, rm1, wide, range_arg, thresh):
+    calls = []
+
+    class BitGen:
+        _engine = "philox"
+
+        def _bulk(self, builder, bargs, out, per_block, args):
+            calls.append((bargs, per_block, [int(a) for a in args]))
+
+    out = numpy.empty(3, numpy.int64)
+    D.bounded(BitGen(), out, lo, rm1)
+    assert calls == [(("l", wide), 2 if wide else 4, [range_arg, thresh, lo % 2**64])]

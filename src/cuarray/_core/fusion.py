@@ -255,8 +255,7 @@ class _Trace:
             raise TypeError(f"{row.name}() takes {row.nin} arguments, got {len(args)}")
         ops = [self._operand(a, f"cuarray.{row.name}") for a in args]
         if not any(isinstance(v, _Var) for v in ops):
-            import cuarray
-            return getattr(cuarray, row.name)(*args)
+            return getattr(numpy, row.name)(*ops)  # constants stay constants, as NumPy's
         stage = self._stage(ops, f"cuarray.{row.name}")
         ufn = getattr(numpy, row.name)
         types_ = tuple(self._type(v) for v in ops) + (None,) * row.nout
@@ -335,6 +334,8 @@ class _FusedUfunc:
     def __call__(self, *args, dtype=None, out=None, **kwargs):
         tr = next((a._tr for a in args if isinstance(a, _Var)), None)
         if tr is None:
+            if all(isinstance(a, (bool, int, float, complex, numpy.generic)) for a in args):
+                return getattr(numpy, self._uf.__name__)(*args, dtype=dtype, **kwargs)
             return self._uf(*args, dtype=dtype, out=out, **kwargs)
         if out is not None or kwargs:
             raise TypeError(f"cuarray.fuse: {self.__name__} inside a fused function takes no "
@@ -391,14 +392,18 @@ class _Namespace:
         self.__name__ = module.__name__
 
     def __getattr__(self, name):
-        return _substitute(getattr(self._module, name))
+        return _substitute(getattr(self._module, name), None, {})
 
 
-def _substitute(obj):
+def _substitute(obj, module, memo):
+    """What a fused function sees for a global or closure value: traced ufuncs and
+    reductions, and helper functions of the fused function's own module traced too."""
     import cuarray
     from cuarray._core.ufunc import ufunc as _cu_ufunc
     if obj is cuarray or obj is numpy:
         return _Namespace(obj)
+    if isinstance(obj, types.FunctionType) and module is not None and obj.__module__ == module:
+        return _tracing_copy(obj, memo)
     if isinstance(obj, (_cu_ufunc, numpy.ufunc)):
         return _FusedUfunc(getattr(cuarray, obj.__name__)) \
             if obj.__name__ in _table.BY_NAME or obj.__name__ in _table.ALIASES else obj
@@ -420,17 +425,23 @@ def _names(code):
     return names
 
 
-def _tracing_copy(func):
+def _tracing_copy(func, memo=None):
     """`func` with its globals and closure cells seeing traced ufuncs and reductions."""
+    memo = {} if memo is None else memo
+    if func in memo:
+        return memo[func]
     g = dict(func.__globals__)
+    copy = memo[func] = types.FunctionType(func.__code__, g, func.__name__, func.__defaults__,
+                                           None)
     for name in _names(func.__code__):
         if name in g:
-            g[name] = _substitute(g[name])
-    closure = None
+            g[name] = _substitute(g[name], func.__module__, memo)
     if func.__closure__:
-        closure = tuple(types.CellType(_substitute(c.cell_contents)) if _filled(c) else c
-                        for c in func.__closure__)
-    return types.FunctionType(func.__code__, g, func.__name__, func.__defaults__, closure)
+        cells = tuple(types.CellType(_substitute(c.cell_contents, func.__module__, memo))
+                      if _filled(c) else c for c in func.__closure__)
+        copy = memo[func] = types.FunctionType(func.__code__, g, func.__name__,
+                                               func.__defaults__, cells)
+    return copy
 
 
 def _filled(cell):
@@ -445,7 +456,7 @@ def _filled(cell):
 class _Kernel:
     """One compiled specialization: the Op or ReduceOp and how to call it."""
 
-    __slots__ = ("op", "kind", "outputs", "reduction", "scalar_params", "const")
+    __slots__ = ("op", "kind", "outputs", "multi", "reduction", "scalar_params", "const")
 
 
 class Fusion:
@@ -472,6 +483,8 @@ class Fusion:
         key = []
         has_device = has_host = False
         for a in args:
+            if isinstance(a, _Var):  # called from another fused function: inline it
+                return _tracing_copy(self.func)(*args)
             if isinstance(a, ndarray):
                 has_device = True
                 key.append(("a", a.dtype, a.ndim))
@@ -546,7 +559,7 @@ def _compile(tr, params, result, name):
         k.op = Op(name, ps, "\n".join(body), preamble=preamble)
         k.kind = "elementwise"
         k.outputs = [p.dtype for p in out_params]
-        k.reduction = multi
+        k.multi = multi
         return k
     if multi or not isinstance(result, _Var) or result.stage != "post":
         raise TypeError("cuarray.fuse: a fused function with a reduction must return the "
@@ -601,7 +614,7 @@ def _run(k, args):
         outs = [ndarray._alloc(shape, dt) for dt in k.outputs]
         if outs[0].size:
             k.op.launch(call + outs)
-        return tuple(outs) if k.reduction else outs[0]
+        return tuple(outs) if k.multi else outs[0]
     axis, keepdims, uname, acc, ident = k.reduction
     axes = normalize_axes(axis, len(shape))
     kept = tuple(n for d, n in enumerate(shape) if d not in axes)

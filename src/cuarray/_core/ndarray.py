@@ -663,6 +663,9 @@ class ndarray:
         return transfer.asarray, (self.get(),)
 
 
+ndarray.__module__ = "cuarray"  # type(x) prints <class 'cuarray.ndarray'>, as CuPy's does
+
+
 class Flags:
     """ndarray.flags: C_CONTIGUOUS, F_CONTIGUOUS, OWNDATA (read-only)."""
 

@@ -164,9 +164,20 @@ def reshape(a, /, shape=None, order="C", *, newshape=None, copy=None):
     return _device(a, "reshape").reshape(shape, order=order, copy=copy)
 
 
+def _memory_order(a):
+    """A view of `a` whose C order is its memory order (NumPy's order='K': axes by decreasing
+    stride, negative strides reversed)."""
+    if any(st < 0 for st in a._strides):
+        a = a[tuple(slice(None, None, -1) if st < 0 else slice(None) for st in a._strides)]
+    return a.transpose(sorted(range(a.ndim), key=lambda d: -a._strides[d]))
+
+
 def ravel(a, order="C"):
-    """cuarray version of `numpy.ravel`."""
-    return _device(a, "ravel").ravel(order)
+    """cuarray version of `numpy.ravel` (order='K' follows the memory layout, as NumPy's)."""
+    a = _device(a, "ravel")
+    if order == "K" and not (a._c_contig or a._f_contig):
+        return _memory_order(a).reshape(-1)
+    return a.ravel(order)
 
 
 def transpose(a, axes=None):

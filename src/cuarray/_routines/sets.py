@@ -47,17 +47,98 @@ def _differ(dtype, equal_nan):
     return "(x != y)"
 
 
-def _run_starts(aux, equal_nan):
-    """Bool flags: aux[i] starts a run of equal values (aux sorted, 1-D)."""
-    dt = aux.dtype
+def _starts_op(dt, equal_nan):
+    """f = a[i] starts a run of equal values of the sorted 1-D a."""
     expr = _differ(dt, equal_nan)
     T = _dt.ctype(dt)
-    o = op(("starts", dt.char, expr), lambda: Op(
+    return op(("starts", dt.char, expr), lambda: Op(
         "cuarray_run_starts", [Param("a", "raw", dt), Param("f", "out", _bool)],
         f"if (i == 0) f = true; else {{ const {T} x = a[i], y = a[i - 1]; f = {expr}; }}",
         preamble=ORDER))
+
+
+def _compact_op(dt, pdt):
+    return op(("compact", dt.char, pdt.char), lambda: Op(
+        "cuarray_compact", [Param("f", "in", _bool), Param("pos", "in", pdt), Param("a", "in", dt),
+                            Param("o", "raw", dt)], "if (f) o[(long long)pos - 1] = a;"))
+
+
+def _take_op(dt, idt):
+    return op(("take", dt.char, idt.char), lambda: Op(
+        "cuarray_set_take", [Param("i_", "in", idt), Param("a", "raw", dt), Param("o", "out", dt)],
+        "o = a[(long long)i_];"))
+
+
+def _runs_op(dt, pdt, rows, want_index, want_inverse, want_counts, permdt):
+    """Writes each run's value (or row, read through the permutation), first index, start
+    position, and every element's run number (the inverse)."""
+    def build():
+        params = [Param("f", "in", _bool), Param("pos", "in", pdt), Param("a", "raw", dt),
+                  Param("v", "raw", dt), Param("m", "scalar", _i64)]
+        if permdt is not None:
+            params.append(Param("pm", "raw", permdt))
+        body = "const long long k = (long long)pos - 1; if (f) { "
+        if not rows:
+            body += "v[k] = a[i]; "
+        else:
+            body += ("const long long r = (long long)pm[i] * m; "
+                     "for (long long j = 0; j < m; ++j) v[k * m + j] = a[r + j]; ")
+        if want_index:
+            params.append(Param("ix", "raw", _i64))
+            body += "ix[k] = (long long)pm[i]; "
+        if want_counts:
+            params.append(Param("st", "raw", _i64))
+            body += "st[k] = i; "
+        body += "} "
+        if want_inverse:
+            params.append(Param("iv", "raw", _i64))
+            body += "iv[(long long)pm[i]] = k;"
+        return Op("cuarray_unique_runs", params, body)
+    return op(("runs", dt.char, pdt.char, rows, want_index, want_inverse, want_counts,
+               None if permdt is None else permdt.char), build)
+
+
+def _counts_op():
+    return op(("counts",), lambda: Op(
+        "cuarray_unique_counts", [Param("st", "raw", _i64), Param("n", "scalar", _i64),
+                                  Param("c", "out", _i64)], "c = (i + 1 < st.size() ? st[i + 1] : n) - st[i];"))
+
+
+def _rowstarts_op(dt, vt):
+    """f = row pm[i] of the (n, m) x differs from row pm[i - 1]."""
+    T = _dt.ctype(dt)
+    return op(("rowstarts", dt.char, vt.char), lambda: Op(
+        "cuarray_row_starts", [Param("pm", "raw", vt), Param("x", "raw", dt), Param("m", "scalar", _i64),
+                               Param("f", "out", _bool)],
+        f"bool d = i == 0; if (!d) {{ const long long r = (long long)pm[i] * m, q = (long long)pm[i - 1] * m; "
+        f"for (long long j = 0; j < m && !d; ++j) {{ const {T} a = x[r + j], b = x[q + j]; d = a != b; }} }} f = d;",
+        preamble=ORDER))
+
+
+def _isin_op(ct, invert):
+    """o = v is in the sorted s (bisection, then equality), negated when invert."""
+    return op(("isin", ct.char, bool(invert)), lambda: Op(
+        "cuarray_isin", [Param("v", "in", ct), Param("s", "raw", ct), Param("o", "out", _bool)],
+        "long long lo = 0, hi = s.size(); "
+        "while (lo < hi) { const long long mid = (lo + hi) >> 1; if (cuarray_lt(s[mid], v)) lo = mid + 1; else hi = mid; } "
+        f"o = (lo < s.size() && s[lo] == v) != {'true' if invert else 'false'};", preamble=ORDER))
+
+
+def _eqnext_op(dt):
+    return op(("eqnext", dt.char), lambda: Op(
+        "cuarray_eq_next", [Param("a", "raw", dt), Param("f", "out", _bool)], "f = a[i + 1] == a[i];"))
+
+
+def _xorkeep_op(dt):
+    return op(("xorkeep", dt.char), lambda: Op(
+        "cuarray_setxor_keep", [Param("a", "raw", dt), Param("f", "out", _bool)],
+        "f = (i == 0 || a[i] != a[i - 1]) && (i + 1 == a.size() || a[i] != a[i + 1]);"))
+
+
+def _run_starts(aux, equal_nan):
+    """Bool flags: aux[i] starts a run of equal values (aux sorted, 1-D)."""
     f = ndarray._alloc(aux.shape, _bool)
-    o.launch([aux, f])
+    _starts_op(aux.dtype, equal_nan).launch([aux, f])
     return f
 
 
@@ -75,11 +156,7 @@ def compact(flags, arrays):
     outs = [ndarray._alloc((u,), a.dtype) for a in arrays]
     if u:
         for a, o in zip(arrays, outs):
-            k = op(("compact", a.dtype.char, pos.dtype.char), lambda: Op(
-                "cuarray_compact", [Param("f", "in", _bool), Param("pos", "in", pos.dtype),
-                                    Param("a", "in", a.dtype), Param("o", "raw", a.dtype)],
-                "if (f) o[(long long)pos - 1] = a;"))
-            k.launch([flags, pos, a, o])
+            _compact_op(a.dtype, pos.dtype).launch([flags, pos, a, o])
     return outs
 
 
@@ -87,10 +164,7 @@ def take(a, idx):
     """a[idx] for 1-D a and an integer index array (no bounds check)."""
     out = ndarray._alloc(idx.shape, a.dtype)
     if out.size:
-        k = op(("take", a.dtype.char, idx.dtype.char), lambda: Op(
-            "cuarray_set_take", [Param("i_", "in", idx.dtype), Param("a", "raw", a.dtype),
-                                 Param("o", "out", a.dtype)], "o = a[(long long)i_];"))
-        k.launch([idx, a, out])
+        _take_op(a.dtype, idx.dtype).launch([idx, a, out])
     return out
 
 
@@ -118,45 +192,15 @@ def _runs(aux, flags, perm, want_index, want_inverse, want_counts, m=None):
     inverse = ndarray._alloc((N,), _i64) if want_inverse else None
     starts = ndarray._alloc((u,), _i64) if want_counts else None
     if N:
-        P = pos.dtype
-        key = ("runs", aux.dtype.char, P.char, m is None, want_index, want_inverse, want_counts,
-               None if perm is None else perm.dtype.char)
-
-        def build():
-            params = [Param("f", "in", _bool), Param("pos", "in", P), Param("a", "raw", aux.dtype),
-                      Param("v", "raw", aux.dtype), Param("m", "scalar", _i64)]
-            if perm is not None:
-                params.append(Param("pm", "raw", perm.dtype))
-            body = "const long long k = (long long)pos - 1; if (f) { "
-            if m is None:
-                body += "v[k] = a[i]; "
-            else:
-                body += ("const long long r = (long long)pm[i] * m; "
-                         "for (long long j = 0; j < m; ++j) v[k * m + j] = a[r + j]; ")
-            if want_index:
-                params.append(Param("ix", "raw", _i64))
-                body += "ix[k] = (long long)pm[i]; "
-            if want_counts:
-                params.append(Param("st", "raw", _i64))
-                body += "st[k] = i; "
-            body += "} "
-            if want_inverse:
-                params.append(Param("iv", "raw", _i64))
-                body += "iv[(long long)pm[i]] = k;"
-            return Op("cuarray_unique_runs", params, body)
-
         args = [flags, pos, aux, vals, numpy.int64(m or 1)] + ([perm] if perm is not None else [])
         args += [x for x in (index, starts, inverse) if x is not None]
-        op(key, build).launch(args)
+        _runs_op(aux.dtype, pos.dtype, m is not None, want_index, want_inverse, want_counts,
+                 None if perm is None else perm.dtype).launch(args)
     counts = None
     if want_counts:
         counts = ndarray._alloc((u,), _i64)
         if u:
-            op(("counts",), lambda: Op(
-                "cuarray_unique_counts", [Param("st", "raw", _i64), Param("n", "scalar", _i64),
-                                          Param("c", "out", _i64)],
-                "c = (i + 1 < st.size() ? st[i + 1] : n) - st[i];")).launch(
-                [starts, numpy.int64(N), counts])
+            _counts_op().launch([starts, numpy.int64(N), counts])
     return vals, index, inverse, counts
 
 
@@ -178,15 +222,9 @@ def _unique_rows(x2, want_index, want_inverse, want_counts):
     vt = _s._u32 if n < 2**32 else _s._u64
     cols = [x2[:, j] for j in range(m - 1, -1, -1)]  # column 0 is the primary key
     keys = [k for c in cols for k in _s._subkeys(c, True)]
-    perm = _s.lsd_argsort(cols[0], keys, n, n, _cccl.backend(), vt)
-    T = _dt.ctype(x2.dtype)
+    perm = _s.lsd_argsort(keys, n, n, _cccl.backend(), vt)
     flags = ndarray._alloc((n,), _bool)
-    op(("rowstarts", x2.dtype.char, vt.char), lambda: Op(
-        "cuarray_row_starts", [Param("pm", "raw", vt), Param("x", "raw", x2.dtype),
-                               Param("m", "scalar", _i64), Param("f", "out", _bool)],
-        f"bool d = i == 0; if (!d) {{ const long long r = (long long)pm[i] * m, q = (long long)pm[i - 1] * m; "
-        f"for (long long j = 0; j < m && !d; ++j) {{ const {T} a = x[r + j], b = x[q + j]; d = a != b; }} }} f = d;",
-        preamble=ORDER)).launch([perm, x2, numpy.int64(m), flags])
+    _rowstarts_op(x2.dtype, vt).launch([perm, x2, numpy.int64(m), flags])
     return _runs(x2, flags, perm, want_index, want_inverse, want_counts, m)
 
 
@@ -269,12 +307,7 @@ def isin(element, test_elements, assume_unique=False, invert=False, *, kind=None
         return out
     t = test.reshape(-1)
     s = _s.sort_last(t if t.dtype == ct else t.astype(ct), True, False)[0]
-    k = op(("isin", ct.char, bool(invert)), lambda: Op(
-        "cuarray_isin", [Param("v", "in", ct), Param("s", "raw", ct), Param("o", "out", _bool)],
-        "long long lo = 0, hi = s.size(); "
-        "while (lo < hi) { const long long mid = (lo + hi) >> 1; if (cuarray_lt(s[mid], v)) lo = mid + 1; else hi = mid; } "
-        f"o = (lo < s.size() && s[lo] == v) != {'true' if invert else 'false'};", preamble=ORDER))
-    k.launch([element, s, out])
+    _isin_op(ct, invert).launch([element, s, out])
     return out
 
 
@@ -300,9 +333,7 @@ def intersect1d(ar1, ar2, assume_unique=False, return_indices=False):
     N = aux.size
     mask = ndarray._alloc((max(N - 1, 0),), _bool)
     if N > 1:
-        op(("eqnext", aux.dtype.char), lambda: Op(
-            "cuarray_eq_next", [Param("a", "raw", aux.dtype), Param("f", "out", _bool)],
-            "f = a[i + 1] == a[i];")).launch([aux, mask])
+        _eqnext_op(aux.dtype).launch([aux, mask])
     if not return_indices:
         return compact(mask, [aux[:-1] if N else aux])[0]
     int1d, i1, i2 = compact(mask, [aux[:-1], order[:-1], order[1:]] if N else [aux, order, order])
@@ -337,10 +368,7 @@ def setxor1d(ar1, ar2, assume_unique=False):
         return aux
     aux = _s.sort_last(aux, True, False)[0]
     keep = ndarray._alloc(aux.shape, _bool)
-    op(("xorkeep", aux.dtype.char), lambda: Op(
-        "cuarray_setxor_keep", [Param("a", "raw", aux.dtype), Param("f", "out", _bool)],
-        "f = (i == 0 || a[i] != a[i - 1]) && (i + 1 == a.size() || a[i] != a[i + 1]);")).launch(
-        [aux, keep])
+    _xorkeep_op(aux.dtype).launch([aux, keep])
     return compact(keep, [aux])[0]
 
 

@@ -206,36 +206,59 @@ def _key_op(first, src_dt, expr, kdt, vt):
     return op(("key", first, sc, expr, kdt.char, None if vt is None else vt.char), build)
 
 
+def gather_op(xdt, pdt):
+    """y[i] = x[p[i]] (x any layout, indexed in C order)."""
+    return op(("gather", xdt.char, pdt.char), lambda: Op(
+        "cuarray_sort_gather", [Param("pp", "in", pdt), Param("x", "raw", xdt), Param("y", "out", xdt)],
+        "y = x[(long long)pp];"))
+
+
+def _pos_op(pdt):
+    """o = p % n as int64: the position of each element within its row."""
+    return op(("pos", pdt.char), lambda: Op(
+        "cuarray_sort_pos", [Param("pp", "in", pdt), Param("n", "scalar", _i64), Param("o", "out", _i64)],
+        "o = (long long)pp % n;"))
+
+
+def _fromkey_op(kdt, dtype, bits):
+    """y = the value of an ordered key (of the low `bits` bits of a composite key)."""
+    K = _dt.ctype(_UNSIGNED[dtype.itemsize])
+    mask = f"{(1 << bits) - 1}ull"
+    return op(("inv", kdt.char, dtype.char, bits), lambda: Op(
+        "cuarray_sort_fromkey", [Param("k", "in", kdt), Param("y", "out", dtype)],
+        f"y = cuarray_from_okey(({K})(k & {mask}), (const {_dt.ctype(dtype)}*)0);", preamble=ORDER))
+
+
+def iota_op(dt):
+    return op(("iota", dt.char), lambda: Op(
+        "cuarray_sort_iota", [Param("q", "out", dt)], f"q = ({_dt.ctype(dt)})i;"))
+
+
+def _canon_op(dt, vt):
+    """k = x with every NaN made the one positive NaN CUB sorts last (and q = i when vt)."""
+    body = f"k = x != x ? {_NAN[dt.char]} : x;" if dt.kind == "f" else "k = x;"
+    params = [Param("x", "in", dt), Param("k", "out", dt)]
+    if vt is not None:
+        params.append(Param("q", "out", vt))
+        body += f" q = ({_dt.ctype(vt)})i;"
+    return op(("canon", dt.char, None if vt is None else vt.char),
+              lambda: Op("cuarray_sort_canon", params, body))
+
+
 def _gather(x, perm, out):
-    """out[i] = x[perm[i]] (x any layout, indexed in C order)."""
-    o = op(("gather", x.dtype.char, perm.dtype.char), lambda: Op(
-        "cuarray_sort_gather", [Param("pp", "in", perm.dtype), Param("x", "raw", x.dtype),
-                                Param("y", "out", x.dtype)], "y = x[(long long)pp];"))
-    o.launch([perm, x, out])
+    gather_op(x.dtype, perm.dtype).launch([perm, x, out])
 
 
 def _positions(perm, n, out):
-    """out = perm % n as int64: the position of each element within its row."""
-    o = op(("pos", perm.dtype.char), lambda: Op(
-        "cuarray_sort_pos", [Param("pp", "in", perm.dtype), Param("n", "scalar", _i64),
-                             Param("o", "out", _i64)], "o = (long long)pp % n;"))
-    o.launch([perm, numpy.int64(n), out])
+    _pos_op(perm.dtype).launch([perm, numpy.int64(n), out])
 
 
 def _from_keys(keys, dtype, bits, out):
-    """out = the values of ordered keys (the low `bits` bits of composite keys)."""
-    K = _dt.ctype(_UNSIGNED[dtype.itemsize])
-    mask = f"{(1 << bits) - 1}ull"
-    o = op(("inv", keys.dtype.char, dtype.char, bits), lambda: Op(
-        "cuarray_sort_fromkey", [Param("k", "in", keys.dtype), Param("y", "out", dtype)],
-        f"y = cuarray_from_okey(({K})(k & {mask}), (const {_dt.ctype(dtype)}*)0);", preamble=ORDER))
-    o.launch([keys, out])
+    _fromkey_op(keys.dtype, dtype, bits).launch([keys, out])
 
 
 def _iota(out):
-    o = op(("iota", out.dtype.char), lambda: Op(
-        "cuarray_sort_iota", [Param("q", "out", out.dtype)], f"q = ({_dt.ctype(out.dtype)})i;"))
-    o.launch([out])
+    iota_op(out.dtype).launch([out])
 
 
 # ---- radix sort: CUB through cuda.compute, or cuarray's own LSD kernels --------------------
@@ -533,7 +556,7 @@ def sort_last(xv, want_vals, want_idx, backend=None):
         expr = f"(({K})(p / n) << {kb}) | ({K})cuarray_okey{'_z' if want_idx else ''}(v)"
     else:
         keys = _subkeys(xv, True) + ([_row_key(rows)] if rows > 1 else [])
-        perm = lsd_argsort(xv, keys, N, n, be, vt)
+        perm = lsd_argsort(keys, N, n, be, vt)
         if flat_v is not None:
             _gather(xv, perm, flat_v)
         if flat_i is not None:
@@ -556,13 +579,7 @@ def _cub_native(xv, N, flat_v, flat_i, vt):
     if dt.kind == "f" or not xv._c_contig:
         keys = ndarray._alloc((N,), dt)
         q = ndarray._alloc((N,), vt) if flat_i is not None else None
-        body = f"k = x != x ? {_NAN[dt.char]} : x;" if dt.kind == "f" else "k = x;"
-        params = [Param("x", "in", dt), Param("k", "out", dt)]
-        if q is not None:
-            params.append(Param("q", "out", vt))
-            body += f" q = ({_dt.ctype(vt)})i;"
-        o = op(("canon", dt.char, q is not None, vt.char), lambda: Op("cuarray_sort_canon", params, body))
-        o.launch([xv.reshape(N), keys] + ([q] if q is not None else []))
+        _canon_op(dt, None if q is None else vt).launch([xv.reshape(N), keys] + ([q] if q is not None else []))
     else:
         keys, q = xv.reshape(N), None
     kout = flat_v if flat_v is not None else ndarray._alloc((N,), dt)
@@ -577,7 +594,7 @@ def _cub_native(xv, N, flat_v, flat_i, vt):
     _positions(qout, N, flat_i)
 
 
-def lsd_argsort(xv, keys, N, n, backend, vt):
+def lsd_argsort(keys, N, n, backend, vt):
     """Flat positions (dtype vt) ordering the elements of the (.., n) view by `keys`
     (least significant first): one stable radix sort per key."""
     perm = None
@@ -693,7 +710,7 @@ def lexsort(keys, axis=-1):
         if rows > 1:
             sub.append(_row_key(rows))
         vt = _u32 if N < 2**32 else _u64
-        perm = lsd_argsort(views[0], sub, N, n, _cccl.backend(), vt)
+        perm = lsd_argsort(sub, N, n, _cccl.backend(), vt)
         _positions(perm, n, idx.reshape(N))
     return axis_back(idx, axis, nd)
 
@@ -706,8 +723,9 @@ def sort_complex(a):
     return b.astype(numpy.complex64 if b.dtype.char in "bhBH" else numpy.complex128)
 
 
-def _kth(kth, n):
-    """The kth argument as a list of non-negative ints, with NumPy's errors."""
+def _kth(kth, n, bounds=True):
+    """The kth argument as a list of non-negative ints, with NumPy's errors (an empty array
+    takes any kth, as in NumPy)."""
     if isinstance(kth, ndarray):
         kth = kth.get()
     k = numpy.asarray(kth)
@@ -720,7 +738,7 @@ def _kth(kth, n):
     out = []
     for v in k.reshape(-1).tolist():
         w = v + n if v < 0 else v
-        if not 0 <= w < n:
+        if bounds and not 0 <= w < n:
             raise ValueError(f"kth(={w}) out of bounds ({n})")
         out.append(w)
     return out
@@ -737,7 +755,7 @@ def partition(a, kth, axis=-1, kind="introselect", order=None):
     """cuarray version of `numpy.partition`: a full (stable) sort, which meets its guarantee."""
     _check_partition(kind, order)
     a, axis = _prepare(a, axis, "partition")
-    _kth(kth, a.shape[axis])
+    _kth(kth, a.shape[axis], a.size > 0)
     return sort(a, axis)
 
 
@@ -748,7 +766,7 @@ def argpartition(a, kth, axis=-1, kind="introselect", order=None):
     if a.ndim == 0 and axis is not None:
         a = a.reshape(1)  # NumPy treats a 0-d array as one element here
     a, axis = _prepare(a, axis, "argpartition")
-    _kth(kth, a.shape[axis])
+    _kth(kth, a.shape[axis], a.size > 0)
     return argsort(a, axis)
 
 
@@ -757,7 +775,7 @@ def partition_inplace(a, kth, axis=-1, kind="introselect", order=None):
     _check_partition(kind, order)
     a = need(a, "ndarray.partition")
     axis = normalize_axis(axis, a.ndim)
-    _kth(kth, a.shape[axis])
+    _kth(kth, a.shape[axis], a.size > 0)
     sort_inplace(a, axis)
 
 

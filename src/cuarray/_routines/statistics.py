@@ -260,12 +260,15 @@ def _mt(dtype):
     return numpy.dtype(numpy.float32) if dtype.char in "ef" else _f64
 
 
+def qsorted_source(dt, out_dt):
+    return (ORDER + QUANTILE + _QSORTED.replace("XT", _dt.ctype(dt)).replace("MTT", _dt.ctype(_mt(dt)))
+            .replace("OT", _dt.ctype(out_dt)))
+
+
 def _qsorted_fn(dt, out_dt):
-    def build():
-        src = (ORDER + QUANTILE + _QSORTED.replace("XT", _dt.ctype(dt)).replace("MTT", _dt.ctype(_mt(dt)))
-               .replace("OT", _dt.ctype(out_dt)))
-        return src, "cuarray_quantile_sorted", ["P", "q", "q", "P", "q", "i", "d", "d", "i", "P", "P"]
-    return kernel(("qsorted", dt.char, out_dt.char), build)
+    return kernel(("qsorted", dt.char, out_dt.char), lambda: (
+        qsorted_source(dt, out_dt), "cuarray_quantile_sorted",
+        ["P", "q", "q", "P", "q", "i", "d", "d", "i", "P", "P"]))
 
 
 def qselect_source(dt, out_dt):
@@ -414,10 +417,7 @@ def _order_stat(v2, qd, mid, nanmode, out_dt, weights=None, a=None, axis=None):
         w2 = _reduced(wb, axis)[0]
         s, idx = _s.sort_last(v2, True, True)
         ws = ndarray._alloc((rows, n), _f64)
-        op(("wgather", w2.dtype.char), lambda: Op(
-            "cuarray_quantile_wgather", [Param("ix", "in", _i64), Param("w", "raw", w2.dtype),
-                                         Param("n", "scalar", _i64), Param("o", "out", _f64)],
-            "o = cuarray_cast<double>(w[(i / n) * n + ix]);")).launch([idx, w2, numpy.int64(n), ws])
+        _wgather_op(w2.dtype).launch([idx, w2, numpy.int64(n), ws])
         cdf = cumsum(ws, axis=1)
         if not nanmode:
             tot = cdf[:, n - 1]
@@ -432,6 +432,14 @@ def _order_stat(v2, qd, mid, nanmode, out_dt, weights=None, a=None, axis=None):
            [s._ptr, rows, n, qd._ptr, nq, mid, alpha, t2, int(nanmode), 0 if cdf is None else cdf._ptr,
             out._ptr])
     return out
+
+
+def _wgather_op(wdt):
+    """o = the weight of the element sorted to position i (ix: its position in its row)."""
+    return op(("wgather", wdt.char), lambda: Op(
+        "cuarray_quantile_wgather", [Param("ix", "in", _i64), Param("w", "raw", wdt),
+                                     Param("n", "scalar", _i64), Param("o", "out", _f64)],
+        "o = cuarray_cast<double>(w[(i / n) * n + ix]);"))
 
 
 def _uf(name):
@@ -660,6 +668,27 @@ def corrcoef(x, y=None, rowvar=True, bias=None, ddof=None, *, dtype=None):
 _MODES = {"valid": 0, "same": 1, "full": 2, "v": 0, "s": 1, "f": 2}
 
 
+def _corr_op(rdt, conj_b, reverse_b):
+    """y[k] = sum_t a[k - nl + t] * b'[t] over the overlap, accumulated as NumPy's dot."""
+    acc = {"b": "bool", "i": "long long", "u": "unsigned long long", "f": "double",
+           "c": "complex<double>"}[rdt.kind]
+    bexpr = "b[n2 - 1 - t]" if reverse_b else "b[t]"
+    if conj_b:
+        bexpr = f"conj({bexpr})"
+    T = _dt.ctype(rdt)
+    if rdt.kind == "b":
+        body = f"bool s = false; for (long long t = t0; t < t1; ++t) s = s || (a[sh + t] && {bexpr}); y = s;"
+    else:
+        body = (f"{acc} s = ({acc})0; for (long long t = t0; t < t1; ++t) "
+                f"s += cuarray_cast<{acc}>(a[sh + t]) * cuarray_cast<{acc}>(({T}){bexpr}); y = cuarray_cast<{T}>(s);")
+    pre = ("const long long sh = (long long)i - nl; const long long t0 = sh < 0 ? -sh : 0; "
+           "const long long t1 = n1 - sh < n2 ? n1 - sh : n2; ")
+    return op(("corr", rdt.char, bexpr), lambda: Op(
+        "cuarray_correlate", [Param("a", "raw", rdt), Param("b", "raw", rdt), Param("nl", "scalar", _i64),
+                              Param("n1", "scalar", _i64), Param("n2", "scalar", _i64), Param("y", "out", rdt)],
+        pre + body))
+
+
 def _corr_core(A, B, mode, conj_b, reverse_b):
     """NumPy's _pyarray_correlate: out[k] = sum_t A[k - n_left + t] * B'[t] with len(A) >= len(B),
     B' = conj(B) and/or B reversed; products accumulate as NumPy's dot (ints in 64 bits)."""
@@ -672,23 +701,7 @@ def _corr_core(A, B, mode, conj_b, reverse_b):
     else:
         length, n_left = n1 + n2 - 1, n2 - 1
     out = ndarray._alloc((length,), rdt)
-    acc = {"b": "bool", "i": "long long", "u": "unsigned long long", "f": "double",
-           "c": "complex<double>"}[rdt.kind]
-    bexpr = "b[n2 - 1 - t]" if reverse_b else "b[t]"
-    if conj_b:
-        bexpr = f"conj({bexpr})"
-    T = _dt.ctype(rdt)
-    if rdt.kind == "b":
-        body = (f"bool s = false; for (long long t = t0; t < t1; ++t) s = s || (a[sh + t] && {bexpr}); y = s;")
-    else:
-        body = (f"{acc} s = {acc}(0); for (long long t = t0; t < t1; ++t) "
-                f"s += cuarray_cast<{acc}>(a[sh + t]) * cuarray_cast<{acc}>(({T}){bexpr}); y = cuarray_cast<{T}>(s);")
-    pre = ("const long long sh = (long long)i - nl; const long long t0 = sh < 0 ? -sh : 0; "
-           "const long long t1 = n1 - sh < n2 ? n1 - sh : n2; ")
-    o = op(("corr", rdt.char, bexpr), lambda: Op(
-        "cuarray_correlate", [Param("a", "raw", rdt), Param("b", "raw", rdt), Param("nl", "scalar", _i64),
-                              Param("n1", "scalar", _i64), Param("n2", "scalar", _i64), Param("y", "out", rdt)],
-        pre + body))
+    o = _corr_op(rdt, conj_b, reverse_b)
     o.launch([A, B, numpy.int64(n_left), numpy.int64(n1), numpy.int64(n2), out])
     return out
 
@@ -855,39 +868,49 @@ __device__ __forceinline__ long long _bin(const T* x, long long i, long long, co
 _SMEM = 48 * 1024
 
 
+def hist_source(binfn, xdt, wdt, nacc, shared):
+    """The histogram kernel with bin function `binfn`; wdt None: counts."""
+    if wdt is None:
+        acc, gacc = "unsigned int", "unsigned long long"
+    else:
+        acc = gacc = "double"
+    if not shared:
+        acc = gacc
+    return (ORDER + QUANTILE + _HIST_SRC.replace("BINFN", binfn).replace("XT", _dt.ctype(xdt))
+            .replace("WTT", _dt.ctype(wdt if wdt is not None else _f64)).replace("NACCV", str(nacc))
+            .replace("SHAREDV", "1" if shared else "0").replace("HASWV", "0" if wdt is None else "1")
+            .replace("GACCT", gacc).replace("ACCT", acc))
+
+
+def uniform_bin_source(edt, c1, c2, sdt, ddt):
+    return (_BIN_UNIFORM.replace("ET", _dt.ctype(edt)).replace("C1T", _dt.ctype(c1))
+            .replace("C2T", _dt.ctype(c2)).replace("ST", _dt.ctype(sdt)).replace("DT", _dt.ctype(ddt)))
+
+
+def edges_bin_source(edt, cdt):
+    return _BIN_EDGES.replace("ET", _dt.ctype(edt)).replace("CTT", _dt.ctype(cdt))
+
+
 def _hist_launch(binfn, binkey, x, nbins, wts, weights_complex, stride_d=0, edges=None, eoff=None,
                  p=(0.0, 0.0, 0.0)):
     """Run the histogram kernel; returns the raw accumulator array (u64 counts, or float64
     sums, two per bin for complex weights)."""
-    nacc = 2 if weights_complex else 1
-    if wts is None:
-        acc, gacc, gdt = "unsigned int", "unsigned long long", _u64
-    else:
-        acc = gacc = "double"
-        gdt = _f64
-    shared = nbins * nacc * (4 if wts is None else 8) <= _SMEM
-    if not shared:
-        acc = gacc
-    wdt = wts.dtype if wts is not None else numpy.dtype(numpy.float64)
     from cuarray._routines.creation import zeros
-    out = zeros((nbins * nacc,), gdt)
+    nacc = 2 if weights_complex else 1
+    smem = nbins * nacc * (4 if wts is None else 8)
+    shared = smem <= _SMEM
+    out = zeros((nbins * nacc,), _u64 if wts is None else _f64)
     n = x.shape[0] if stride_d else x.size
     if n == 0 or nbins == 0:
         return out
-
-    def build():
-        src = (ORDER + QUANTILE + _HIST_SRC.replace("BINFN", binfn).replace("XT", _dt.ctype(x.dtype))
-               .replace("WTT", _dt.ctype(wdt)).replace("NACCV", str(nacc))
-               .replace("SHAREDV", "1" if shared else "0").replace("HASWV", "0" if wts is None else "1")
-               .replace("GACCT", gacc).replace("ACCT", acc))
-        return src, "cuarray_hist", ["P", "q", "q", "P", "P", "i", "d", "d", "d", "P", "P"]
-
-    fn = kernel(("hist", binkey, x.dtype.char, wdt.char, wts is None, nacc, shared), build)
-    grid = min(-(-n // 256), _grid_cap())
-    launch(fn, grid, 256, [x._ptr, n, stride_d, 0 if edges is None else edges._ptr,
-                           0 if eoff is None else eoff._ptr, nbins, p[0], p[1], p[2],
-                           0 if wts is None else wts._ptr, out._ptr],
-           shared=nbins * nacc * (4 if wts is None else 8) if shared else 0)
+    wdt = None if wts is None else wts.dtype
+    fn = kernel(("hist", binkey, x.dtype.char, wdt and wdt.char, nacc, shared), lambda: (
+        hist_source(binfn, x.dtype, wdt, nacc, shared), "cuarray_hist",
+        ["P", "q", "q", "P", "P", "i", "d", "d", "d", "P", "P"]))
+    launch(fn, min(-(-n // 256), _grid_cap()), 256,
+           [x._ptr, n, stride_d, 0 if edges is None else edges._ptr, 0 if eoff is None else eoff._ptr,
+            nbins, p[0], p[1], p[2], 0 if wts is None else wts._ptr, out._ptr],
+           shared=smem if shared else 0)
     return out
 
 
@@ -1021,6 +1044,8 @@ def _bin_edges(a, bins, range, weights):
     """(edges on the host or device, uniform (first, last, n) or None) as NumPy computes them."""
     from cuarray._core.transfer import asarray
     n_equal = None
+    if isinstance(bins, ndarray) and bins.ndim == 0:
+        bins = bins.item()
     if isinstance(bins, str):
         if bins not in _ESTIMATORS:
             raise ValueError(f"{bins!r} is not a valid estimator for `bins`")
@@ -1042,9 +1067,7 @@ def _bin_edges(a, bins, range, weights):
                 n_equal = int(numpy.ceil(_unsigned_subtract(last, first) / width))
             else:
                 n_equal = 1
-    elif isinstance(bins, ndarray) and bins.ndim == 0 or \
-            numpy.ndim(bins) == 0 and not isinstance(bins, ndarray):
-        bins = bins.item() if isinstance(bins, ndarray) else bins
+    elif not isinstance(bins, ndarray) and numpy.ndim(bins) == 0:
         try:
             n_equal = operator.index(bins)
         except TypeError as e:
@@ -1081,13 +1104,12 @@ def _histogram_counts(a, edges, uniform, weights):
         D = (numpy.empty(0, S) / denom).dtype
         C1 = numpy.result_type(numpy.empty(0, a.dtype), first)
         C2 = numpy.result_type(numpy.empty(0, a.dtype), last)
-        binfn = (_BIN_UNIFORM.replace("ET", _dt.ctype(edges.dtype)).replace("C1T", _dt.ctype(C1))
-                 .replace("C2T", _dt.ctype(C2)).replace("ST", _dt.ctype(S)).replace("DT", _dt.ctype(D)))
+        binfn = uniform_bin_source(edges.dtype, C1, C2, S, D)
         key = ("u", edges.dtype.char, C1.char, C2.char, S.char, D.char)
         p = (float(first), float(last), float(denom))
     else:
         C = _dt.check_dtype(numpy.result_type(a.dtype, edges.dtype))
-        binfn = _BIN_EDGES.replace("ET", _dt.ctype(edges.dtype)).replace("CTT", _dt.ctype(C))
+        binfn = edges_bin_source(edges.dtype, C)
         key = ("e", edges.dtype.char, C.char)
         p = (0.0, 0.0, 0.0)
         if not edges._c_contig:
@@ -1157,7 +1179,7 @@ def histogramdd(sample, bins=10, range=None, density=None, weights=None):
         b = bins[i]
         if isinstance(b, ndarray) and b.ndim == 0:
             b = b.item()
-        if numpy.ndim(b) == 0 and not isinstance(b, ndarray):
+        if not isinstance(b, ndarray) and numpy.ndim(b) == 0:
             if b < 1:
                 raise ValueError(f"`bins[{i}]` must be positive, when an integer")
             smin, smax = _outer_edges(cols[i], range[i])
@@ -1166,7 +1188,7 @@ def histogramdd(sample, bins=10, range=None, density=None, weights=None):
             except TypeError as e:
                 raise TypeError(f"`bins[{i}]` must be an integer, when a scalar") from e
             edges.append(asarray(numpy.linspace(smin, smax, nb + 1)))
-        elif numpy.ndim(b) == 1 or (isinstance(b, ndarray) and b.ndim == 1):
+        elif (b.ndim if isinstance(b, ndarray) else numpy.ndim(b)) == 1:
             e = b if isinstance(b, ndarray) else asarray(numpy.asarray(b))
             if e.size > 1 and bool((e[:-1] > e[1:]).any()):
                 raise ValueError(f"`bins[{i}]` must be monotonically increasing, when an array")
@@ -1260,6 +1282,21 @@ def bincount(x, weights=None, minlength=0):
     return raw.view(_i64) if w is None else raw
 
 
+def _digitize_op(ct, bdt, side_left):
+    """o = searchsorted(bins, v, side), bins increasing or (read reversed) decreasing."""
+    C = _dt.ctype(ct)
+    at = "b[dec ? nb - 1 - mid : mid]"
+    test = f"cuarray_lt(cuarray_cast<{C}>({at}), v)" if side_left else \
+        f"!cuarray_lt(v, cuarray_cast<{C}>({at}))"
+    return op(("digitize", ct.char, bdt.char, side_left), lambda: Op(
+        "cuarray_digitize", [Param("v", "in", ct), Param("b", "raw", bdt), Param("o", "out", _i64)],
+        "const long long nb = b.size(); "
+        f"const bool dec = nb > 1 && cuarray_lt(cuarray_cast<{C}>(b[nb - 1]), cuarray_cast<{C}>(b[(long long)0])); "
+        "long long lo = 0, hi = nb; "
+        f"while (lo < hi) {{ const long long mid = (lo + hi) >> 1; if ({test}) lo = mid + 1; else hi = mid; }} "
+        "o = dec ? nb - lo : lo;", preamble=ORDER))
+
+
 def digitize(x, bins, right=False):
     """cuarray version of `numpy.digitize`; `bins` must be monotonic (not checked: that
     would read it back to the host)."""
@@ -1273,18 +1310,7 @@ def digitize(x, bins, right=False):
     out = ndarray._alloc(x.shape, _i64)
     if out.size == 0:
         return out
-    side_left = bool(right)  # searchsorted's side is the opposite of `right`
-    C = _dt.ctype(ct)
-    at = "b[dec ? nb - 1 - mid : mid]"
-    test = f"cuarray_lt(cuarray_cast<{C}>({at}), v)" if side_left else \
-        f"!cuarray_lt(v, cuarray_cast<{C}>({at}))"
-    o = op(("digitize", ct.char, bins.dtype.char, side_left), lambda: Op(
-        "cuarray_digitize", [Param("v", "in", ct), Param("b", "raw", bins.dtype), Param("o", "out", _i64)],
-        "const long long nb = b.size(); "
-        f"const bool dec = nb > 1 && cuarray_lt(cuarray_cast<{C}>(b[nb - 1]), cuarray_cast<{C}>(b[0])); "
-        "long long lo = 0, hi = nb; "
-        f"while (lo < hi) {{ const long long mid = (lo + hi) >> 1; if ({test}) lo = mid + 1; else hi = mid; }} "
-        "o = dec ? nb - lo : lo;", preamble=ORDER))
+    o = _digitize_op(ct, bins.dtype, bool(right))
     o.launch([x, bins, out])
     return out
 

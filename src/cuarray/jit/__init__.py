@@ -5,8 +5,14 @@ arithmetic and comparisons with NumPy's type rules, `if`/`elif`/`else`, `for ...
 range(...)`, `while`, `break`/`continue`, conditional expressions, `math` functions and
 cuarray/NumPy ufuncs, `abs`/`min`/`max`/`int`/`float`/`len`/`print`, element access
 `x[i]` and `x[i, j]` on arrays of any layout, `x.shape[k]`, `x.size`, and calls of other
-Python functions (compiled as device functions). Differences from Python: integers are
-fixed-width and wrap as NumPy's do, and only constant negative indices count from the end.
+Python functions (compiled as device functions). Differences from Python: numbers are
+NumPy scalars (fixed-width integers that wrap, `math.floor(x)` is a float as
+`numpy.floor` gives), a local variable has one type (NumPy's promotion of the values
+assigned to it), and only constant negative indices count from the end.
+
+`jit.elementwisekernel` and `jit.reductionkernel` (named in CuPy's tutorials, absent from
+CuPy) put such a function inside an ElementwiseKernel or ReductionKernel. Not provided:
+cooperative groups (`cupyx.jit.cg`) and `cupyx.jit.cub`/`thrust`.
 
     from cuarray import jit
 

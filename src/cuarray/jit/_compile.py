@@ -12,12 +12,8 @@ Arithmetic follows NumPy: each operator or math call is the ufunc-table loop tha
 """
 import ast
 import builtins
-import cmath
 import inspect
-import linecache
-import math
 import re
-import textwrap
 
 import numpy
 
@@ -26,16 +22,11 @@ from cuarray._core import ufunc_table as _table
 from cuarray._core.fusion import cast as _cast
 from cuarray._core.fusion import literal, ufunc_function
 from cuarray.jit import _builtins as B
+from cuarray.jit._pycalls import CALLS, MATH
+from cuarray.jit._source import Generated, Source, cname
 from cuarray.jit._types import (BOOL, INT64, UNKNOWN, Array, Const, Expr, Shared, Tuple, ctype,
-                                is_weak, join, result_type, strong, type_of)
-
-PRELUDE = """#include <cuarray/core.cuh>
-template <class T, int N> struct _jit_array {
-  T* data;
-  long long size;
-  long long shape[N > 0 ? N : 1];
-  long long strides[N > 0 ? N : 1];
-};"""
+                                describe, is_weak, join, result_type, strong, type_of,
+                                types_text)
 
 _BINOPS = {ast.Add: "add", ast.Sub: "subtract", ast.Mult: "multiply", ast.Div: "divide",
            ast.FloorDiv: "floor_divide", ast.Mod: "remainder", ast.Pow: "power",
@@ -49,118 +40,6 @@ _OP_TEXT = {"add": "+", "subtract": "-", "multiply": "*", "divide": "/", "floor_
             "bitwise_or": "|", "bitwise_and": "&", "bitwise_xor": "^", "negative": "unary -",
             "positive": "unary +", "invert": "~", "equal": "==", "not_equal": "!=", "less": "<",
             "less_equal": "<=", "greater": ">", "greater_equal": ">="}
-
-# math functions are their NumPy ufuncs on the device (type-preserving, as in CuPy's JIT).
-_MATH = {}
-for _n, _u in (("sqrt", "sqrt"), ("exp", "exp"), ("exp2", "exp2"), ("expm1", "expm1"),
-               ("log", "log"), ("log2", "log2"), ("log10", "log10"), ("log1p", "log1p"),
-               ("sin", "sin"), ("cos", "cos"), ("tan", "tan"), ("asin", "arcsin"),
-               ("acos", "arccos"), ("atan", "arctan"), ("atan2", "arctan2"), ("sinh", "sinh"),
-               ("cosh", "cosh"), ("tanh", "tanh"), ("asinh", "arcsinh"), ("acosh", "arccosh"),
-               ("atanh", "arctanh"), ("floor", "floor"), ("ceil", "ceil"), ("trunc", "trunc"),
-               ("fabs", "fabs"), ("hypot", "hypot"), ("copysign", "copysign"), ("pow", "power"),
-               ("isnan", "isnan"), ("isinf", "isinf"), ("isfinite", "isfinite"),
-               ("fmod", "fmod"), ("degrees", "degrees"), ("radians", "radians"),
-               ("cbrt", "cbrt")):
-    if hasattr(math, _n):
-        _MATH[getattr(math, _n)] = _u
-for _n in ("sqrt", "exp", "log", "log10", "sin", "cos", "tan", "asin", "acos", "atan", "sinh",
-           "cosh", "tanh", "asinh", "acosh", "atanh", "isnan", "isinf", "isfinite"):
-    _MATH[getattr(cmath, _n)] = _MATH[getattr(math, _n)]
-
-_RESERVED = frozenset("""
-auto break case char const continue default do double else enum extern float for goto if
-inline int long register restrict return short signed sizeof static struct switch typedef
-union unsigned void volatile while bool true false class delete new this template typename
-namespace operator private protected public virtual friend throw try catch explicit mutable
-using export asm typeid wchar_t const_cast static_cast dynamic_cast reinterpret_cast and or
-not xor bitand bitor compl and_eq or_eq not_eq xor_eq alignas alignof char16_t char32_t
-constexpr decltype noexcept nullptr static_assert thread_local concept requires
-threadIdx blockIdx blockDim gridDim warpSize half float16 complex
-sin cos tan asin acos atan atan2 sinh cosh tanh asinh acosh atanh exp exp2 expm1 log log2
-log10 log1p sqrt cbrt pow fabs floor ceil trunc rint round fmod hypot isnan isinf isfinite
-signbit copysign nextafter fmin fmax min max abs real imag conj arg norm modf frexp ldexp
-printf assert""".split())
-
-
-def cname(name):
-    """C name of a Python local or parameter (C keywords and CUDA names are renamed)."""
-    if name in _RESERVED or name.startswith("_"):
-        return f"_u{name}"
-    return name
-
-
-# ---- source -----------------------------------------------------------------------------------
-class Source:
-    """The parsed definition of a Python function, for translation and error messages."""
-
-    def __init__(self, func):
-        if not inspect.isfunction(func):
-            raise TypeError(f"cuarray.jit translates Python functions, not {type(func).__name__}")
-        try:
-            lines, first = inspect.getsourcelines(func)
-            filename = inspect.getsourcefile(func) or "<unknown>"
-        except (OSError, TypeError) as e:
-            raise TypeError(f"cuarray.jit needs the Python source of {func.__qualname__} and "
-                            f"cannot read it ({e}); define kernels in a file, a notebook cell or "
-                            f"IPython, not at the plain interactive prompt") from None
-        self.filename = filename
-        self.name = func.__name__
-        if func.__name__ == "<lambda>":
-            self.fdef, self.offset = self._lambda(func, filename, first, len(lines)), 0
-            self.lines = linecache.getlines(filename)
-        else:
-            tree = ast.parse(textwrap.dedent("".join(lines)))
-            self.fdef = tree.body[0]
-            self.offset = first - 1
-            self.lines = lines
-            self.first = first
-
-    @staticmethod
-    def _lambda(func, filename, first, n):
-        tree = ast.parse("".join(linecache.getlines(filename)))
-        names = list(func.__code__.co_varnames[:func.__code__.co_argcount])
-        found = [x for x in ast.walk(tree) if isinstance(x, ast.Lambda)
-                 and first <= x.lineno < first + n and [a.arg for a in x.args.args] == names]
-        if len(found) != 1:
-            raise TypeError(f"cuarray.jit cannot tell which lambda on line {first} of {filename} "
-                            f"is {func!r}; define it with def")
-        lam = found[0]
-        ret = ast.Return(lam.body)
-        ast.copy_location(ret, lam)
-        fdef = ast.FunctionDef(name="_lambda", args=lam.args, body=[ret], decorator_list=[],
-                               returns=None, type_params=[])
-        return ast.copy_location(fdef, lam)
-
-    def line(self, node):
-        """(absolute line number, text of that line)."""
-        lineno = getattr(node, "lineno", None)
-        if lineno is None:
-            return None, ""
-        if self.offset:
-            text = self.lines[lineno - 1] if 0 < lineno <= len(self.lines) else ""
-            return lineno + self.offset, text.rstrip()
-        text = self.lines[lineno - 1] if 0 < lineno <= len(self.lines) else ""
-        return lineno, text.rstrip()
-
-
-class Generated:
-    """The pieces of one compilation unit: helper and device functions in definition order."""
-
-    def __init__(self):
-        self.codes = []
-        self.device = {}  # (function, argument types) -> (C name, return type); None: in progress
-
-    def add(self, code):
-        if code not in self.codes:
-            self.codes.append(code)
-
-    def source(self):
-        return PRELUDE + "\n\n" + "\n\n".join(self.codes) + "\n"
-
-
-class _Retry(Exception):
-    pass
 
 
 def _assignments(fdef):
@@ -415,7 +294,7 @@ class Translator:
             return [f"{ind}{cname(o)} = {self.cast(v, dt, s)};", f"{ind}return;"]
         t = type_of(v)
         if t is None:
-            self.err(s, f"a device function returns numbers only, not {_describe(v)}")
+            self.err(s, f"a device function returns numbers only, not {describe(v)}")
         if t is UNKNOWN:
             return []
         self.observed.setdefault("<return>", []).append(strong(t))
@@ -461,7 +340,7 @@ class Translator:
         elif isinstance(v, Const) and isinstance(v.value, (tuple, list)):
             items = [Const(x) for x in v.value]
         else:
-            self.err(node, f"cannot unpack {_describe(v)}; only tuples (x.shape, jit.grid(2), "
+            self.err(node, f"cannot unpack {describe(v)}; only tuples (x.shape, jit.grid(2), "
                            f"(a, b)) unpack")
         if len(items) != n:
             self.err(node, f"cannot unpack {len(items)} values into {n} names", ValueError)
@@ -479,7 +358,7 @@ class Translator:
         once = self.counts.get(name, 0) <= 1
         if t is None or (once and isinstance(v, Const)):
             if not once:
-                self.err(node, f"{name!r} is assigned {_describe(v)} and also assigned elsewhere; "
+                self.err(node, f"{name!r} is assigned {describe(v)} and also assigned elsewhere; "
                                f"names bound to arrays, tuples or modules are assigned once")
             if isinstance(v, Tuple):
                 v = Tuple([self.temp(x.type, x.code) if isinstance(x, Expr) and type_of(x) else x
@@ -533,7 +412,7 @@ class Translator:
         for a in (start, stop, step):
             t = type_of(a)
             if t is None or (not is_weak(t) and t.kind not in "iub?") or t is float:
-                self.err(it, f"range() takes integers, got {_describe(a)}")
+                self.err(it, f"range() takes integers, got {describe(a)}")
         T = join([a.type for a in (start, stop, step) if isinstance(a, Expr)]) or INT64
         if T.kind == "b":
             T = INT64
@@ -646,7 +525,7 @@ class Translator:
             try:
                 return self._const(getattr(obj, a))
             except AttributeError:
-                self.err(node, f"{_describe(base)} has no attribute {a!r}", AttributeError)
+                self.err(node, f"{describe(base)} has no attribute {a!r}", AttributeError)
         if isinstance(base, Expr):
             t = base.type
             if isinstance(t, Array):
@@ -677,7 +556,7 @@ class Translator:
                 return base if a == "real" else Const(st.type(0))
         if isinstance(base, Tuple) and a in ("count", "index"):
             self.err(node, f"tuple.{a} is not supported in a kernel")
-        self.err(node, f"{_describe(base)} has no attribute {a!r} in a kernel", AttributeError)
+        self.err(node, f"{describe(base)} has no attribute {a!r} in a kernel", AttributeError)
 
     def _e_Tuple(self, node):
         return Tuple([self.expr(e) for e in node.elts])
@@ -694,18 +573,18 @@ class Translator:
             try:
                 item = items[int(idx.value)]
             except (IndexError, TypeError) as e:
-                self.err(node, f"cannot index {_describe(base)}: {e}", IndexError)
+                self.err(node, f"cannot index {describe(base)}: {e}", IndexError)
             return item if isinstance(base, Tuple) else Const(item)
         if isinstance(base, Tuple):
             self.err(node, "tuples (such as x.shape) are indexed with integer constants only")
-        self.err(node, f"{_describe(base)} cannot be indexed in a kernel")
+        self.err(node, f"{describe(base)} cannot be indexed in a kernel")
 
     def _element_of(self, node, base=None):
         if base is None:
             base = self.expr(node.value)
         if not (isinstance(base, Expr) and isinstance(base.type, (Array, Shared))):
             self.err(node, f"only arrays and shared memory can be assigned to by index, not "
-                           f"{_describe(base)}")
+                           f"{describe(base)}")
         return self.element(base, self.expr(node.slice), node), base.type.dtype
 
     def element(self, arr, index, node):
@@ -726,7 +605,7 @@ class Translator:
             it = type_of(i)
             if it is None or it is float or it is complex or \
                     (not is_weak(it) and it.kind not in "iu"):
-                self.err(node, f"array indices must be integers, got {_describe(i)}", IndexError)
+                self.err(node, f"array indices must be integers, got {describe(i)}", IndexError)
             if isinstance(i, Const):
                 v = int(i.value)
                 if v < 0 and isinstance(t, Array):
@@ -821,7 +700,7 @@ class Translator:
     # ---- calls --------------------------------------------------------------------------------
     def call(self, f, args, kwargs, node):
         if not isinstance(f, Const):
-            self.err(node, f"{_describe(f)} is not callable in a kernel")
+            self.err(node, f"{describe(f)} is not callable in a kernel")
         obj = f.value
         if isinstance(obj, _Method):
             if args or kwargs:
@@ -836,14 +715,14 @@ class Translator:
                 self.err(node, f"jit.{obj.name}: {e}")
         if obj is B.range or obj is builtins.range:
             self.err(node, "range() is only supported as the iterable of a for loop")
-        handler = _BUILTIN_CALLS.get(obj) if _hashable(obj) else None
+        handler = CALLS.get(obj) if _hashable(obj) else None
         if handler is not None:
             return handler(self, node, args, kwargs)
         if kwargs and not isinstance(obj, type):
             self.err(node, f"{getattr(obj, '__name__', obj)}() takes no keyword arguments in a "
                            f"kernel")
-        if _hashable(obj) and obj in _MATH:
-            return self.ufunc(_MATH[obj], args, node, fold=obj)
+        if _hashable(obj) and obj in MATH:
+            return self.ufunc(MATH[obj], args, node, fold=obj)
         uname = _ufunc_name(obj)
         if uname is not None:
             return self.ufunc(uname, args, node)
@@ -871,7 +750,7 @@ class Translator:
             except (TypeError, ValueError, OverflowError) as e:
                 self.err(node, f"cannot convert {v.value!r} to {dt}: {e}")
         if type_of(v) is None:
-            self.err(node, f"cannot convert {_describe(v)} to {dt}")
+            self.err(node, f"cannot convert {describe(v)} to {dt}")
         return Expr(self.cast(v, dt, node), dt)
 
     def _device_call(self, fn, args, node):
@@ -884,7 +763,7 @@ class Translator:
             elif type_of(a) is not None:
                 types.append(strong(type_of(a)))
             else:
-                self.err(node, f"device functions take arrays and numbers, not {_describe(a)}")
+                self.err(node, f"device functions take arrays and numbers, not {describe(a)}")
         key = (fn, tuple(types))
         if key in self.gen.device:
             entry = self.gen.device[key]
@@ -914,7 +793,7 @@ class Translator:
         for a in args:
             t = type_of(a)
             if t is None:
-                self.err(node, f"{what} needs numbers, got {_describe(a)}")
+                self.err(node, f"{what} needs numbers, got {describe(a)}")
             types.append(t)
         if all(isinstance(a, Const) for a in args):
             return self._fold(row.name, args, node, fold)
@@ -924,14 +803,14 @@ class Translator:
         try:
             loop = ufn.resolve_dtypes(tuple(types) + (None,))
         except Exception as e:
-            self.err(node, f"{what} is not supported for {_types_text(types)} ({e})")
+            self.err(node, f"{what} is not supported for {types_text(types)} ({e})")
         ins, out = loop[:row.nin], loop[row.nin]
         try:
             for dt in loop:
                 _dt.check_dtype(dt)
             body = _table.body(row.name, ins, (out,))
         except TypeError as e:
-            self.err(node, f"{what} is not supported for {_types_text(types)} ({e})")
+            self.err(node, f"{what} is not supported for {types_text(types)} ({e})")
         codes = [self.cast(a, dt, node) for a, dt in zip(args, ins)]
         inline = _inline(body, row.nin)
         if inline is not None:
@@ -964,14 +843,14 @@ class Translator:
         if isinstance(v, Const):
             t = v.type
             if t is None:
-                self.err(node, f"{_describe(v)} is not a number")
+                self.err(node, f"{describe(v)} is not a number")
             try:
                 return literal(v.value, dt)
             except (OverflowError, TypeError, ValueError) as e:
                 self.err(node, f"cannot use {v.value!r} as {dt}: {e}", OverflowError)
         t = type_of(v)
         if t is None:
-            self.err(node, f"expected a number, got {_describe(v)}")
+            self.err(node, f"expected a number, got {describe(v)}")
         if t is UNKNOWN:
             return v.code
         return _cast(v.code, strong(t), dt)
@@ -982,7 +861,7 @@ class Translator:
             return "true" if v.value else "false"
         t = type_of(v)
         if t is None:
-            self.err(node, f"the truth value of {_describe(v)} is not defined in a kernel")
+            self.err(node, f"the truth value of {describe(v)} is not defined in a kernel")
         if t is UNKNOWN:
             return v.code
         t = strong(t)
@@ -1046,134 +925,6 @@ def _ufunc_name(obj):
         if n in _table.BY_NAME or n in _table.ALIASES:
             return n
     return None
-
-
-def _describe(v):
-    if isinstance(v, Const):
-        o = v.value
-        if inspect.ismodule(o):
-            return f"module {o.__name__}"
-        return f"{type(o).__name__} {o!r}" if not callable(o) else f"{getattr(o, '__name__', o)!r}"
-    if isinstance(v, Tuple):
-        return f"a tuple of {len(v.items)}"
-    if isinstance(v, Expr):
-        if isinstance(v.type, Array):
-            return f"an array ({v.type.dtype}, {v.type.ndim}-d)"
-        if isinstance(v.type, Shared):
-            return f"shared memory ({v.type.dtype})"
-        if v.type is None:
-            return "a call that returns nothing"
-        return f"a {strong(v.type)} value"
-    return repr(v)
-
-
-def _types_text(types):
-    return " and ".join(t.__name__ if is_weak(t) else str(t) for t in types)
-
-
-# ---- Python builtins ----------------------------------------------------------------------------
-def _b_len(tr, node, args, kwargs):
-    if len(args) != 1:
-        tr.err(node, "len() takes exactly one argument")
-    v = args[0]
-    if isinstance(v, Expr) and isinstance(v.type, Array):
-        if v.type.ndim == 0:
-            tr.err(node, "len() of a 0-d array")
-        return Expr(f"{v.code}.shape[0]", INT64)
-    if isinstance(v, Tuple):
-        return Const(len(v.items))
-    if isinstance(v, Const):
-        return Const(len(v.value))
-    tr.err(node, f"len() of {_describe(v)} is not supported in a kernel")
-
-
-def _b_abs(tr, node, args, kwargs):
-    return tr.ufunc("absolute", args, node, what="abs()")
-
-
-def _b_minmax(name):
-    def f(tr, node, args, kwargs):
-        if kwargs:
-            tr.err(node, f"{name}() takes no keyword arguments in a kernel")
-        if len(args) == 1 and isinstance(args[0], Tuple):
-            args = list(args[0].items)
-        if len(args) < 2:
-            tr.err(node, f"{name}() in a kernel takes two or more numbers")
-        if all(isinstance(a, Const) for a in args):
-            return Const((min if name == "min" else max)(a.value for a in args))
-        r = args[0]
-        for a in args[1:]:
-            r = tr.ufunc("minimum" if name == "min" else "maximum", [r, a], node, what=f"{name}()")
-        return r
-    return f
-
-
-def _b_convert(pytype, dt):
-    def f(tr, node, args, kwargs):
-        if pytype is complex and len(args) == 2:
-            re_, im = args
-            if isinstance(re_, Const) and isinstance(im, Const):
-                return Const(complex(re_.value, im.value))
-            d = numpy.dtype(numpy.float64)
-            return Expr(f"complex<double>({tr.cast(re_, d, node)}, {tr.cast(im, d, node)})", dt)
-        if len(args) != 1 or kwargs:
-            tr.err(node, f"{pytype.__name__}() takes one argument in a kernel")
-        v = args[0]
-        if isinstance(v, Const):
-            return Const(pytype(v.value))
-        return tr._cast_call(node, dt, args, {})
-    return f
-
-
-def _c_string(s):
-    return s.replace("\\", "\\\\").replace('"', '\\"').replace("\n", "\\n").replace("%", "%%")
-
-
-def _b_print(tr, node, args, kwargs):
-    sep, end = " ", "\n"
-    for k, v in kwargs.items():
-        if k not in ("sep", "end") or not isinstance(v, Const) or not isinstance(v.value, str):
-            tr.err(node, "print() in a kernel takes sep= and end= strings only")
-        if k == "sep":
-            sep = v.value
-        else:
-            end = v.value
-    fmt, vals = [], []
-    for a in args:
-        if isinstance(a, Const):
-            fmt.append(_c_string(str(a.value)))
-            continue
-        t = type_of(a)
-        if t is None:
-            tr.err(node, f"print() in a kernel prints numbers and strings, not {_describe(a)}")
-        if t is UNKNOWN:
-            continue
-        t = strong(t)
-        if t.kind == "b":
-            fmt.append("%s")
-            vals.append(f'({a.code} ? "True" : "False")')
-        elif t.kind == "i":
-            fmt.append("%lld")
-            vals.append(f"(long long)({a.code})")
-        elif t.kind == "u":
-            fmt.append("%llu")
-            vals.append(f"(unsigned long long)({a.code})")
-        elif t.kind == "f":
-            fmt.append("%g")
-            vals.append(f"(double)({a.code})")
-        else:
-            fmt.append("(%g%+gj)")
-            vals += [f"(double)({a.code}).real()", f"(double)({a.code}).imag()"]
-    text = _c_string(sep).join(fmt) + _c_string(end)
-    return Expr(f'printf("{text}"' + "".join(", " + v for v in vals) + ")", None)
-
-
-_BUILTIN_CALLS = {
-    len: _b_len, abs: _b_abs, min: _b_minmax("min"), max: _b_minmax("max"),
-    int: _b_convert(int, INT64), float: _b_convert(float, numpy.dtype(numpy.float64)),
-    bool: _b_convert(bool, BOOL), complex: _b_convert(complex, numpy.dtype(numpy.complex128)),
-    print: _b_print,
-}
 
 
 def translate_kernel(func, arg_types, mode="python", name=None):

@@ -5,6 +5,8 @@ A scalar's type is a `numpy.dtype`; a Python literal keeps its Python type (`int
 to `x * 2` on arrays. Arrays are `Array` (a kernel argument: pointer, shape, byte
 strides) or `Shared` (`__shared__` memory, 1-D and contiguous).
 """
+import inspect
+
 import numpy
 
 from cuarray._core import dtypes as _dt
@@ -193,3 +195,26 @@ def arg_type(a, mode):
                         "array to the GPU with cuarray.asarray(x)")
     raise TypeError(f"cuarray.jit kernels take cuarray arrays, NumPy scalars and Python "
                     f"bool/int/float/complex, not {type(a).__name__}")
+
+
+def describe(v):
+    if isinstance(v, Const):
+        o = v.value
+        if inspect.ismodule(o):
+            return f"module {o.__name__}"
+        return f"{type(o).__name__} {o!r}" if not callable(o) else f"{getattr(o, '__name__', o)!r}"
+    if isinstance(v, Tuple):
+        return f"a tuple of {len(v.items)}"
+    if isinstance(v, Expr):
+        if isinstance(v.type, Array):
+            return f"an array ({v.type.dtype}, {v.type.ndim}-d)"
+        if isinstance(v.type, Shared):
+            return f"shared memory ({v.type.dtype})"
+        if v.type is None:
+            return "a call that returns nothing"
+        return f"a {strong(v.type)} value"
+    return repr(v)
+
+
+def types_text(types):
+    return " and ".join(t.__name__ if is_weak(t) else str(t) for t in types)

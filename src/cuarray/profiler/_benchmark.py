@@ -66,8 +66,6 @@ def benchmark(func, args=(), kwargs={}, n_repeat=10000, *, name=None, n_warmup=1
     """
     if name is None:
         name = func.__name__
-    if devices is None:
-        devices = (get_device_id(),)
     if not callable(func):
         raise ValueError("`func` should be a callable object.")
     if not isinstance(args, tuple):
@@ -82,6 +80,8 @@ def benchmark(func, args=(), kwargs={}, n_repeat=10000, *, name=None, n_warmup=1
         raise ValueError("`n_warmup` should be an integer.")
     if not numpy.isreal(max_duration):
         raise ValueError("`max_duration` should be given in seconds")
+    if devices is None:
+        devices = (get_device_id(),)
     if not isinstance(devices, tuple):
         raise ValueError("`devices` should be of tuple type")
     return _repeat(func, args, kwargs, n_repeat, name, n_warmup, max_duration, devices)

@@ -47,7 +47,7 @@ def kernel(builder, *args):
         from cuarray import RawKernel
         name, wrapper = builder(*args)
         k = _compiled[key] = _Kernel(
-            RawKernel(_kernels.source(wrapper), name, options=("-std=c++17",)))
+            RawKernel(_kernels.source(wrapper), name))
     return k
 
 

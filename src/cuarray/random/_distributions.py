@@ -19,6 +19,7 @@ from cuarray.random._bit_generator import kernel
 
 _KIND_DTYPE = {"d": numpy.dtype(numpy.float64), "l": numpy.dtype(numpy.int64)}
 _I64 = numpy.iinfo(numpy.int64)
+_MASK64 = (1 << 64) - 1
 _POISSON_LAM_MAX = float(_I64.max - numpy.sqrt(_I64.max) * 10)
 
 
@@ -123,7 +124,7 @@ def _int_dtype(dtype):
 
 def _i64(x):
     """A Python int as the int64 with the same low 64 bits (uint64 bounds wrap, on purpose)."""
-    x = int(x) & ((1 << 64) - 1)
+    x = int(x) & _MASK64
     return numpy.int64(x - (1 << 64) if x >= 1 << 63 else x)
 
 
@@ -155,12 +156,28 @@ class _P:
             self.host, self.shape = a.astype(dtype), a.shape
 
     def host_value(self):
-        return self.host if self.host is not None else numpy.asarray(self.scalar, _KIND_DTYPE[self.kind])
+        if self.host is not None:
+            return self.host
+        return numpy.asarray(self.scalar, _KIND_DTYPE[self.kind])
 
     def upload(self):
         if self.host is not None and self.dev is None:
             from cuarray import asarray
             self.dev = asarray(self.host)
+
+
+def _broadcast(shapes):
+    """NumPy's broadcast of shape tuples (cheaper than numpy.broadcast_shapes per call)."""
+    nd = max((len(s) for s in shapes), default=0)
+    out = [1] * nd
+    for s in shapes:
+        for d, n in enumerate(s, nd - len(s)):
+            if n != out[d]:
+                if out[d] != 1 and n != 1:
+                    raise ValueError("shape mismatch: objects cannot be broadcast to a single "
+                                     f"shape: {' and '.join(map(str, shapes))}")
+                out[d] = n if out[d] == 1 else out[d]
+    return tuple(out)
 
 
 def _layout(pshape, oshape):
@@ -216,7 +233,7 @@ def _validate(tag, params, conds):
 def _count(tag, params, conds):
     """How many elements violate each condition, counted on the device (synchronises)."""
     from cuarray import zeros
-    shape = numpy.broadcast_shapes(*(p.shape for p in params))
+    shape = _broadcast([p.shape for p in params])
     n = math.prod(shape)
     counts = zeros(len(conds), numpy.uint64)
     if n:
@@ -227,11 +244,11 @@ def _count(tag, params, conds):
 
 
 def _out_shape(size, params, out):
-    pshape = numpy.broadcast_shapes(*(p.shape for p in params)) if params else ()
+    pshape = _broadcast([p.shape for p in params])
     shape = _size(size)
     if shape is None:
         shape = pshape if out is None else out.shape
-    if numpy.broadcast_shapes(pshape, shape) != shape:
+    if pshape and _broadcast([pshape, shape]) != shape:
         raise ValueError(f"shape mismatch: parameters of shape {pshape} cannot be broadcast to "
                          f"size {shape}")
     return shape
@@ -293,16 +310,14 @@ def bounded(bg, out, lo, rm1):
         args = [None, numpy.int64(1), numpy.int64(1), _i64(lo), None, numpy.int64(1),
                 numpy.int64(1), _i64(lo + rm1), None, numpy.int64(1), numpy.int64(1), numpy.int64(0)]
         bg._element(_kernels.element_kernel, ("integers", bg._engine, c), out, out.size, args)
-    elif rm1 < 1 << 32:  # one word per output, 4 per block
+    elif rm1 < 1 << 32:  # one word per output, 4 per block; reject below 2^32 mod range
         r = rm1 + 1
         bg._bulk(_kernels.bounded_kernel, (c, False), out, 4,
-                 (numpy.uint64(r), numpy.uint64((-r) % r if r < 1 << 32 else 0),
-                  numpy.uint64(lo & ((1 << 64) - 1))))
-    else:  # two words per output
+                 (numpy.uint64(r), numpy.uint64((1 << 32) % r), numpy.uint64(lo & _MASK64)))
+    else:  # two words per output; reject below 2^64 mod range
         r = rm1 + 1
-        thresh = (-r) % r if r < 1 << 64 else 0
         bg._bulk(_kernels.bounded_kernel, (c, True), out, 2,
-                 (numpy.uint64(rm1), numpy.uint64(thresh), numpy.uint64(lo & ((1 << 64) - 1))))
+                 (numpy.uint64(rm1), numpy.uint64((1 << 64) % r), numpy.uint64(lo & _MASK64)))
     return out
 
 
@@ -450,7 +465,7 @@ class _Distributions:
 
     # ---- discrete distributions ------------------------------------------------------------
     def poisson(self, lam=1.0, size=None, dtype=int):
-        """cuarray version of `numpy.random.Generator.poisson` (multiplication; PTRS for lam >= 10)."""
+        """cuarray version of `numpy.random.Generator.poisson` (PTRS for lam >= 10)."""
         return self._i("poisson", (lam,), size, dtype)
 
     def binomial(self, n, p, size=None, dtype=int):

@@ -137,7 +137,8 @@ def get_random_state():
 
 
 def set_random_state(rs):
-    """Make `rs` the current device's global state (cuarray version of `cupy.random.set_random_state`)."""
+    """Make `rs` the current device's global state (cuarray version of
+    `cupy.random.set_random_state`)."""
     if not isinstance(rs, RandomState):
         raise TypeError(f"Random state must be an instance of RandomState. Actual: {type(rs)}")
     _random_states[get_device_id()] = rs

@@ -582,7 +582,11 @@ template <class G, class T> __device__ void r_dirichlet(G& g, const double* alph
     return;
   }
   double sum = 0.0;
-  for (i64 j = 0; j < K; ++j) { const double x = d_standard_gamma(g, alpha[j]); out[j] = (T)x; sum += x; }
+  for (i64 j = 0; j < K; ++j) {
+    const double x = d_standard_gamma(g, alpha[j]);
+    out[j] = (T)x;
+    sum += x;
+  }
   for (i64 j = 0; j < K; ++j) out[j] = (T)((double)out[j] / sum);
 }
 
@@ -604,7 +608,8 @@ __device__ void r_multivariate_hypergeometric(G& g, i64 nsample, const i64* colo
 template <int W, class T> struct alignas(W * sizeof(T) < 16 ? W * sizeof(T) : 16) Pack { T v[W]; };
 
 template <int W, class T, class Make>
-__device__ __forceinline__ void bulk_fill(T* __restrict__ out, u64 n, uint2 k, u64 ctr, const Make& make) {
+__device__ __forceinline__ void bulk_fill(T* __restrict__ out, u64 n, uint2 k, u64 ctr,
+                                          const Make& make) {
   const u64 nq = n / W, stride = (u64)gridDim.x * blockDim.x;
   u64 q = (u64)blockIdx.x * blockDim.x + threadIdx.x;
   if (reinterpret_cast<u64>(out) % alignof(Pack<W, T>) == 0) {
@@ -805,7 +810,7 @@ def _params(kinds):
 def _element_wrapper(name, engine, out_char, kinds, statement, extra=()):
     cls = ENGINES[engine]
     decl, load = _params(kinds)
-    args = [f"OUT* __restrict__ out", "const i64 n", *decl, *extra,
+    args = ["OUT* __restrict__ out", "const i64 n", *decl, *extra,
             "const u64 key", "const u64 ctr", "u32* __restrict__ states", "const i64 nstates"]
     body = "\n      ".join(load + [statement])
     if engine == "philox":
@@ -953,8 +958,9 @@ def check_kernel(tag, kinds, conditions):
                            for j, c in enumerate(conditions))
     loads = "\n      ".join(load)
     name = f"cuarray_random_check_{tag}"
+    args = ", ".join(["u64* __restrict__ counts", "const i64 n", *decl])
     return name, f"""
-extern "C" __global__ void __launch_bounds__(256) {name}({", ".join(["u64* __restrict__ counts", "const i64 n", *decl])}) {{
+extern "C" __global__ void __launch_bounds__(256) {name}({args}) {{
   const i64 stride = (i64)gridDim.x * blockDim.x;
   for (i64 i = (i64)blockIdx.x * blockDim.x + threadIdx.x; i < n; i += stride) {{
       {loads}

@@ -355,7 +355,7 @@ def chi2(x, dist, lo=None):
     ks_ = numpy.arange(x.min() if lo is None else lo, x.max() + 1)
     exp = dist.pmf(ks_) * n
     obs = numpy.array([numpy.count_nonzero(x == k) for k in ks_], float)
-    edges, e_acc, o_acc, cells_e, cells_o = [], 0.0, 0.0, [], []
+    e_acc, o_acc, cells_e, cells_o = 0.0, 0.0, [], []
     for e, o in zip(exp, obs):
         e_acc += e
         o_acc += o

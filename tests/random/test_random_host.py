@@ -1,11 +1,9 @@
 """The GPU tests of cuarray.random, run on the CPU: device arrays are stood in for by a
 NumPy subclass, and every kernel launch runs the real kernel source built as host C++
-(see test_kernels_cpu). This exercises the Python layer end to end (parameters, shapes,
+(see test_random_kernels). This exercises the Python layer end to end (parameters, shapes,
 validation, counters, kernel arguments) on machines without a GPU; the GPU run of
 test_random_gpu remains the test of the device itself.
 """
-import ctypes
-import math
 import os
 import shutil
 import subprocess
@@ -18,7 +16,7 @@ import cuarray
 import cuarray.random as cr
 from cuarray.random import _bit_generator, _distributions, _generator, _kernels as K
 
-import test_kernels_cpu as host
+import test_random_kernels as host
 import test_random_gpu as gpu
 
 pytestmark = pytest.mark.slow
@@ -157,7 +155,8 @@ test_continuous = gpu.test_continuous
 test_continuous_float32 = gpu.test_continuous_float32
 test_discrete = gpu.test_discrete
 test_bit_generators = gpu.test_bit_generators
-test_same_seed_same_numbers_and_different_seeds_differ = gpu.test_same_seed_same_numbers_and_different_seeds_differ
+test_same_seed_same_numbers_and_different_seeds_differ = \
+    gpu.test_same_seed_same_numbers_and_different_seeds_differ
 test_counter_advances_by_the_blocks_used = gpu.test_counter_advances_by_the_blocks_used
 test_values_match_the_philox_reference = gpu.test_values_match_the_philox_reference
 test_results_do_not_depend_on_the_launch_configuration = \
