@@ -205,6 +205,7 @@ class Emulator:
                 err = build.communicate()[1]
                 assert build.returncode == 0, err[:6000] + "\n" + source[:4000]
                 os.replace(cpp + ".so", so)
+                os.unlink(cpp)
             lib = ctypes.CDLL(so)
             lib.cu_emu_run.argtypes = [ctypes.c_void_p, ctypes.c_uint, ctypes.c_uint,
                                        ctypes.c_void_p, ctypes.c_int]

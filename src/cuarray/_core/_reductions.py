@@ -301,7 +301,7 @@ def mean(a, axis=None, dtype=None, out=None, keepdims=False, *, where=True):
         from cuarray._core.shapes import broadcast_shapes
         wb = w if w._shape == a._shape else _broadcast(w, a._shape)
         c = count_nonzero(wb, axis, keepdims=keepdims)
-        r = _uf("true_divide")(s, c)
+        r = _uf("divide")(s, c)
         return _finish(r, res, out)
     ac = _dt.ctype(acc)
     return _simple("mean", a, axis, out, keepdims, res, ac, acc, "in0", "a + b",
@@ -336,7 +336,7 @@ def _var(name, a, axis, dtype, out, ddof, keepdims, sqrt, where):
         s = sum(sq, axes, racc, None, keepdims, where=w)
         wb = w if w._shape == a._shape else _broadcast(w, a._shape)
         c = count_nonzero(wb, axes, keepdims=keepdims)
-        r = _uf("true_divide")(s, _uf("subtract")(c, ddof))
+        r = _uf("divide")(s, _uf("subtract")(c, ddof))
         if sqrt:
             r = _uf("sqrt")(r)
         return _finish(r, rres, out)

@@ -125,7 +125,7 @@ class ufunc:
         # lookup, one allocation, one launch.
         if not kwargs:
             nargs = len(args)
-            if nargs == 2 and self.nin == 2:
+            if nargs == 2 and self.nin == 2 and self.nout == 1:
                 x, y = args
                 if type(x) is ndarray and x._c_contig:
                     ty = type(y)

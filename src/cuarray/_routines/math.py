@@ -374,7 +374,7 @@ __device__ __forceinline__ long long _interp_index(double v, const CArray<double
                                                    long long n) {
   // NumPy's binary_search_with_guess: -1 below, n above, else the last j with xp[j] <= v.
   if (v > xp[n - 1]) return n;
-  if (v < xp[0]) return -1;
+  if (v < xp[0LL]) return -1;
   long long lo = 0, hi = n;
   while (lo < hi) { const long long mid = lo + ((hi - lo) >> 1); if (v >= xp[mid]) lo = mid + 1; else hi = mid; }
   return lo - 1;
@@ -388,9 +388,9 @@ __device__ __forceinline__ double _interp_part(double v, double x0, double x1, d
 """
 
 _INTERP_REAL = (
-    "const double v = x; const double lv = has_left ? lval : fp[0];"
+    "const double v = x; const double lv = has_left ? lval : fp[0LL];"
     " const double rv = has_right ? rval : fp[n - 1];"
-    " if (n == 1) { y = v < xp[0] ? lv : (v > xp[0] ? rv : fp[0]); }"
+    " if (n == 1) { y = v < xp[0LL] ? lv : (v > xp[0LL] ? rv : fp[0LL]); }"
     " else if (v != v) { y = v; }"
     " else { const long long j = _interp_index(v, xp, n);"
     "   if (j == -1) y = lv; else if (j == n) y = rv; else if (j == n - 1) y = fp[j];"
@@ -399,9 +399,9 @@ _INTERP_REAL = (
     "          y = _interp_part(v, xp[j], xp[j + 1], fp[j], fp[j + 1], s); } }")
 
 _INTERP_COMPLEX = (
-    "typedef complex<double> Z; const double v = x; const Z lv = has_left ? lval : fp[0];"
+    "typedef complex<double> Z; const double v = x; const Z lv = has_left ? lval : fp[0LL];"
     " const Z rv = has_right ? rval : fp[n - 1];"
-    " if (n == 1) { y = v < xp[0] ? lv : (v > xp[0] ? rv : fp[0]); }"
+    " if (n == 1) { y = v < xp[0LL] ? lv : (v > xp[0LL] ? rv : fp[0LL]); }"
     " else if (v != v) { y = Z(v, 0.0); }"
     " else { const long long j = _interp_index(v, xp, n);"
     "   if (j == -1) y = lv; else if (j == n) y = rv; else if (j == n - 1) y = fp[j];"
@@ -433,8 +433,8 @@ def interp(x, xp, fp, left=None, right=None, period=None):
             raise ValueError("fp and xp are not of the same length")
         x = _u.remainder(x, period)
         xp = _u.remainder(xp, period)
-        import cuarray
-        order = cuarray.argsort(xp).astype(_i64, copy=False)
+        from cuarray._routines.sorting import argsort
+        order = argsort(xp).astype(_i64, copy=False)
         xp, fp = _take_axis(xp, order, 0), _take_axis(fp, order, 0)
         xp = concatenate((xp[-1:] - period, xp, xp[0:1] + period))
         fp = concatenate((fp[-1:], fp, fp[0:1]))
