@@ -7,6 +7,7 @@ import numpy
 from cuarray._core import dtypes as _dt
 from cuarray._core import shapes as _sh
 from cuarray._runtime import memory as _memory
+from cuarray._runtime.memory import alloc_mem as _alloc_mem
 from cuarray._runtime import device as _device
 
 
@@ -64,12 +65,12 @@ class ndarray:
         n = 1
         for s in shape:
             n *= s
-        mp = _memory.alloc(n * it)
+        mem = _alloc_mem(n * it)
         a._shape = shape
         a.dtype = dtype
-        a._mem = mp.mem
-        a._ptr = mp.ptr
-        a._device_id = mp.device_id
+        a._mem = mem
+        a._ptr = mem.ptr
+        a._device_id = mem.device_id
         a.size = n
         a.base = None
         nd = len(shape)
@@ -259,6 +260,21 @@ class ndarray:
             new_shape = (operator.index(new_shape),)
         new_shape = tuple(operator.index(s) for s in new_shape)
         new_shape = _sh.infer_reshape(self.size, new_shape)
+        if order == "C" and self._c_contig:
+            # The common case: a contiguous array gets contiguous strides, no planning.
+            v = object.__new__(type(self))
+            v._shape = new_shape
+            v._strides = _sh.contiguous_strides(new_shape, self.dtype.itemsize, "C")
+            v.dtype = self.dtype
+            v._mem = self._mem
+            v._ptr = self._ptr
+            v._device_id = self._device_id
+            v.size = self.size
+            v.base = self if self.base is None else self.base
+            v._c_contig = True
+            v._f_contig = len(new_shape) <= 1 or self.size <= 1 or \
+                _sh.is_f_contiguous(new_shape, v._strides, self.dtype.itemsize)
+            return v
         if new_shape == self._shape:
             return self._view(self._shape, self._strides)
         st = _sh.reshape_strides(self._shape, self._strides, self.dtype.itemsize, new_shape, order)

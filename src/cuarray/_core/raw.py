@@ -78,20 +78,83 @@ def _dims(v, what):
     return t
 
 
+_sigs = {}       # tuple of argument types -> (packer, converters)
+_dims_cache = {}
+
+
+def _signature(args):
+    """Packer and per-argument converters for one tuple of argument types."""
+    from cuarray._core.ndarray import ndarray
+    from cuarray._runtime.memory import MemoryPointer
+    kinds, _ = _marshal(args)
+    conv = []
+    for a in args:
+        if isinstance(a, ndarray):
+            conv.append(0)
+        elif isinstance(a, (complex, numpy.complexfloating)):
+            conv.append(2)
+        elif isinstance(a, MemoryPointer):
+            conv.append(3)
+        elif a is None:
+            conv.append(4)
+        elif hasattr(a, "__cuda_array_interface__") and not isinstance(a, numpy.generic):
+            conv.append(5)
+        else:
+            conv.append(1)
+    return ArgPacker(kinds), tuple(conv)
+
+
 def _launch(fn, grid, block, args, shared_mem, stream, cooperative):
     if not isinstance(args, (tuple, list)):
         raise TypeError("kernel arguments must be given as a tuple or list")
     ensure_context()
-    kinds, vals = _marshal(args)
-    packer = _packers.get(kinds)
-    if packer is None:
-        packer = _packers[kinds] = ArgPacker(kinds)
+    key = tuple(map(type, args))
+    sig = _sigs.get(key)
+    if sig is None:
+        if numpy.void in key:  # structs: the type alone does not fix the layout
+            kinds, vals = _marshal(args)
+            packer = _packers.get(kinds) or _packers.setdefault(kinds, ArgPacker(kinds))
+            return _go(fn, packer, vals, grid, block, args, shared_mem, stream, cooperative)
+        sig = _sigs[key] = _signature(args)
+    packer, conv = sig
+    vals = []
+    for c, a in zip(conv, args):
+        if c == 0:
+            vals.append(a._ptr)
+        elif c == 1:
+            vals.append(a)
+        elif c == 2:
+            vals.append(a.real)
+            vals.append(a.imag)
+        elif c == 3:
+            vals.append(a.ptr)
+        elif c == 4:
+            vals.append(0)
+        else:
+            vals.append(a.__cuda_array_interface__["data"][0])
+    return _go(fn, packer, vals, grid, block, args, shared_mem, stream, cooperative)
+
+
+def _go(fn, packer, vals, grid, block, args, shared_mem, stream, cooperative):
     try:
         addr = packer.pack(vals)
     except Exception as e:  # struct.error: a value does not fit its C type
         raise TypeError(f"cannot pass kernel arguments {args!r}: {e}") from None
     sp = _stream.current_stream_ptr() if stream is None else stream.ptr
-    g, b = _dims(grid, "grid"), _dims(block, "block")
+    if type(grid) is list:
+        grid = tuple(grid)
+    if type(block) is list:
+        block = tuple(block)
+    g = _dims_cache.get(grid)
+    if g is None:
+        g = _dims(grid, "grid")
+        if len(_dims_cache) < 1024:
+            _dims_cache[grid] = g
+    b = _dims_cache.get(block)
+    if b is None:
+        b = _dims(block, "block")
+        if len(_dims_cache) < 1024:
+            _dims_cache[block] = b
     if cooperative:
         fn.launch_cooperative(g, b, addr, shared_mem, sp)
     else:

@@ -13,7 +13,7 @@ chunks whose partial accumulators go to scratch memory, and a second kernel comb
 import numpy
 
 from cuarray._core import dtypes as _dt
-from cuarray._core.elementwise import _SCALAR_KIND, _append_scalar, _grid_cap, _sm_count
+from cuarray._core.elementwise import _SCALAR_KIND, _append_scalar, _sm_count
 from cuarray._core.ndarray import ndarray
 from cuarray._core.shapes import broadcast_shapes, broadcast_strides
 from cuarray._runtime.compiler import c_identifier, compile_module
@@ -119,7 +119,7 @@ class ReduceOp:
         row = nr > 0 and N >= 64 and abs(rst[0][-1]) == itemsize
         if row:
             block = 256 if N >= 256 else (128 if N >= 128 else 64)
-            grid_x = min(M, _grid_cap())
+            grid_x = min(M, _sm_count() * 32)
             per_block = 4 * block
             S = 1
             if M < 2 * _sm_count() * 4:

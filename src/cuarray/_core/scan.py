@@ -18,7 +18,7 @@ from cuarray._runtime.device import ensure_context
 from cuarray._runtime.launch import ArgPacker
 from cuarray._runtime import memory as _memory
 from cuarray._runtime import stream as _stream
-from cuarray._core.elementwise import _SCALAR_KIND, _append_scalar, _grid_cap
+from cuarray._core.elementwise import _SCALAR_KIND, _append_scalar, _sm_count
 
 BLOCK = 256
 _INT32_MAX = 2**31 - 1
@@ -109,6 +109,12 @@ class ScanOp:
             f"typedef {A} T;",
             f"__device__ __forceinline__ T _op(const T& a, const T& b) {{ return {self.op_expr}; }}",
             f"__device__ __forceinline__ T _map(const {IN}& x_) {{ const T x = cuarray_cast<T>(x_); return {self.map_expr}; }}",
+            "__device__ __forceinline__ T _shfl_xor(const T& v, int d) {",
+            "  unsigned w[(sizeof(T) + 3) / 4] = {}; memcpy(w, &v, sizeof(T));",
+            "  #pragma unroll",
+            "  for (int k = 0; k < (int)((sizeof(T) + 3) / 4); ++k) w[k] = __shfl_xor_sync(0xffffffffu, w[k], d);",
+            "  T r; memcpy(&r, w, sizeof(T)); return r;",
+            "}",
             "__device__ __forceinline__ T _shfl_up(const T& v, int d) {",
             "  unsigned w[(sizeof(T) + 3) / 4] = {}; memcpy(w, &v, sizeof(T));",
             "  #pragma unroll",
@@ -154,22 +160,36 @@ class ScanOp:
             "  if (lane == 0) excl = ident;",
             "  if (warp) excl = _op(s_warp[warp - 1], excl);",
             f"  const T total = s_warp[{nw - 1}];",
-            "  if (tid == 0) {",
-            "    if (t == 0) {",
-            "      _cu_put(&prefs[tile], total); __threadfence(); atomicExch(&flags[tile], 2);",
-            "      s_prefix = ident;",
-            "    } else {",
-            "      _cu_put(&aggs[tile], total); __threadfence(); atomicExch(&flags[tile], 1);",
-            "      T run = ident; int p = tile - 1;",
-            "      while (true) {",
-            "        int f; do { f = ((volatile int*)flags)[p]; } while (f == 0);",
-            "        __threadfence();",
-            "        if (f == 2) { run = _op(_cu_get<T>(&prefs[p]), run); break; }",
-            "        run = _op(_cu_get<T>(&aggs[p]), run); --p;",
-            "      }",
-            "      _cu_put(&prefs[tile], _op(run, total)); __threadfence(); atomicExch(&flags[tile], 2);",
-            "      s_prefix = run;",
+            # Decoupled look-back by the first warp: 32 predecessors per step. A tile
+            # publishes its aggregate (flag 1) at once and its inclusive prefix (flag 2)
+            # when known; a predecessor in an earlier row counts as a prefix of identity.
+            # All scan operators here are commutative, so lanes combine in any order.
+            "  if (warp == 0) {",
+            "    if (lane == 0) {",
+            "      if (t == 0) { _cu_put(&prefs[tile], total); __threadfence(); atomicExch(&flags[tile], 2); }",
+            "      else { _cu_put(&aggs[tile], total); __threadfence(); atomicExch(&flags[tile], 1); }",
             "    }",
+            "    T run = ident;",
+            "    if (t != 0) {",
+            f"      const int row_first = (int)(row * per_row);",
+            "      int p = tile - 1 - lane;",
+            "      while (true) {",
+            "        int f = p >= row_first ? ((volatile int*)flags)[p] : 2;",
+            "        while (__any_sync(0xffffffffu, f == 0)) { if (f == 0) f = ((volatile int*)flags)[p]; }",
+            "        __threadfence();",
+            "        T v = p >= row_first ? (f == 2 ? _cu_get<T>(&prefs[p]) : _cu_get<T>(&aggs[p])) : ident;",
+            "        const unsigned m = __ballot_sync(0xffffffffu, f == 2);",
+            "        const int stop = m ? __ffs(m) - 1 : 32;",
+            "        if (lane > stop) v = ident;",
+            "        #pragma unroll",
+            "        for (int d = 16; d >= 1; d >>= 1) { T o = _shfl_xor(v, d); v = _op(v, o); }",
+            "        run = _op(run, v);",
+            "        if (m) break;",
+            "        p -= 32;",
+            "      }",
+            "      if (lane == 0) { _cu_put(&prefs[tile], _op(run, total)); __threadfence(); atomicExch(&flags[tile], 2); }",
+            "    }",
+            "    if (lane == 0) s_prefix = run;",
             "  }",
             "  __syncthreads();",
             "  const T pre = _op(s_prefix, excl);",
@@ -207,7 +227,7 @@ class ScanOp:
         vals = [x._ptr, out._ptr, x._strides[axis], out._strides[axis]]
         vals += list(kst[0]) + list(kst[1]) + list(kdims) + [L, N]
         _append_scalar(vals, ident_value)
-        grid = min((L + 127) // 128, _grid_cap())
+        grid = min((L + 127) // 128, _sm_count() * 32)
         fn.launch((grid, 1, 1), (128, 1, 1), packer.pack(vals), 0, _stream.current_stream_ptr())
 
     def _source_lines(self, in_dt, out_dt, nk, I):

@@ -8,6 +8,7 @@ from cuarray._core import dtypes as _dt
 from cuarray._core import shapes as _sh
 from cuarray._core.ndarray import ndarray
 from cuarray._core import _copy
+from cuarray._runtime.memory import memset_zero as _memset_zero
 from cuarray._core.transfer import array, asarray, ascontiguousarray, asfortranarray  # noqa: F401
 
 _float = numpy.dtype(numpy.float64)
@@ -37,7 +38,7 @@ def zeros(shape, dtype=float, order="C"):
     """cuarray version of `numpy.zeros`."""
     a = empty(shape, dtype, order)
     if a.size:
-        a.data.memset_async(0, a.nbytes)
+        _memset_zero(a._ptr, a.nbytes)
     return a
 
 

@@ -281,7 +281,15 @@ extern "C" __global__ void radix_upsweep(const K* __restrict__ keys, const long 
   for (int d = tid; d < NW * 256; d += NT) (&h[0][0])[d] = 0;
   __syncthreads();
   const long long start = (long long)blockIdx.x * chunk, end = _mn(start + chunk, n);
-  for (long long i = start + tid; i < end; i += NT) atomicAdd(&h[warp][(unsigned)(keys[i] >> shift) & 255u], 1u);
+  long long i = start + tid;
+  for (; i + 3 * NT < end; i += 4 * NT) {  // four loads in flight per thread
+    K k[4];
+#pragma unroll
+    for (int u = 0; u < 4; ++u) k[u] = keys[i + u * NT];
+#pragma unroll
+    for (int u = 0; u < 4; ++u) atomicAdd(&h[warp][(unsigned)(k[u] >> shift) & 255u], 1u);
+  }
+  for (; i < end; i += NT) atomicAdd(&h[warp][(unsigned)(keys[i] >> shift) & 255u], 1u);
   __syncthreads();
   unsigned int c = 0;
   for (int w = 0; w < NW; ++w) c += h[w][tid];

@@ -168,7 +168,19 @@ extern "C" __global__ void qsel_hist0(const T* __restrict__ x, const long long n
   if (tid == 0) s_nan = 0;
   __syncthreads();
   unsigned int nn = 0;
-  for (long long i = (long long)blockIdx.x * blockDim.x + tid; i < n; i += (long long)gridDim.x * blockDim.x) {
+  const long long stride = (long long)gridDim.x * blockDim.x;
+  long long i = (long long)blockIdx.x * blockDim.x + tid;
+  for (; i + 3 * stride < n; i += 4 * stride) {  // four loads in flight per thread
+    T v[4];
+#pragma unroll
+    for (int u = 0; u < 4; ++u) v[u] = x[i + u * stride];
+#pragma unroll
+    for (int u = 0; u < 4; ++u) {
+      nn += cuarray_isnan_v(v[u]) ? 1u : 0u;
+      atomicAdd(&h[warp][(unsigned)(cuarray_okey(v[u]) >> (BITS - 8)) & 255u], 1u);
+    }
+  }
+  for (; i < n; i += stride) {
     const T v = x[i];
     nn += cuarray_isnan_v(v) ? 1u : 0u;
     atomicAdd(&h[warp][(unsigned)(cuarray_okey(v) >> (BITS - 8)) & 255u], 1u);
@@ -182,6 +194,13 @@ extern "C" __global__ void qsel_hist0(const T* __restrict__ x, const long long n
   }
   if (tid == 0 && s_nan) atomicAdd(nnan, (unsigned long long)s_nan);
 }
+__device__ __forceinline__ void _qsel_count(unsigned int (*h)[256], const unsigned long long* s_pre, int K_,
+                                            int shift, const T& v) {
+  const unsigned long long k = (unsigned long long)cuarray_okey(v);
+  const unsigned long long hi = k >> (shift + 8);
+  const unsigned int d = (unsigned int)(k >> shift) & 255u;
+  for (int t = 0; t < K_; ++t) if (hi == s_pre[t]) atomicAdd(&h[t][d], 1u);
+}
 extern "C" __global__ void qsel_hist(const T* __restrict__ x, const long long n, const int K_, const int shift,
                                      const unsigned long long* __restrict__ prefix, unsigned long long* __restrict__ hist) {
   __shared__ unsigned int h[KMAX][256];
@@ -190,12 +209,16 @@ extern "C" __global__ void qsel_hist(const T* __restrict__ x, const long long n,
   for (int d = tid; d < KMAX * 256; d += blockDim.x) (&h[0][0])[d] = 0;
   if (tid < K_) s_pre[tid] = prefix[tid] >> (shift + 8);
   __syncthreads();
-  for (long long i = (long long)blockIdx.x * blockDim.x + tid; i < n; i += (long long)gridDim.x * blockDim.x) {
-    const unsigned long long k = (unsigned long long)cuarray_okey(x[i]);
-    const unsigned long long hi = k >> (shift + 8);
-    const unsigned int d = (unsigned int)(k >> shift) & 255u;
-    for (int t = 0; t < K_; ++t) if (hi == s_pre[t]) atomicAdd(&h[t][d], 1u);
+  const long long stride = (long long)gridDim.x * blockDim.x;
+  long long i = (long long)blockIdx.x * blockDim.x + tid;
+  for (; i + 3 * stride < n; i += 4 * stride) {
+    T v[4];
+#pragma unroll
+    for (int u = 0; u < 4; ++u) v[u] = x[i + u * stride];
+#pragma unroll
+    for (int u = 0; u < 4; ++u) _qsel_count(h, s_pre, K_, shift, v[u]);
   }
+  for (; i < n; i += stride) _qsel_count(h, s_pre, K_, shift, x[i]);
   __syncthreads();
   for (int e = tid; e < K_ * 256; e += blockDim.x) {
     const unsigned int c = (&h[0][0])[e];
@@ -789,7 +812,16 @@ extern "C" __global__ void cuarray_hist(const T* __restrict__ x, const long long
 #else
   GACCT* h = out;
 #endif
-  for (long long i = (long long)blockIdx.x * blockDim.x + threadIdx.x; i < n; i += (long long)gridDim.x * blockDim.x) {
+  const long long stride = (long long)gridDim.x * blockDim.x;
+  long long i = (long long)blockIdx.x * blockDim.x + threadIdx.x;
+  for (; i + 3 * stride < n; i += 4 * stride) {  // four samples in flight per thread
+    long long b[4];
+#pragma unroll
+    for (int u = 0; u < 4; ++u) b[u] = _bin(x, i + u * stride, stride_d, edges, eoff, nb, p0, p1, p2);
+#pragma unroll
+    for (int u = 0; u < 4; ++u) if (b[u] >= 0) _acc(h, b[u], w, i + u * stride);
+  }
+  for (; i < n; i += stride) {
     const long long b = _bin(x, i, stride_d, edges, eoff, nb, p0, p1, p2);
     if (b >= 0) _acc(h, b, w, i);
   }
@@ -907,7 +939,8 @@ def _hist_launch(binfn, binkey, x, nbins, wts, weights_complex, stride_d=0, edge
     fn = kernel(("hist", binkey, x.dtype.char, wdt and wdt.char, nacc, shared), lambda: (
         hist_source(binfn, x.dtype, wdt, nacc, shared), "cuarray_hist",
         ["P", "q", "q", "P", "P", "i", "d", "d", "d", "P", "P"]))
-    launch(fn, min(-(-n // 256), _grid_cap()), 256,
+    # Full occupancy but no more: every block merges its histogram with global atomics.
+    launch(fn, min(-(-n // 256), _grid_cap() // 4 if shared else _grid_cap()), 256,
            [x._ptr, n, stride_d, 0 if edges is None else edges._ptr, 0 if eoff is None else eoff._ptr,
             nbins, p[0], p[1], p[2], 0 if wts is None else wts._ptr, out._ptr],
            shared=smem if shared else 0)

@@ -71,6 +71,20 @@ def nvrtc_version():
     return _nvrtc_version
 
 
+def _toolchain():
+    """The compiler's identity in cache keys: cuda-bindings' version, which moves with the
+    CUDA toolkit (and NVRTC) it is built for. Asking NVRTC itself would load libnvrtc in
+    every process, ~30 ms of start-up even when every kernel comes from the disk cache."""
+    global _toolchain_id
+    if _toolchain_id is None:
+        import cuda.bindings
+        _toolchain_id = f"cuda-bindings {cuda.bindings.__version__}"
+    return _toolchain_id
+
+
+_toolchain_id = None
+
+
 def header_hash():
     """Hash of cuarray's own headers: part of every cache key (STYLE §7)."""
     global _header_hash
@@ -115,7 +129,7 @@ def compile_cubin(source, options=(), name_expressions=(), arch="sm_90", name="c
 def _key(source, options, name_expressions, arch):
     h = hashlib.sha256()
     for part in (source, "\0".join(options), "\0".join(name_expressions), arch,
-                 repr(nvrtc_version()), header_hash()):
+                 _toolchain(), header_hash()):
         h.update(part.encode())
         h.update(b"\1")
     return h.hexdigest()

@@ -349,6 +349,19 @@ class MemoryPointer:
         _sync_current()
 
 
+def memset_zero(ptr, nbytes):
+    """Zero `nbytes` at `ptr` on the current stream (32-bit words when the size allows)."""
+    drv = _drv()
+    ensure_context()
+    s = current_stream_ptr()
+    if nbytes & 3 == 0 and ptr & 3 == 0:
+        err = drv.cuMemsetD32Async(ptr, 0, nbytes >> 2, s)[0]
+    else:
+        err = drv.cuMemsetD8Async(ptr, 0, nbytes, s)[0]
+    if err:
+        check((err,))
+
+
 def _sync_current():
     check(_drv().cuStreamSynchronize(current_stream_ptr()))
 
@@ -514,10 +527,19 @@ class SingleDeviceMemoryPool:
 
     def malloc(self, size):
         """A MemoryPointer to `size` bytes (rounded up to 512), from the free lists if possible."""
+        mem = self.malloc_mem(size)
+        mp = _new(MemoryPointer)
+        mp.mem = mem
+        mp.ptr = mem.ptr
+        mp.device_id = self._device_id
+        return mp
+
+    def malloc_mem(self, size):
+        """The block itself (no MemoryPointer): what ndarray keeps."""
         if size <= 0:
             if size < 0:
                 raise ValueError(f"cannot allocate a negative number of bytes ({size})")
-            return MemoryPointer(Memory(0), 0)
+            return Memory(0)
         if type(size) is not int:
             size = operator.index(size)
         size = (size + 511) & -512  # _round_size, inlined for the hot path
@@ -548,11 +570,7 @@ class SingleDeviceMemoryPool:
         mem.device_id = self._device_id
         mem._chunk = chunk
         mem.pool = self
-        mp = _new(MemoryPointer)
-        mp.mem = mem
-        mp.ptr = chunk.ptr
-        mp.device_id = self._device_id
-        return mp
+        return mem
 
     def _new_chunk(self, size, sid):
         mem = self._try_malloc(size)
@@ -887,7 +905,7 @@ def malloc_async(size):
 
 
 _default_pool = MemoryPool()
-_current_allocator = _default_pool.malloc
+_current_allocator = _default_malloc = _default_pool.malloc
 
 
 def get_default_memory_pool():
@@ -899,6 +917,21 @@ def alloc(size):
     """`size` bytes from the current allocator (cuarray version of `cupy.cuda.alloc`)."""
     a = _tls.allocator
     return (_current_allocator if a is None else a)(size)
+
+
+def alloc_mem(size):
+    """The memory block behind `alloc(size)`; skips building a MemoryPointer when the
+    default pool is the allocator (the ndarray allocation hot path)."""
+    a = _tls.allocator
+    if a is None:
+        a = _current_allocator
+        if a == _default_malloc:
+            dev = get_device_id()
+            p = _default_pool._pools.get(dev)
+            if p is None:
+                p = _default_pool._create(dev)
+            return p.malloc_mem(size)
+    return a(size).mem
 
 
 def set_allocator(allocator=None):

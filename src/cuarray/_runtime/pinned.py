@@ -395,7 +395,9 @@ def copy_device_to_host(host, src_ptr, nbytes, stream_ptr, sync):
     dst = _host_address(host, nbytes, True)
     ensure_context()
     drv = _drv()
-    if not sync or (nbytes >= _CHECK_PINNED_MIN and _is_pinned(dst)):
+    # Large copies into pageable memory go straight to the driver: its own staging
+    # measured 20 GB/s on an H200 host against 10.6 GB/s for ours (memmove-bound).
+    if not sync or nbytes > _STAGE_MAX or (nbytes >= _CHECK_PINNED_MIN and _is_pinned(dst)):
         check(drv.cuMemcpyDtoHAsync(dst, src_ptr, nbytes, stream_ptr))
         if sync:
             check(drv.cuStreamSynchronize(stream_ptr))

@@ -1,0 +1,154 @@
+"""cuSPARSE handles and the generic API's sparse x dense products (SpMV, SpMM), and the
+cuSOLVER sparse handle (cusolverSp) that `cuarray.scipy.sparse.linalg.spsolve` uses.
+
+Handles are one per (device, thread), bound to the current stream at every use, and live
+as long as the process (see _libs/cublas.py). Descriptors are made per call: they are host
+structs, cheap next to the product, and safe to destroy once the call is enqueued.
+
+cuSPARSE computes only float32/float64/complex64/complex128 values; `supports(dtype)`
+says which, and callers use their own kernels for the rest.
+"""
+import threading
+
+import numpy
+
+from cuarray._libs.cublas import CUDA_DTYPE, one_zero
+from cuarray._runtime.device import ensure_context
+from cuarray._runtime.stream import current_stream_ptr
+
+_tls = threading.local()
+
+INDEX_BASE_ZERO = 0
+OP_N, OP_T, OP_C = 0, 1, 2
+ORDER_ROW = 2
+_INDEX_TYPE = {numpy.dtype(numpy.int32): 2, numpy.dtype(numpy.int64): 3}  # cusparseIndexType_t
+_VALUE_TYPES = frozenset(numpy.dtype(c) for c in "fdFD")
+
+
+def _lib():
+    from nvmath.bindings import cusparse
+    return cusparse
+
+
+def supports(value_dtype, index_dtype=numpy.dtype(numpy.int32)):
+    """True when cuSPARSE's generic API computes with these value and index dtypes."""
+    return value_dtype in _VALUE_TYPES and index_dtype in _INDEX_TYPE
+
+
+def get_handle():
+    """The cuSPARSE handle of this thread and the current device, on the current stream."""
+    dev = ensure_context()
+    try:
+        handles = _tls.handles
+    except AttributeError:
+        handles = _tls.handles = {}
+    h = handles.get(dev)
+    lib = _lib()
+    if h is None:
+        h = handles[dev] = [lib.create(), None]
+    s = current_stream_ptr()
+    if s != h[1]:
+        lib.set_stream(h[0], s)
+        h[1] = s
+    return h[0]
+
+
+def get_solver_sp():
+    """The cusolverSp handle of this thread and the current device, on the current stream."""
+    from nvmath.bindings import cusolverSp
+    dev = ensure_context()
+    try:
+        handles = _tls.solvers
+    except AttributeError:
+        handles = _tls.solvers = {}
+    h = handles.get(dev)
+    if h is None:
+        h = handles[dev] = [cusolverSp.create(), None]
+    s = current_stream_ptr()
+    if s != h[1]:
+        cusolverSp.set_stream(h[0], s)
+        h[1] = s
+    return h[0]
+
+
+def errors():
+    """The exceptions that mean "cuSPARSE cannot do this here": a status it returned, or a
+    library or symbol that could not be loaded. Callers fall back to their own kernels."""
+    from cuda.pathfinder import DynamicLibNotFoundError
+    from nvmath.bindings._internal.utils import FunctionNotFoundError, NotSupportedError
+    return (_lib().cuSPARSEError, FunctionNotFoundError, NotSupportedError,
+            DynamicLibNotFoundError)
+
+
+def _sparse_descr(lib, fmt, shape, nnz, offsets, indices, data):
+    it = _INDEX_TYPE[offsets.dtype]
+    vt = CUDA_DTYPE[data.dtype]
+    make = lib.create_csr if fmt == "csr" else lib.create_csc
+    return make(shape[0], shape[1], nnz, offsets.data.ptr, indices.data.ptr, data.data.ptr,
+                it, it, INDEX_BASE_ZERO, vt)
+
+
+def _workspace(nbytes):
+    from cuarray._core.ndarray import ndarray
+    return ndarray._alloc((max(int(nbytes), 1),), numpy.dtype(numpy.uint8))
+
+
+def spmv(fmt, shape, offsets, indices, data, x, y):
+    """y = A @ x for A in CSR (`fmt` 'csr') or CSC ('csc') form of `shape`, with `offsets`
+    (indptr), `indices` and `data` contiguous; x, y contiguous 1-D of data's dtype."""
+    lib = _lib()
+    h = get_handle()
+    dt = data.dtype
+    vt = CUDA_DTYPE[dt]
+    alpha, beta = one_zero(dt)
+    a = _sparse_descr(lib, fmt, shape, data.size, offsets, indices, data)
+    try:
+        vx = lib.create_dn_vec(x.size, x.data.ptr, vt)
+        try:
+            vy = lib.create_dn_vec(y.size, y.data.ptr, vt)
+            try:
+                alg = int(lib.SpMVAlg.DEFAULT)
+                size = lib.sp_mv_buffer_size(h, OP_N, alpha, a, vx, beta, vy, vt, alg)
+                ws = _workspace(size)
+                lib.sp_mv(h, OP_N, alpha, a, vx, beta, vy, vt, alg, ws.data.ptr)
+            finally:
+                lib.destroy_dn_vec(vy)
+        finally:
+            lib.destroy_dn_vec(vx)
+    finally:
+        lib.destroy_sp_mat(a)
+
+
+def spmm(fmt, shape, offsets, indices, data, b, c):
+    """c = A @ b for A as in `spmv`; b (shape[1], k) and c (shape[0], k) C-contiguous."""
+    lib = _lib()
+    h = get_handle()
+    dt = data.dtype
+    vt = CUDA_DTYPE[dt]
+    alpha, beta = one_zero(dt)
+    k = b.shape[1]
+    a = _sparse_descr(lib, fmt, shape, data.size, offsets, indices, data)
+    try:
+        mb = lib.create_dn_mat(b.shape[0], k, k, b.data.ptr, vt, ORDER_ROW)
+        try:
+            mc = lib.create_dn_mat(c.shape[0], k, k, c.data.ptr, vt, ORDER_ROW)
+            try:
+                alg = int(lib.SpMMAlg.DEFAULT)
+                size = lib.sp_mm_buffer_size(h, OP_N, OP_N, alpha, a, mb, beta, mc, vt, alg)
+                ws = _workspace(size)
+                lib.sp_mm(h, OP_N, OP_N, alpha, a, mb, beta, mc, vt, alg, ws.data.ptr)
+            finally:
+                lib.destroy_dn_mat(mc)
+        finally:
+            lib.destroy_dn_mat(mb)
+    finally:
+        lib.destroy_sp_mat(a)
+
+
+def mat_descr():
+    """A legacy general matrix descriptor (zero-based), for cusolverSp; kept per thread."""
+    try:
+        return _tls.descr
+    except AttributeError:
+        _tls.descr = _lib().create_mat_descr()  # general, zero-based: the defaults
+        return _tls.descr
