@@ -379,6 +379,13 @@ __device__ __forceinline__ _cu_arg _cu_argred(_cu_arg a, _cu_arg b) {
   return a;
 }
 __device__ __forceinline__ _cu_arg _cu_mk(const VT& v, long long i) { _cu_arg r; r.v = v; r.i = i; return r; }
+__device__ __forceinline__ _cu_arg _cu_argstep(const _cu_arg& a, const _cu_arg& b) {
+  // b follows a in this thread's sequence: only a strictly better b replaces a.
+  if (a.i < 0) return b;
+  const bool an = NANA, bn = NANB;
+  if (an || bn) return SKIPNAN ? (an && !bn ? b : a) : (an ? a : b);
+  return _cu_better(b.v, a.v) ? b : a;
+}
 """
 
 
@@ -428,7 +435,8 @@ def _arg_launch(name, a, axes, out, keepdims, vt, pre):
         ct = _dt.ctype(vt)
         params = [RParam("in0", "in", vt), RParam("out0", "out", _i64)]
         return ReduceOp(f"cuarray_{name}_{a.dtype.char}", params, "_cu_mk(in0, _j)", "_cu_argred(a, b)",
-                        "out0 = a.i", "_cu_mk(_cu_vt(), -1)", "_cu_arg", _HELPERS + pre)
+                        "out0 = a.i", "_cu_mk(_cu_vt(), -1)", "_cu_arg", _HELPERS + pre,
+                        step_expr="_cu_argstep(a, b)")
 
     op = _get_op(key, build)
     op.launch([a, _kept(outa, shape, axes)], axes, shape)

@@ -47,7 +47,7 @@ class ReduceOp:
     """
 
     def __init__(self, name, params, map_expr, reduce_expr, post_map_expr, identity, acc_type,
-                 preamble="", options=(), acc_bytes=None, late_preamble=""):
+                 preamble="", options=(), acc_bytes=None, late_preamble="", step_expr=None):
         self.name = c_identifier(name)
         self.params = tuple(params)
         self.map_expr = map_expr
@@ -57,6 +57,9 @@ class ReduceOp:
         self.acc_type = acc_type
         self.preamble = preamble
         self.late_preamble = late_preamble  # code that needs type_reduce
+        # Optional cheaper combine for a thread's own sequential elements, where `b`
+        # always comes after `a` in the reduced order (argmax: no index tie-break needed).
+        self.step_expr = step_expr
         self.options = tuple(options)
         self.acc_bytes = acc_bytes or _ACC_BYTES
         self._kernels = {}
@@ -292,7 +295,8 @@ def generate(op, args, nk, nr, row, block, idx64, split):
     in_ids = [k for _, _, k in loads]
     out_ids = [k for _, _, k in stores]
     head = [_PRELUDE, op.preamble, f"typedef {op.acc_type} type_reduce;", op.late_preamble,
-            "#define REDUCE(a, b) (" + op.reduce_expr + ")"]
+            "#define REDUCE(a, b) (" + op.reduce_expr + ")",
+            "#define STEP(a, b) (" + (op.step_expr or op.reduce_expr) + ")"]
     load_lines = [f"const {p.ctype} {p.name} = cuarray_cast<{p.ctype}>(*(const {S}*)(_p{k} + _ko{k} + _ro{k}));"
                   for p, S, k in loads]
 
@@ -408,11 +412,11 @@ def _unrolled(start, step, I, r_offsets, load_lines, op):
     out += ["    " + x for x in r_offsets("_j")]
     out += ["    " + x for x in load_lines]
     out += [f"    _b[_q] = {op.map_expr};", "  }",
-            "  #pragma unroll", "  for (int _q = 0; _q < 4; ++_q) { type_reduce b = _b[_q]; a = REDUCE(a, b); }", "}"]
+            "  #pragma unroll", "  for (int _q = 0; _q < 4; ++_q) { type_reduce b = _b[_q]; a = STEP(a, b); }", "}"]
     out += [f"for ({I} _j = _jb; _j < _jend; _j += {step}) {{"]
     out += ["  " + x for x in r_offsets("_j")]
     out += ["  " + x for x in load_lines]
-    out += [f"  type_reduce b = {op.map_expr};", "  a = REDUCE(a, b);", "}"]
+    out += [f"  type_reduce b = {op.map_expr};", "  a = STEP(a, b);", "}"]
     return out
 
 
