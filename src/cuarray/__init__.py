@@ -12,6 +12,11 @@ from cuarray._core.raw import RawKernel, RawModule  # noqa: F401
 from cuarray._core.transfer import asnumpy  # noqa: F401
 from cuarray._core._copy import copyto  # noqa: F401
 from cuarray._core.fusion import fuse  # noqa: F401
+from cuarray._routines.indexing import (  # noqa: F401
+    take, put, take_along_axis, put_along_axis, choose, compress, nonzero, argwhere, flatnonzero,
+    extract, place, putmask, select, diagonal, diag_indices, diag_indices_from, tril_indices,
+    tril_indices_from, triu_indices, triu_indices_from, mask_indices, ix_, ravel_multi_index,
+    unravel_index, indices, fill_diagonal, scatter_add, scatter_max, scatter_min)
 from cuarray._core.interop import from_dlpack, fromDlpack  # noqa: F401
 from cuarray._routines.creation import (  # noqa: F401
     array, asarray, ascontiguousarray, asfortranarray, empty, zeros, ones, full, empty_like,

@@ -19,6 +19,7 @@ import os
 import re
 import shutil
 import subprocess
+import sys
 import tempfile
 import types
 
@@ -242,11 +243,22 @@ _CACHES = [("cuarray._core._copy", "_copy_ops"), ("cuarray._core._copy", "_fill_
            ("cuarray._routines.creation", "_arange_ops"), ("cuarray._routines.indexing", "_ops")]
 
 
+def _swap_everywhere(monkeypatch, replacements):
+    """Replace functions wherever cuarray's modules hold them, imported aliases included."""
+    by_id = {id(old): new for old, new in replacements if old is not None}
+    for name, mod in list(sys.modules.items()):
+        if mod is not None and (name == "cuarray" or name.startswith("cuarray.")):
+            for attr, val in list(vars(mod).items()):
+                new = by_id.get(id(val))
+                if new is not None:
+                    monkeypatch.setattr(mod, attr, new)
+
+
 def emulate(monkeypatch):
     """Route cuarray's allocations, copies, compiles and launches to the CPU stand-in."""
     import importlib
-    from cuarray._core import _ops, elementwise, transfer, ufunc
-    from cuarray._runtime import memory, pinned, stream
+    from cuarray._core import _ops, elementwise, transfer
+    from cuarray._runtime import device, memory, pinned, stream
     cxx = shutil.which("g++")
     if cxx is None:
         pytest.skip("no g++ to build the kernels for the CPU stand-in")
@@ -271,26 +283,29 @@ def emulate(monkeypatch):
                 self._kernels = saved
         return run
 
-    monkeypatch.setattr(elementwise.Op, "launch", own_kernels(elementwise.Op.launch))
-    monkeypatch.setattr(elementwise.Op, "flat_entry", own_kernels(elementwise.Op.flat_entry))
-    monkeypatch.setattr(memory, "alloc", emu.alloc)
+    from cuarray._core import reduction, scan
+    for cls, method in ((elementwise.Op, "launch"), (elementwise.Op, "flat_entry"),
+                        (reduction.ReduceOp, "launch"), (scan.ScanOp, "launch")):
+        monkeypatch.setattr(cls, method, own_kernels(getattr(cls, method)))
+    _swap_everywhere(monkeypatch, [
+        (memory.alloc, emu.alloc),
+        (getattr(memory, "alloc_mem", None), lambda n: emu.alloc(n).mem),
+        (getattr(memory, "memset_zero", None), lambda ptr, n: ctypes.memset(ptr, 0, n)),
+        (device.ensure_context, lambda: None),
+        (device.get_device_id, lambda: 0),
+        (_compiler.compile_module, emu.compile_module),
+        (stream.current_stream_ptr, lambda: 0),
+        (elementwise._grid_cap, lambda: 3),    # few blocks: grid-stride loops go round
+        (pinned.copy_host_to_device, lambda dst, host, nbytes, sp, sync: ctypes.memmove(
+            dst, _host_address(host), nbytes)),
+        (pinned.copy_device_to_host, lambda host, src, nbytes, sp, sync: ctypes.memmove(
+            _host_address(host), src, nbytes)),
+    ])
     monkeypatch.setattr(memory.MemoryPointer, "memset_async",
                         lambda self, value, size, stream=None: ctypes.memset(self.ptr, value, size))
-    monkeypatch.setattr(stream, "current_stream_ptr", lambda: 0)
-    monkeypatch.setattr(ufunc, "_sptr", lambda: 0)
-    monkeypatch.setattr(ufunc, "_ensure_context", lambda: None)
-    monkeypatch.setattr(elementwise, "ensure_context", lambda: None)
-    monkeypatch.setattr(elementwise, "compile_module", emu.compile_module)
-    monkeypatch.setattr(elementwise, "_GRID_CAP", 3)
-    monkeypatch.setattr(ix, "ensure_context", lambda: None)
-    monkeypatch.setattr(ix, "compile_module", emu.compile_module)
     monkeypatch.setattr(transfer, "_device", types.SimpleNamespace(
         Device=lambda i: contextlib.nullcontext(), ensure_context=lambda: None,
         get_device_id=lambda: 0))
-    monkeypatch.setattr(pinned, "copy_host_to_device", lambda dst, host, nbytes, sp, sync: ctypes.memmove(
-        dst, _host_address(host), nbytes))
-    monkeypatch.setattr(pinned, "copy_device_to_host", lambda host, src, nbytes, sp, sync: ctypes.memmove(
-        host.ctypes.data, src, nbytes))
 
 
 # ---- backends and dtypes for the behaviour tests ---------------------------------------------

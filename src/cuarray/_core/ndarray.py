@@ -645,6 +645,30 @@ class ndarray:
         from cuarray._routines import math as _m
         return _m.around(self, decimals, out)
 
+    def take(self, indices, axis=None, out=None, mode="raise"):
+        from cuarray._routines import indexing
+        return indexing.take(self, indices, axis, out, mode)
+
+    def put(self, indices, values, mode="raise"):
+        from cuarray._routines import indexing
+        return indexing.put(self, indices, values, mode)
+
+    def nonzero(self):
+        from cuarray._routines import indexing
+        return indexing.nonzero(self)
+
+    def diagonal(self, offset=0, axis1=0, axis2=1):
+        from cuarray._routines import indexing
+        return indexing.diagonal(self, offset, axis1, axis2)
+
+    def compress(self, condition, axis=None, out=None):
+        from cuarray._routines import indexing
+        return indexing.compress(condition, self, axis, out)
+
+    def choose(self, choices, out=None, mode="raise"):
+        from cuarray._routines import indexing
+        return indexing.choose(self, choices, out, mode)
+
     def dot(self, b, out=None):
         from cuarray.linalg import _products
         return _products.dot(self, b, out=out)

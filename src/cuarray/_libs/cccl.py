@@ -67,16 +67,17 @@ def radix_sort(keys_in, keys_out, vals_in, vals_out, n, end_bit=None):
     `end_bit`: only bits [0, end_bit) of unsigned keys are significant.
     """
     from cuarray._core.ndarray import ndarray
-    from cuarray._runtime.device import ensure_context
+    from cuarray._runtime.device import ensure_context, properties
     from cuarray._runtime.stream import current_stream_ptr
     cc = _module()
-    ensure_context()
-    key = (keys_in.dtype.char, None if vals_in is None else vals_in.dtype.char)
+    dev = ensure_context()
+    key = (keys_in.dtype.char, None if vals_in is None else vals_in.dtype.char, dev)
     sorter = _sorters.get(key)
     if sorter is None:
+        p = properties(dev)
         sorter = _sorters[key] = cc.make_radix_sort(
             d_in_keys=keys_in, d_out_keys=keys_out, d_in_values=vals_in, d_out_values=vals_out,
-            order=cc.SortOrder.ASCENDING)
+            order=cc.SortOrder.ASCENDING, compute_capability=(p["major"], p["minor"]))
     kw = dict(d_in_keys=keys_in, d_out_keys=keys_out, d_in_values=vals_in, d_out_values=vals_out,
               num_items=n, begin_bit=0, end_bit=end_bit, stream=_Stream(current_stream_ptr()))
     nbytes = sorter(temp_storage=None, **kw)

@@ -372,3 +372,125 @@ def canonical_flags(indptr, indices, strict):
     if out.size:
         op.launch([indptr, indices, out])
     return out
+
+
+def gather_2d(x, rows, cols):
+    """x[rows, cols] for a 2-D array of any layout (broadcast views included)."""
+    xt, rt = x.dtype, rows.dtype
+    op = _op(("gather2d", xt.char, rt.char), lambda: (
+        f"cuarray_sp_gather2d_{_chars(xt, rt)}",
+        [Param("r", "in", rt), Param("c", "in", rt), Param("x", "raw", xt),
+         Param("N", "scalar", _i64), Param("y", "out", xt)],
+        "y = x[(long long)r * N + (long long)c];"))
+    out = _empty(rows.shape, xt)
+    if out.size:
+        op.launch([rows, cols, x, numpy.int64(x.shape[1]), out])
+    return out
+
+
+def intersect_products(A, B, dtype, idx_dtype):
+    """(rows, cols, values) of A_ij * B_ij where both canonical COO matrices store (i, j):
+    the two key lists sorted together put each shared key twice in a row, A's first."""
+    from cuarray._routines.manipulation import concatenate
+    from cuarray._routines.sorting import argsort
+    n_minor = max(A.shape[1], 1)
+    keys = concatenate([_key(A.row, A.col, n_minor), _key(B.row, B.col, n_minor)])
+    if keys.size == 0:
+        e = _empty((0,), idx_dtype)
+        return e, e, _empty((0,), dtype)
+    perm = argsort(keys)
+    skey = gather(keys, perm)
+    C = _dt.ctype(dtype)
+    at, bt = A.data.dtype, B.data.dtype
+    op = _op(("pairs", at.char, bt.char, dtype.char), lambda: (
+        f"cuarray_sp_pairs_{_chars(at, bt, dtype)}",
+        [Param("k", "raw", _i64), Param("q", "raw", _i64), Param("a", "raw", at),
+         Param("b", "raw", bt), Param("na", "scalar", _i64), Param("f", "out", _i64),
+         Param("v", "out", dtype)],
+        f"const bool hit = i + 1 < k.size() && k[i] == k[i + 1]; f = hit ? 1 : 0; "
+        f"v = hit ? {C}(cuarray_cast<{C}>(a[q[i]]) * cuarray_cast<{C}>(b[q[i + 1] - na])) : {C}(0);"))
+    flags, vals = _empty(skey.shape, _i64), _empty(skey.shape, dtype)
+    op.launch([skey, perm, A.data, B.data, numpy.int64(A.nnz), flags, vals])
+    skey, vals = compact(flags, skey, vals)
+    rows, cols = _split(skey, n_minor, idx_dtype)
+    return rows, cols, vals
+
+
+def scatter_2d(out, rows, cols, vals):
+    """out[rows, cols] = vals for a C-contiguous 2-D `out` (coordinates distinct)."""
+    ot, rt, ct, vt = out.dtype, rows.dtype, cols.dtype, vals.dtype
+    op = _op(("scatter2d", ot.char, rt.char, ct.char, vt.char), lambda: (
+        f"cuarray_sp_scatter2d_{_chars(ot, rt, ct, vt)}",
+        [Param("r", "in", rt), Param("c", "in", ct), Param("v", "in", ot),
+         Param("o", "raw", ot), Param("W", "scalar", _i64)],
+        "o[(long long)r * W + (long long)c] = v;"))
+    if rows.size:
+        op.launch([rows, cols, vals, out, numpy.int64(out.shape[1])])
+
+
+def dia_to_dense(data, offsets, shape, order="C"):
+    """The dense matrix of DIA data: each stored element lands on its own position."""
+    M, N = shape
+    out = _zeros(shape, data.dtype) if order == "C" else _zeros((N, M), data.dtype).T
+    if data.size == 0 or out.size == 0:
+        return out
+    dt, ot = data.dtype, offsets.dtype
+    rs, cs = (N, 1) if order == "C" else (1, M)
+    op = _op(("diadense", dt.char, ot.char), lambda: (
+        f"cuarray_sp_diadense_{_chars(dt, ot)}",
+        [Param("x", "in", dt), Param("off", "raw", ot), Param("o", "raw", dt),
+         Param("L", "scalar", _i64), Param("M", "scalar", _i64), Param("N", "scalar", _i64),
+         Param("rs", "scalar", _i64), Param("cs", "scalar", _i64)],
+        "const long long d = i / L, j = i - d * L, r = j - (long long)off[d]; "
+        "if (r >= 0 && r < M && j < N) o[r * rs + j * cs] = x;"))
+    flat = data.reshape(-1) if data._c_contig else data.copy("C").reshape(-1)
+    base = out if order == "C" else out.T
+    op.launch([flat, offsets, base, numpy.int64(data.shape[1]), numpy.int64(M), numpy.int64(N),
+               numpy.int64(rs), numpy.int64(cs)])
+    return out
+
+
+def dia_matmul(data, offsets, shape, x, out):
+    """out = A @ x for DIA A, x (N,) or (N, K): one thread per output element, a loop
+    over the diagonals."""
+    M, N = shape
+    Kc = 1 if x.ndim == 1 else x.shape[1]
+    dt, ot, xt, rt = data.dtype, offsets.dtype, x.dtype, out.dtype
+    C = _dt.ctype(rt)
+    op = _op(("diamm", dt.char, ot.char, xt.char, rt.char), lambda: (
+        f"cuarray_sp_diamm_{_chars(dt, ot, xt, rt)}",
+        [Param("a", "raw", dt), Param("off", "raw", ot), Param("x", "raw", xt),
+         Param("L", "scalar", _i64), Param("N", "scalar", _i64), Param("K", "scalar", _i64),
+         Param("y", "out", rt)],
+        f"const long long r = i / K, c = i - r * K, nd = off.size(); {C} acc = {C}(0); "
+        f"for (long long d = 0; d < nd; ++d) {{ const long long j = r + (long long)off[d]; "
+        f"if (j >= 0 && j < N && j < L) acc = acc + cuarray_cast<{C}>(a[d * L + j]) * "
+        f"cuarray_cast<{C}>(x[j * K + c]); }} y = acc;"))
+    if out.size:
+        op.launch([data if data._c_contig else data.copy("C"), offsets, x,
+                   numpy.int64(data.shape[1]), numpy.int64(N), numpy.int64(Kc), out])
+    return out
+
+
+def dia_transpose(data, offsets, shape):
+    """The DIA data of A^T (offsets negated), laid out as SciPy's `dia_matrix.transpose`."""
+    M, N = shape
+    nd, L = data.shape
+    md = max(M, N)
+    W = max(L, md)
+    dt, ot = data.dtype, offsets.dtype
+    C = _dt.ctype(dt)
+    op = _op(("diaT", dt.char, ot.char), lambda: (
+        f"cuarray_sp_diatranspose_{_chars(dt, ot)}",
+        [Param("x", "raw", dt), Param("off", "raw", ot), Param("L", "scalar", _i64),
+         Param("W", "scalar", _i64), Param("MD", "scalar", _i64), Param("R", "scalar", _i64),
+         Param("y", "out", dt)],
+        f"const long long d = i / R, c = i - d * R; "
+        f"long long s = (-(long long)off[d]) % MD; if (s < 0) s += MD; "
+        f"long long src = c - s; if (src < 0) src += W; "
+        f"y = src < L ? x[d * L + src] : {C}(0);"))
+    out = _empty((nd, M), dt)
+    if out.size:
+        op.launch([data if data._c_contig else data.copy("C"), offsets, numpy.int64(L),
+                   numpy.int64(W), numpy.int64(md), numpy.int64(M), out])
+    return out

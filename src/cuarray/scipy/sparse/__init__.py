@@ -1,0 +1,29 @@
+"""cuarray.scipy.sparse: sparse matrices on the GPU (cuarray version of `scipy.sparse` /
+`cupyx.scipy.sparse`): COO, CSR, CSC and DIA formats, products on cuSPARSE, and
+`cuarray.scipy.sparse.linalg`."""
+from cuarray.scipy.sparse._base import (  # noqa: F401
+    isdense, isspmatrix, isspmatrix_coo, isspmatrix_csc, isspmatrix_csr, isspmatrix_dia,
+    issparse, spmatrix)
+from cuarray.scipy.sparse._construct import (  # noqa: F401
+    diags, eye, identity, rand, random, spdiags)
+from cuarray.scipy.sparse._coo import coo_matrix  # noqa: F401
+from cuarray.scipy.sparse._csc import csc_matrix  # noqa: F401
+from cuarray.scipy.sparse._csr import csr_matrix  # noqa: F401
+from cuarray.scipy.sparse._dia import dia_matrix  # noqa: F401
+
+
+class SparseEfficiencyWarning(UserWarning):
+    """A sparse operation that is inefficient in the format used (SciPy's warning)."""
+
+
+def __getattr__(name):
+    if name == "linalg":  # loaded on first use, like SciPy's
+        import importlib
+        return importlib.import_module("cuarray.scipy.sparse.linalg")
+    raise AttributeError(f"module 'cuarray.scipy.sparse' has no attribute {name!r}")
+
+
+__all__ = ["spmatrix", "coo_matrix", "csr_matrix", "csc_matrix", "dia_matrix", "issparse",
+           "isspmatrix", "isspmatrix_coo", "isspmatrix_csr", "isspmatrix_csc",
+           "isspmatrix_dia", "isdense", "eye", "identity", "diags", "spdiags", "random",
+           "rand", "SparseEfficiencyWarning"]

@@ -1,0 +1,510 @@
+"""The sparse matrix base class: what every format shares (cuarray version of
+`scipy.sparse.spmatrix`).
+
+Formats implement `tocsr`, `tocoo`, `nnz` and their constructors; everything else is
+written here once, mostly through CSR. Products follow SciPy's matrix semantics: `*` is
+matrix multiplication for sparse matrices and dense arrays, elementwise only for scalars.
+Products and sums with dense arrays give `cuarray.ndarray` (SciPy gives `numpy.matrix`,
+CuPy an ndarray).
+"""
+import numbers
+import operator
+
+import numpy
+
+from cuarray._core.ndarray import ndarray
+
+# Sparse matrices win over ndarrays in mixed operators (ndarray's priority is 100).
+_PRIORITY = 101.0
+_SUPPORTED = tuple(numpy.dtype(c) for c in "?bBhHiIlLqQfdFD")
+_FORMAT_NAMES = {"csr": "Compressed Sparse Row", "csc": "Compressed Sparse Column",
+                 "coo": "COOrdinate", "dia": "DIAgonal"}
+MAXPRINT = 50
+
+
+def check_dtype(dtype):
+    """`dtype` as a numpy.dtype if sparse matrices can hold it (SciPy's list and message)."""
+    dt = numpy.dtype(dtype)
+    if dt not in _SUPPORTED:
+        raise ValueError(
+            f"scipy.sparse does not support dtype {dt}. The only supported types are: bool, "
+            "int8, uint8, int16, uint16, int32, uint32, int64, uint64, longlong, ulonglong, "
+            "float32, float64, complex64, complex128.")
+    return dt
+
+
+def check_shape(shape):
+    """A 2-tuple of non-negative ints, or ValueError as SciPy's `check_shape`."""
+    try:
+        shape = tuple(operator.index(s) for s in shape)
+    except TypeError:
+        raise TypeError("shape must be a tuple of two integers") from None
+    if len(shape) != 2:
+        raise ValueError(f"shape must be a 2-tuple, got {shape}")
+    if any(s < 0 for s in shape):
+        raise ValueError("'shape' elements cannot be negative")
+    return shape
+
+
+def isshape(x):
+    """True for a tuple of two non-negative integers (SciPy's `isshape`)."""
+    if not isinstance(x, tuple) or len(x) != 2:
+        return False
+    return all(isinstance(v, (int, numpy.integer)) and not isinstance(v, (bool, numpy.bool_))
+               and v >= 0 for v in x)
+
+
+def is_scipy_sparse(x):
+    """True for a host `scipy.sparse` matrix or array (converted on construction, as CuPy)."""
+    mod = type(x).__module__
+    if not mod.startswith("scipy.sparse"):
+        return False
+    import scipy.sparse
+    return scipy.sparse.issparse(x)
+
+
+def to_device(x, dtype=None):
+    """A cuarray array of `x` (explicit creation from host data is what constructors do)."""
+    if isinstance(x, ndarray):
+        return x if dtype is None else x.astype(dtype, copy=False)
+    from cuarray._core.transfer import asarray
+    return asarray(numpy.asarray(x) if dtype is None else numpy.asarray(x, dtype=dtype))
+
+
+def _dense_operand(x):
+    if isinstance(x, numpy.ndarray):
+        raise TypeError("cuarray sparse matrices do not accept numpy.ndarray operands; move "
+                        "them to the GPU with cuarray.asarray(x)")
+    return x
+
+
+def _is_scalar(x):
+    return isinstance(x, (numbers.Number, numpy.generic)) or \
+        (isinstance(x, ndarray) and x.ndim == 0)
+
+
+def sum_dtype(dtype):
+    """SciPy's `get_sum_dtype`: small integers sum in the platform integer."""
+    if dtype.kind == "u" and numpy.can_cast(dtype, numpy.uint):
+        return numpy.dtype(numpy.uint)
+    if numpy.can_cast(dtype, numpy.int_):
+        return numpy.dtype(numpy.int_)
+    return dtype
+
+
+class spmatrix:
+    """The base class of cuarray's sparse matrices (cuarray version of
+    `scipy.sparse.spmatrix`)."""
+
+    __array_priority__ = _PRIORITY
+    format = None
+    ndim = 2
+
+    # ---- attributes ---------------------------------------------------------------------
+    @property
+    def shape(self):
+        return self._shape
+
+    def get_shape(self):
+        return self._shape
+
+    @property
+    def dtype(self):
+        return self.data.dtype
+
+    @property
+    def size(self):
+        return self.nnz
+
+    def getnnz(self, axis=None):
+        if axis is not None:
+            raise NotImplementedError("getnnz over an axis is not implemented for "
+                                      f"{self.format.upper()} format")
+        return self.nnz
+
+    def getformat(self):
+        return self.format
+
+    @property
+    def device(self):
+        return self.data.device
+
+    def __len__(self):
+        raise TypeError("sparse array length is ambiguous; use getnnz() or shape[0]")
+
+    def __bool__(self):
+        if self.shape == (1, 1):
+            return self.nnz != 0 and bool(self.toarray()[0, 0])
+        raise ValueError("The truth value of an array with more than one element is "
+                         "ambiguous. Use a.any() or a.all().")
+
+    __nonzero__ = __bool__
+
+    # ---- printing (reads the entries to the host) ---------------------------------------
+    def _repr_nnz(self):
+        return f"with {self.nnz} stored elements"
+
+    def __repr__(self):
+        return (f"<{_FORMAT_NAMES[self.format]} sparse matrix of dtype '{self.dtype}'\n"
+                f"\t{self._repr_nnz()} and shape {self.shape}>")
+
+    def __str__(self):
+        out = repr(self)
+        A = self.tocoo()
+        nnz = A.nnz
+        if nnz == 0:
+            return out
+
+        def lines(sl):
+            rows, cols, vals = A.row[sl].get(), A.col[sl].get(), A.data[sl].get()
+            return "\n".join(f"  {(int(r), int(c))}\t{v}" for r, c, v in zip(rows, cols, vals))
+
+        out += "\n  Coords\tValues\n"
+        if nnz > MAXPRINT:
+            half = MAXPRINT // 2
+            out += lines(slice(0, half)) + "\n  :\t:\n" + lines(slice(nnz - (MAXPRINT - half), nnz))
+        else:
+            out += lines(slice(0, nnz))
+        return out
+
+    # ---- conversions --------------------------------------------------------------------
+    def asformat(self, format, copy=False):
+        """This matrix in `format` ('csr', 'csc', 'coo', 'dia'; None keeps it)."""
+        if format is None or format == self.format:
+            return self.copy() if copy else self
+        try:
+            convert = getattr(self, "to" + format)
+        except AttributeError:
+            raise ValueError(f"Format {format} is unknown.") from None
+        return convert(copy=copy)
+
+    def tocsc(self, copy=False):
+        return self.tocsr().tocsc()
+
+    def todia(self, copy=False):
+        return self.tocoo().todia()
+
+    def toarray(self, order=None, out=None):
+        """The dense matrix as a cuarray.ndarray (duplicates summed)."""
+        return self.tocsr().toarray(order=order, out=out)
+
+    def todense(self, order=None, out=None):
+        """The dense matrix (a cuarray.ndarray, as in CuPy; SciPy returns numpy.matrix)."""
+        return self.toarray(order=order, out=out)
+
+    def get(self, stream=None):
+        """This matrix as a host `scipy.sparse` matrix of the same format (synchronises)."""
+        return self.tocsr().get(stream).asformat(self.format)
+
+    def astype(self, dtype, casting="unsafe", copy=True):
+        dt = check_dtype(dtype)
+        if dt == self.dtype and not copy:
+            return self
+        return self._with_data(self.data.astype(dt, casting=casting), copy=True)
+
+    def transpose(self, axes=None, copy=False):
+        return self.tocsr(copy=copy).transpose(axes=axes, copy=False)
+
+    @property
+    def T(self):
+        return self.transpose()
+
+    def conj(self, copy=True):
+        if self.dtype.kind != "c":
+            return self.copy() if copy else self
+        from cuarray._core._ops import conjugate
+        return self._with_data(conjugate(self.data), copy=copy)
+
+    conjugate = conj
+
+    def getH(self):
+        return self.transpose().conj()
+
+    @property
+    def real(self):
+        return self._with_data(self.data.real.copy() if self.dtype.kind == "c" else self.data)
+
+    @property
+    def imag(self):
+        from cuarray._routines.creation import zeros_like
+        return self._with_data(self.data.imag.copy() if self.dtype.kind == "c"
+                               else zeros_like(self.data))
+
+    # ---- reductions ---------------------------------------------------------------------
+    def sum(self, axis=None, dtype=None, out=None):
+        """Sum over all entries (a 0-d array) or along an axis (shape (1, N) or (M, 1),
+        a cuarray.ndarray where SciPy returns numpy.matrix)."""
+        from cuarray._routines.creation import ones
+        M, N = self.shape
+        res = sum_dtype(self.dtype)
+        if axis is None:
+            A = self.tocsr()
+            from cuarray._core._reductions import sum as _sum
+            r = _sum(A.data, dtype=res) if A.data.size else _zero_d(res)
+        else:
+            if axis not in (0, 1, -1, -2):
+                raise ValueError("axis out of range")
+            if axis in (1, -1):
+                r = (self @ ones(N, dtype=res)).reshape(M, 1)
+            else:
+                r = (self.T @ ones(M, dtype=res)).reshape(1, N)
+        if dtype is not None:
+            r = r.astype(dtype)
+        if out is not None:
+            out[...] = r
+            return out
+        return r
+
+    def mean(self, axis=None, dtype=None, out=None):
+        """The mean over all entries or along an axis (integers average in float64)."""
+        inter = numpy.dtype(numpy.float64) if self.dtype.kind in "biu" else self.dtype
+        A = self.astype(inter, copy=False)
+        n = {None: self.shape[0] * self.shape[1], 0: self.shape[0], -2: self.shape[0],
+             1: self.shape[1], -1: self.shape[1]}.get(axis)
+        if n is None:
+            raise ValueError("axis out of range")
+        r = A.sum(axis=axis) / n if n else A.sum(axis=axis) * numpy.nan
+        r = r.astype(inter if dtype is None else dtype, copy=False)
+        if out is not None:
+            out[...] = r
+            return out
+        return r
+
+    def diagonal(self, k=0):
+        return self.tocsr().diagonal(k)
+
+    def count_nonzero(self, axis=None):
+        """The number of nonzero values, duplicates summed first (a Python int: reads it
+        from the device)."""
+        if axis is not None:
+            raise NotImplementedError("count_nonzero over an axis is not implemented")
+        from cuarray._core._reductions import count_nonzero
+        A = self.tocsr()
+        if not A.has_canonical_format:
+            A = A.copy()
+            A.sum_duplicates()
+        return int(count_nonzero(A.data))
+
+    # ---- arithmetic ---------------------------------------------------------------------
+    def _mul_scalar(self, other):
+        return self._with_data(self.data * other, copy=False)
+
+    def _matmul_dispatch(self, other, name):
+        other = _dense_operand(other)
+        if issparse(other):
+            if self.shape[1] != other.shape[0]:
+                raise ValueError(f"{name}: dimension mismatch with signature (n,k={self.shape[1]}),"
+                                 f"(k={other.shape[0]},m)->(n,m)")
+            return self._matmul_sparse(other)
+        if not isinstance(other, ndarray):
+            other = to_device(other)
+        if other.ndim == 0:
+            raise ValueError("Scalar operands are not allowed, use '*' instead")
+        if other.ndim > 2:
+            raise ValueError(f"{name}: operand with {other.ndim} dimensions is not supported")
+        if other.shape[0] != self.shape[1]:
+            tail = "" if other.ndim == 1 else f",{other.shape[1]}"
+            raise ValueError(f"{name}: dimension mismatch with signature (n,k={self.shape[1]}),"
+                             f"(k={other.shape[0]}{tail})->(n{tail})")
+        return self._matmul_dense(other)
+
+    def _matmul_dense(self, other):
+        return self.tocsr()._matmul_dense(other)
+
+    def _matmul_sparse(self, other):
+        return self.tocsr()._matmul_sparse(other)
+
+    def dot(self, other):
+        """Matrix product with a sparse matrix, a dense vector or matrix, or a scalar."""
+        if _is_scalar(other):
+            return self._mul_scalar(other)
+        return self._matmul_dispatch(other, "matmul")
+
+    def __mul__(self, other):
+        return self.dot(other)
+
+    def __rmul__(self, other):
+        if _is_scalar(other):
+            return self._mul_scalar(other)
+        return self._rmatmul(other)
+
+    def __matmul__(self, other):
+        if _is_scalar(other):
+            raise ValueError("Scalar operands are not allowed, use '*' instead")
+        return self._matmul_dispatch(other, "matmul")
+
+    def __rmatmul__(self, other):
+        if _is_scalar(other):
+            raise ValueError("Scalar operands are not allowed, use '*' instead")
+        return self._rmatmul(other)
+
+    def _rmatmul(self, other):
+        other = _dense_operand(other)
+        if not isinstance(other, ndarray):
+            other = to_device(other)
+        # x @ A = (A^T @ x^T)^T
+        if other.ndim == 1:
+            return self.transpose()._matmul_dispatch(other, "matmul")
+        return self.transpose()._matmul_dispatch(other.T, "matmul").T
+
+    def matvec(self, other):
+        """A @ x for a dense vector x (SciPy's `_matvec`)."""
+        return self._matmul_dispatch(other, "matvec")
+
+    def multiply(self, other):
+        """Elementwise product: with a scalar, a dense array (broadcast; a COO result as
+        SciPy's) or another sparse matrix (a CSR result)."""
+        if _is_scalar(other):
+            return self._mul_scalar(other)
+        if issparse(other):
+            if other.shape != self.shape:
+                raise ValueError("inconsistent shapes")
+            return self.tocsr()._multiply_sparse(other)
+        other = _dense_operand(other)
+        if not isinstance(other, ndarray):
+            other = to_device(other)
+        return self.tocsr()._multiply_dense(other)
+
+    def __truediv__(self, other):
+        if _is_scalar(other):
+            from cuarray._core._ops import true_divide
+            return self._with_data(true_divide(self.data, other), copy=False)
+        if issparse(other):
+            return self.toarray() / other.toarray()
+        return self.toarray() / _dense_operand(other)
+
+    def __rtruediv__(self, other):
+        return _dense_operand(other) / self.toarray()
+
+    def __neg__(self):
+        if self.dtype == numpy.bool_:
+            raise NotImplementedError("negating a boolean sparse array is not supported")
+        return self._with_data(-self.data, copy=False)
+
+    def __pos__(self):
+        return self.copy()
+
+    def __abs__(self):
+        from cuarray._core._ops import absolute
+        return self._with_data(absolute(self.data), copy=False)
+
+    def __add__(self, other):
+        if _is_scalar(other):
+            if other == 0:
+                return self.copy()
+            raise NotImplementedError("adding a nonzero scalar to a sparse array is not "
+                                      "supported")
+        if issparse(other):
+            if other.shape != self.shape:
+                raise ValueError(f"inconsistent shapes ({self.shape} and {other.shape})")
+            return self._add_sparse(other, 1)
+        other = _dense_operand(other)
+        if isinstance(other, ndarray):
+            return self.toarray() + other
+        return NotImplemented
+
+    def __radd__(self, other):
+        return self.__add__(other)
+
+    def __sub__(self, other):
+        if _is_scalar(other):
+            if other == 0:
+                return self.copy()
+            raise NotImplementedError("subtracting a nonzero scalar from a sparse array is "
+                                      "not supported")
+        if issparse(other):
+            if other.shape != self.shape:
+                raise ValueError(f"inconsistent shapes ({self.shape} and {other.shape})")
+            return self._add_sparse(other, -1)
+        other = _dense_operand(other)
+        if isinstance(other, ndarray):
+            return self.toarray() - other
+        return NotImplemented
+
+    def __rsub__(self, other):
+        if _is_scalar(other):
+            if other == 0:
+                return -self
+            raise NotImplementedError("subtracting a sparse array from a nonzero scalar is "
+                                      "not supported")
+        other = _dense_operand(other)
+        if isinstance(other, ndarray):
+            return other - self.toarray()
+        return NotImplemented
+
+    def _add_sparse(self, other, sign):
+        res = self.tocsr()._add_sparse(other, sign)
+        return res.tocsc() if self.format == "csc" else res
+
+    def __pow__(self, n):
+        """Matrix power (SciPy's spmatrix semantics): A @ A @ ... for an integer n >= 0."""
+        M, N = self.shape
+        if M != N:
+            raise TypeError("sparse matrix is not square")
+        if not isinstance(n, (int, numpy.integer)) or isinstance(n, bool):
+            raise ValueError("exponent must be an integer")
+        if n < 0:
+            raise ValueError("exponent must be >= 0")
+        from cuarray.scipy.sparse._construct import identity
+        if n == 0:
+            return identity(M, dtype=self.dtype, format="csr")
+        result, base = None, self.tocsr()
+        while True:
+            if n & 1:
+                result = base if result is None else result @ base
+            n >>= 1
+            if not n:
+                return result
+            base = base @ base
+
+    def power(self, n, dtype=None):
+        """Elementwise power of the stored values (SciPy's `power`)."""
+        if not _is_scalar(n):
+            raise NotImplementedError("input is not scalar")
+        if n == 0:
+            raise NotImplementedError("zero power is not supported as it would densify the "
+                                      "matrix")
+        A = self.tocsr()
+        if not A.has_canonical_format:
+            A = A.copy()
+            A.sum_duplicates()
+        data = A.data if dtype is None else A.data.astype(dtype)
+        from cuarray._core._ops import power
+        return A._with_data(power(data, n), copy=False)
+
+    def __iter__(self):
+        raise TypeError("iterating over a cuarray sparse matrix is not supported; convert it "
+                        "with toarray()")
+
+
+def _zero_d(dtype):
+    from cuarray._routines.creation import zeros
+    return zeros((), dtype=dtype)
+
+
+def issparse(x):
+    """True when `x` is a cuarray sparse matrix (cuarray version of `scipy.sparse.issparse`)."""
+    return isinstance(x, spmatrix)
+
+
+isspmatrix = issparse
+
+
+def isspmatrix_csr(x):
+    return issparse(x) and x.format == "csr"
+
+
+def isspmatrix_csc(x):
+    return issparse(x) and x.format == "csc"
+
+
+def isspmatrix_coo(x):
+    return issparse(x) and x.format == "coo"
+
+
+def isspmatrix_dia(x):
+    return issparse(x) and x.format == "dia"
+
+
+def isdense(x):
+    return isinstance(x, ndarray)

@@ -1,0 +1,204 @@
+"""COOrdinate format: (row, col, data) triplets (cuarray version of
+`scipy.sparse.coo_matrix`)."""
+import numpy
+
+from cuarray._core.ndarray import ndarray
+from cuarray.scipy.sparse import _kernels as K
+from cuarray.scipy.sparse._base import (
+    check_dtype, check_shape, is_scipy_sparse, isshape, issparse, spmatrix, to_device)
+
+
+class coo_matrix(spmatrix):
+    """A sparse matrix in COOrdinate format (cuarray version of `scipy.sparse.coo_matrix`).
+
+    coo_matrix(D) from a dense 2-D array; coo_matrix(S) from a sparse matrix (cuarray's or
+    SciPy's); coo_matrix((M, N), dtype=...) empty; coo_matrix((data, (row, col)),
+    shape=(M, N)). Without `shape` the size is read from the largest indices (a
+    synchronisation). Indices are not bounds-checked against a given shape (CuPy does not
+    either: checking would synchronise); entries outside it are ignored by `toarray`.
+    """
+
+    format = "coo"
+
+    def __init__(self, arg1, shape=None, dtype=None, copy=False):
+        if shape is not None:
+            shape = check_shape(shape)
+        canonical = False
+        if issparse(arg1):
+            x = arg1.tocoo(copy=copy)
+            data, row, col, shape, canonical = x.data, x.row, x.col, x.shape, x._canonical
+        elif is_scipy_sparse(arg1):
+            x = arg1.tocoo()
+            data, row, col = to_device(x.data), to_device(x.row), to_device(x.col)
+            shape, canonical = x.shape, bool(x.has_canonical_format)
+        elif isinstance(arg1, tuple) and isshape(arg1):
+            shape = check_shape(arg1)
+            idt = K.index_dtype(*shape)
+            data = to_device(numpy.zeros(0, numpy.dtype(dtype or numpy.float64)))
+            row, col = K._empty((0,), idt), K._empty((0,), idt)
+            canonical = True
+        elif isinstance(arg1, tuple):
+            try:
+                data, (row, col) = arg1
+            except (TypeError, ValueError):
+                raise TypeError("invalid input format") from None
+            data, row, col = to_device(data), to_device(row), to_device(col)
+            if copy:
+                data, row, col = data.copy(), row.copy(), col.copy()
+            if shape is None:
+                if row.size == 0 or col.size == 0:
+                    raise ValueError("cannot infer dimensions from zero sized index arrays")
+                from cuarray._core._reductions import amax
+                shape = (int(amax(row)) + 1, int(amax(col)) + 1)  # synchronises
+        elif isinstance(arg1, (ndarray, numpy.ndarray, list)):
+            dense = to_device(arg1)
+            if dense.ndim > 2:
+                raise TypeError("expected dimension <= 2 array or matrix")
+            dense = dense.reshape((1,) * (2 - dense.ndim) + dense.shape)
+            check_dtype(dense.dtype)
+            shape = dense.shape
+            row, col, data = K.dense_entries(dense, K.index_dtype(*shape, dense.size))
+            canonical = True
+        else:
+            raise TypeError("invalid input format")
+        if dtype is not None:
+            data = data.astype(check_dtype(dtype), copy=False)
+        check_dtype(data.dtype)
+        self._setup(data, row, col, shape, canonical)
+
+    def _setup(self, data, row, col, shape, canonical):
+        if data.ndim != 1 or row.ndim != 1 or col.ndim != 1:
+            raise ValueError("row, column, and data arrays must be 1-D")
+        if not (data.size == row.size == col.size):
+            raise ValueError("all index and data arrays must have the same length")
+        if row.dtype.kind not in "iu" or col.dtype.kind not in "iu":
+            raise TypeError("row and column indices must be of integer type")
+        idt = K.index_dtype(*shape)
+        self.data = data if data._c_contig else data.copy()
+        self.row = row.astype(idt, order="C", copy=False)
+        self.col = col.astype(idt, order="C", copy=False)
+        self._shape = shape
+        self._canonical = bool(canonical)
+
+    @classmethod
+    def _from_parts(cls, data, row, col, shape, canonical=False):
+        m = object.__new__(cls)
+        m._setup(data, row, col, shape, canonical)
+        return m
+
+    # ---- attributes ---------------------------------------------------------------------
+    @property
+    def nnz(self):
+        return self.data.size
+
+    @property
+    def coords(self):
+        return (self.row, self.col)
+
+    @property
+    def has_canonical_format(self):
+        """True when entries are sorted by (row, col) with no duplicates (known from how
+        the matrix was made; SciPy keeps the same flag)."""
+        return self._canonical
+
+    @has_canonical_format.setter
+    def has_canonical_format(self, value):
+        self._canonical = bool(value)
+
+    # ---- conversions --------------------------------------------------------------------
+    def copy(self):
+        return self._from_parts(self.data.copy(), self.row.copy(), self.col.copy(),
+                                self._shape, self._canonical)
+
+    def _with_data(self, data, copy=True):
+        row, col = (self.row.copy(), self.col.copy()) if copy else (self.row, self.col)
+        return self._from_parts(data, row, col, self._shape, self._canonical)
+
+    def tocoo(self, copy=False):
+        return self.copy() if copy else self
+
+    def _compress(self, by_row, sum_dups):
+        M, N = self._shape
+        idt = K.index_dtype(M, N, self.nnz)
+        if self._canonical and by_row:  # already sorted, no duplicates: no sort needed
+            return (K.lower_bounds(self.row, M, idt), self.col.astype(idt, copy=False),
+                    self.data)
+        major, minor, nmaj, nmin = ((self.row, self.col, M, N) if by_row else
+                                    (self.col, self.row, N, M))
+        return K.compress(major, minor, self.data, nmaj, nmin, idt, sum_dups=sum_dups)
+
+    def tocsr(self, copy=False):
+        """CSR with duplicates summed (SciPy's `coo_matrix.tocsr`); reads the number of
+        distinct entries unless this matrix is known canonical (synchronises)."""
+        from cuarray.scipy.sparse._csr import csr_matrix
+        indptr, indices, data = self._compress(True, True)
+        if copy and data is self.data:
+            data = data.copy()
+        return csr_matrix._from_parts(data, indices, indptr, self._shape, True)
+
+    def tocsc(self, copy=False):
+        from cuarray.scipy.sparse._csc import csc_matrix
+        indptr, indices, data = self._compress(False, True)
+        return csc_matrix._from_parts(data, indices, indptr, self._shape, True)
+
+    def toarray(self, order=None, out=None):
+        """The dense matrix, duplicates summed (sorts the entries; no synchronisation)."""
+        order = (order or "C").upper()
+        indptr, indices, data = self._compress(True, False)
+        res = K.to_dense(indptr, indices, data, self._shape, 0, order)
+        if out is not None:
+            if not isinstance(out, ndarray) or out.shape != self._shape:
+                raise ValueError("out array must be a cuarray.ndarray of the matrix's shape")
+            out[...] = res
+            return out
+        return res
+
+    def todia(self, copy=False):
+        """DIA format (reads the distinct diagonals and the widest column: synchronises)."""
+        from cuarray._core._reductions import amax
+        from cuarray._routines.sets import unique
+        from cuarray.scipy.sparse._dia import dia_matrix
+        A = self if self._canonical else self.tocsr().tocoo()
+        if A.nnz == 0:
+            return dia_matrix((K._zeros((0, 0), self.dtype), K._empty((0,), numpy.int32)),
+                              shape=self._shape)
+        ks = A.col.astype(numpy.int64) - A.row.astype(numpy.int64)
+        diags, which = unique(ks, return_inverse=True)
+        width = int(amax(A.col)) + 1
+        data = K._zeros((diags.size, width), self.dtype)
+        K.scatter_2d(data, which, A.col, A.data)
+        idt = K.index_dtype(*self._shape)
+        return dia_matrix((data, diags.astype(idt)), shape=self._shape)
+
+    def get(self, stream=None):
+        import scipy.sparse
+        m = scipy.sparse.coo_matrix((self.data.get(), (self.row.get(), self.col.get())),
+                                    shape=self._shape)
+        m.has_canonical_format = self._canonical
+        return m
+
+    def transpose(self, axes=None, copy=False):
+        if axes is not None and tuple(axes) != (1, 0):
+            raise ValueError("Sparse arrays/matrices do not support an 'axes' parameter "
+                             "because swapping dimensions is the only logical permutation.")
+        m = self._from_parts(self.data, self.col, self.row, self._shape[::-1], False)
+        return m.copy() if copy else m
+
+    # ---- canonical form -----------------------------------------------------------------
+    def sum_duplicates(self):
+        """Sort by (row, col) and sum duplicate entries, in place (synchronises once)."""
+        if self._canonical:
+            return
+        M, N = self._shape
+        idt = self.row.dtype
+        indptr, col, self.data = K.compress(self.row, self.col, self.data, M, N,
+                                            K.index_dtype(M, N, self.nnz), sum_dups=True)
+        self.row = K.expand_major(indptr, self.data.size).astype(idt, copy=False)
+        self.col = col.astype(idt, copy=False)
+        self._canonical = True
+
+    def eliminate_zeros(self):
+        """Remove stored zeros, in place (synchronises once)."""
+        if self.nnz:
+            self.data, self.row, self.col = K.compact(K._nonzero_flags(self.data), self.data,
+                                                      self.row, self.col)

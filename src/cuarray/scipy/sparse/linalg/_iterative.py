@@ -1,0 +1,100 @@
+"""Krylov solvers (cuarray version of `scipy.sparse.linalg.cg`).
+
+Vectors and scalars stay on the GPU; each iteration reads the residual norm once to test
+convergence, as SciPy and CuPy do (a synchronisation per iteration).
+"""
+import numpy
+
+from cuarray._core.ndarray import ndarray
+from cuarray.scipy.sparse.linalg._interface import IdentityOperator, aslinearoperator
+
+
+def _make_system(A, M, x0, b):
+    """(A, M, x, b) as LinearOperators and 1-D vectors of the solve's dtype (SciPy's
+    `make_system`)."""
+    A = aslinearoperator(A)
+    if A.shape[0] != A.shape[1]:
+        raise ValueError(f"expected square matrix, but got shape={A.shape}")
+    N = A.shape[0]
+    if not isinstance(b, ndarray):
+        raise TypeError("b must be a cuarray.ndarray" + (
+            "; move it to the GPU with cuarray.asarray(b)" if isinstance(b, numpy.ndarray) else ""))
+    if b.shape != (N,) and b.shape != (N, 1):
+        raise ValueError(f"shapes of A {A.shape} and b {b.shape} are incompatible")
+    dt = numpy.result_type(A.dtype, b.dtype) if A.dtype is not None else b.dtype
+    if dt.kind in "biu":
+        dt = numpy.dtype(numpy.float64)
+    elif dt == numpy.float16:
+        dt = numpy.dtype(numpy.float32)
+    b = b.reshape(N).astype(dt, copy=False)
+    if x0 is None:
+        from cuarray._routines.creation import zeros
+        x = zeros(N, dtype=dt)
+    elif isinstance(x0, str) and x0 == "Mb":
+        x = None
+    else:
+        if not isinstance(x0, ndarray):
+            raise TypeError("x0 must be a cuarray.ndarray")
+        if x0.shape != (N,) and x0.shape != (N, 1):
+            raise ValueError(f"shapes of A {A.shape} and x0 {x0.shape} are incompatible")
+        x = x0.reshape(N).astype(dt, copy=True)
+    M = IdentityOperator(A.shape, dtype=A.dtype) if M is None else aslinearoperator(M)
+    if M.shape != A.shape:
+        raise ValueError(f"matrix and preconditioner have different shapes: {A.shape} and "
+                         f"{M.shape}")
+    if x is None:
+        x = M.matvec(b).astype(dt, copy=True)
+    return A, M, x, b
+
+
+def _norm(x):
+    from cuarray.linalg import norm
+    return norm(x)
+
+
+def cg(A, b, x0=None, *, rtol=1e-5, atol=0.0, maxiter=None, M=None, callback=None,
+       tol=None):
+    """Solve A x = b for Hermitian positive definite A by conjugate gradients (cuarray
+    version of `scipy.sparse.linalg.cg`).
+
+    A and M may be cuarray sparse matrices, 2-D arrays or LinearOperators. Returns
+    (x, info): info 0 on convergence, else the number of iterations run. `tol` is CuPy's
+    older name for `rtol`.
+    """
+    if tol is not None:
+        rtol = tol
+    A, M, x, b = _make_system(A, M, x0, b)
+    if atol is None or (not isinstance(atol, str) and atol < 0):
+        raise ValueError(f"'scipy.sparse.linalg.cg' called with invalid `atol`={atol}; if "
+                         "set, `atol` must be a real, non-negative number.")
+    bnrm2 = float(_norm(b))
+    if bnrm2 == 0:
+        return b, 0
+    atol = max(float(atol), float(rtol) * bnrm2)
+    n = b.shape[0]
+    if maxiter is None:
+        maxiter = n * 10
+    if x.dtype.kind == "c":
+        from cuarray.linalg._products import vdot as dot
+    else:
+        from cuarray.linalg._products import dot
+    r = b - A.matvec(x) if x0 is not None else b.copy()
+    rho_prev, p = None, None
+    for iteration in range(maxiter):
+        if float(_norm(r)) < atol:
+            return x, 0
+        z = M.matvec(r)
+        rho_cur = dot(r, z)
+        if iteration > 0:
+            p *= rho_cur / rho_prev
+            p += z
+        else:
+            p = z.copy()
+        q = A.matvec(p)
+        alpha = rho_cur / dot(p, q)
+        x += alpha * p
+        r -= alpha * q
+        rho_prev = rho_cur
+        if callback:
+            callback(x)
+    return x, maxiter

@@ -1,0 +1,80 @@
+"""Direct sparse solves (cuarray version of `scipy.sparse.linalg.spsolve`) on cuSOLVER's
+sparse QR (`cusolverSp<t>csrlsvqr`)."""
+import warnings
+
+import numpy
+
+from cuarray._core.ndarray import ndarray
+from cuarray.scipy.sparse._base import issparse
+
+
+class MatrixRankWarning(UserWarning):
+    """The matrix of a sparse solve is exactly singular (SciPy's warning)."""
+
+
+_PREFIX = {"f": "s", "d": "d", "F": "c", "D": "z"}
+
+
+def spsolve(A, b, permc_spec=None, use_umfpack=True):
+    """Solve A x = b for square sparse A (cuarray version of `scipy.sparse.linalg.spsolve`).
+
+    `b` is a dense vector or matrix (one column at a time) or a sparse matrix (solved
+    densely, returned sparse as SciPy). Each column's solve waits for cuSOLVER's
+    singularity report (a synchronisation). An exactly singular A warns
+    `MatrixRankWarning` and gives NaNs, as SciPy. `permc_spec` and `use_umfpack` are
+    accepted and ignored (cuSOLVER reorders with symrcm).
+    """
+    if not issparse(A):
+        raise TypeError("spsolve needs a cuarray sparse matrix A")
+    M, N = A.shape
+    if M != N:
+        raise ValueError(f"matrix must be square (has shape {A.shape})")
+    sparse_b = issparse(b)
+    if sparse_b:
+        b = b.toarray()
+    if not isinstance(b, ndarray):
+        raise TypeError("b must be a cuarray array or sparse matrix" + (
+            "; move it to the GPU with cuarray.asarray(b)" if isinstance(b, numpy.ndarray) else ""))
+    if b.shape[0] != N or b.ndim > 2:
+        raise ValueError(f"matrix - rhs dimension mismatch ({A.shape} - {b.shape[0]})")
+    dt = numpy.result_type(A.dtype, b.dtype)
+    if dt.kind in "biu" or dt == numpy.float16:
+        dt = numpy.dtype(numpy.float64)
+    A = A.tocsr().astype(dt, copy=False)
+    if not A.has_canonical_format:
+        A = A.copy()
+        A.sum_duplicates()
+    from cuarray._routines.creation import empty
+    if b.ndim == 1:
+        x = empty((N,), dtype=dt)
+        _csrlsvqr(A, b.astype(dt, order="C", copy=False), x)
+    else:
+        x = empty((N, b.shape[1]), dtype=dt, order="F")
+        for j in range(b.shape[1]):
+            _csrlsvqr(A, b[:, j].astype(dt, order="C", copy=True), x[:, j])
+    if sparse_b:
+        from cuarray.scipy.sparse._csr import csr_matrix
+        return csr_matrix(x)
+    return x
+
+
+def _csrlsvqr(A, b, x):
+    """x = A^-1 b through csrlsvqr (x a contiguous vector, possibly a column view)."""
+    from nvmath.bindings import cusolverSp
+    from cuarray._libs import cusparse
+    dt = A.dtype
+    fn = getattr(cusolverSp, f"{_PREFIX[dt.char]}csrlsvqr")
+    n = A.shape[0]
+    if n == 0:
+        return
+    indptr = A.indptr.astype(numpy.int32, copy=False)
+    indices = A.indices.astype(numpy.int32, copy=False)
+    sing = numpy.full(1, -1, dtype=numpy.int32)
+    out = x if x._c_contig else x.copy()
+    fn(cusparse.get_solver_sp(), n, A.nnz, cusparse.mat_descr(), A.data.data.ptr,
+       indptr.data.ptr, indices.data.ptr, b.data.ptr, 0.0, 1, out.data.ptr, sing.ctypes.data)
+    if sing[0] >= 0:
+        warnings.warn("Matrix is exactly singular", MatrixRankWarning, stacklevel=3)
+        out.fill(numpy.nan)
+    if out is not x:
+        x[...] = out
