@@ -12,11 +12,23 @@ from cuarray._core.raw import RawKernel, RawModule  # noqa: F401
 from cuarray._core.transfer import asnumpy  # noqa: F401
 from cuarray._core._copy import copyto  # noqa: F401
 from cuarray._core.fusion import fuse  # noqa: F401
-from cuarray._routines.indexing import (  # noqa: F401
-    take, put, take_along_axis, put_along_axis, choose, compress, nonzero, argwhere, flatnonzero,
-    extract, place, putmask, select, diagonal, diag_indices, diag_indices_from, tril_indices,
-    tril_indices_from, triu_indices, triu_indices_from, mask_indices, ix_, ravel_multi_index,
-    unravel_index, indices, fill_diagonal, scatter_add, scatter_max, scatter_min)
+# NumPy's scalar types and dtype utilities are cuarray's too, as in CuPy.
+from numpy import (  # noqa: F401
+    bool_, int8, int16, int32, int64, uint8, uint16, uint32, uint64, float16, float32, float64,
+    complex64, complex128, byte, ubyte, short, ushort, intc, uintc, int_, uint, longlong,
+    ulonglong, intp, uintp, half, single, double, csingle, cdouble, dtype, generic, number,
+    integer, signedinteger, unsignedinteger, inexact, floating, complexfloating, bool,
+    finfo, iinfo, can_cast, result_type, promote_types, min_scalar_type, common_type, issubdtype)
+# The NumPy routines, by NumPy's reference chapters (each module's __all__).
+from cuarray._routines.creation_more import *  # noqa: F401,F403
+from cuarray._routines.manipulation import *  # noqa: F401,F403
+from cuarray._routines.indexing import *  # noqa: F401,F403
+from cuarray._routines.sorting import *  # noqa: F401,F403
+from cuarray._routines.searching import *  # noqa: F401,F403
+from cuarray._routines.sets import *  # noqa: F401,F403
+from cuarray._routines.statistics import *  # noqa: F401,F403
+from cuarray._routines.math import *  # noqa: F401,F403
+from cuarray._routines.logic import *  # noqa: F401,F403  (after numpy's: its result_type & co. accept cuarray arrays)
 from cuarray._core.interop import from_dlpack, fromDlpack  # noqa: F401
 from cuarray._routines.creation import (  # noqa: F401
     array, asarray, ascontiguousarray, asfortranarray, empty, zeros, ones, full, empty_like,
@@ -31,13 +43,7 @@ from cuarray._core._reductions import (  # noqa: F401
 from cuarray._core.scan import cumsum, cumprod, nancumsum, nancumprod  # noqa: F401
 from cuarray._runtime.memory import get_default_memory_pool  # noqa: F401
 from cuarray._runtime.pinned import get_default_pinned_memory_pool  # noqa: F401
-# NumPy's scalar types and dtype utilities are cuarray's too, as in CuPy.
-from numpy import (  # noqa: F401
-    bool_, int8, int16, int32, int64, uint8, uint16, uint32, uint64, float16, float32, float64,
-    complex64, complex128, byte, ubyte, short, ushort, intc, uintc, int_, uint, longlong,
-    ulonglong, intp, uintp, half, single, double, csingle, cdouble, dtype, generic, number,
-    integer, signedinteger, unsignedinteger, inexact, floating, complexfloating, bool,
-    finfo, iinfo, can_cast, result_type, promote_types, min_scalar_type, common_type, issubdtype)
+
 
 max = amax
 min = amin

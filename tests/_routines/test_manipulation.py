@@ -574,3 +574,89 @@ def test_pad_callable_and_empty(xp):
 @testing.numpy_cupy_raises()
 def test_pad_errors(xp, call):
     call(xp, _rand(xp, (2, 3), numpy.float32))
+
+
+# ---- the tiled transpose copy (cuarray._core._transpose) ---------------------------------------------
+def _layout(shape, perm, itemsize, order="C"):
+    """Strides of a `perm`-transposed view of a contiguous array whose shape is `shape`
+    permuted by `perm`'s inverse (so the view has `shape`)."""
+    base = tuple(shape[p] for p in numpy.argsort(perm))
+    st = numpy.empty(base, numpy.dtype(f"V{itemsize}"), order=order).strides
+    return tuple(st[p] for p in numpy.argsort(numpy.argsort(perm)))
+
+
+@pytest.mark.parametrize("shape,perm", [((40, 70), (1, 0)), ((3, 40, 70), (0, 2, 1)), ((40, 3, 70), (2, 1, 0)),
+                                        ((33, 17), (1, 0)), ((2, 3, 40, 50), (0, 1, 3, 2))])
+@pytest.mark.parametrize("itemsize", [1, 4, 16])
+def test_transpose_plan_moves_every_element(shape, perm, itemsize):
+    from cuarray._core import _transpose
+    src_st = _layout(shape, perm, itemsize)
+    dst_st = numpy.empty(shape, numpy.dtype(f"V{itemsize}")).strides
+    p = _transpose.plan(shape, src_st, dst_st, itemsize)
+    assert p is not None
+    R, C, sc, dr, sb, db, batch = p
+    # The kernel's addressing, element by element, against plain strided indexing.
+    n = int(numpy.prod(shape))
+    src_off = numpy.zeros(shape, numpy.int64)
+    dst_off = numpy.zeros(shape, numpy.int64)
+    for d, s in enumerate(shape):
+        idx = numpy.arange(s).reshape([-1 if k == d else 1 for k in range(len(shape))])
+        src_off = src_off + idx * (src_st[d] // itemsize)
+        dst_off = dst_off + idx * (dst_st[d] // itemsize)
+    b, r, c = numpy.meshgrid(numpy.arange(batch), numpy.arange(R), numpy.arange(C), indexing="ij")
+    kernel_src = (b * sb + c * sc + r).ravel()
+    kernel_dst = (b * db + r * dr + c).ravel()
+    assert kernel_dst.size == n and numpy.unique(kernel_dst).size == n
+    mapping = dict(zip(dst_off.ravel().tolist(), src_off.ravel().tolist()))
+    assert all(mapping[d] == s for d, s in zip(kernel_dst.tolist(), kernel_src.tolist()))
+
+
+@pytest.mark.parametrize("shape,src_st,dst_st", [
+    ((40, 70), (280, 4), (280, 4)),        # same layout: a plain copy
+    ((8, 300), (4, 32), (1200, 4)),        # a side under MIN_SIDE
+    ((40, 70), (4, 160), (284, 4)),        # padded rows are fine ...
+    ((40, 70), (6, 160), (280, 4)),        # ... but not a stride that is no multiple of itemsize
+    ((5, 40, 70), (4, 200, 20), (11200, 280, 4)),  # a batch axis that cannot merge with the rest
+])
+def test_transpose_plan_refuses(shape, src_st, dst_st):
+    from cuarray._core import _transpose
+    p = _transpose.plan(shape, src_st, dst_st, 4)
+    assert (p is not None) == (src_st == (4, 160) and dst_st == (284, 4))
+
+
+@pytest.mark.parametrize("itemsize", [1, 2, 4, 8, 16])
+def test_transpose_kernel_compiles(itemsize):
+    pytest.importorskip("cuda.bindings")
+    from cuarray._core import _transpose
+    from cuarray._runtime.compiler import compile_cubin
+    for idx64 in (False, True):
+        src, name = _transpose.source(itemsize, idx64)
+        assert compile_cubin(src, arch="sm_90", name=name)[0]
+
+
+@gpu
+@pytest.mark.parametrize("shape,perm", [((64, 96), (1, 0)), ((33, 47), (1, 0)), ((3, 40, 70), (0, 2, 1)),
+                                        ((40, 3, 70), (2, 1, 0)), ((1, 100, 1, 50), (3, 2, 1, 0))])
+@testing.for_dtypes([numpy.uint8, numpy.float16, numpy.float32, numpy.float64, numpy.complex128])
+def test_transpose_copy(shape, perm, dtype):
+    from cuarray._core import _transpose
+    h = testing.shaped_random(shape, numpy, dtype)
+    src = cuarray.asarray(numpy.ascontiguousarray(h.transpose(numpy.argsort(perm)))).transpose(perm)
+    dst = cuarray.empty(shape, dtype)
+    assert _transpose.transpose_copy(src, dst)
+    numpy.testing.assert_array_equal(dst.get(), h)
+    f = cuarray.empty(shape, dtype, order="F")
+    ok = _transpose.transpose_copy(dst, f)
+    assert ok == (_transpose.plan(shape, dst.strides, f.strides, f.itemsize) is not None)
+    if ok:
+        numpy.testing.assert_array_equal(f.get(), h)
+
+
+@gpu
+def test_transpose_copy_declines():
+    from cuarray._core import _transpose
+    a = cuarray.asarray(numpy.arange(64 * 80, dtype=numpy.float32).reshape(64, 80))
+    assert not _transpose.transpose_copy(a, cuarray.empty((64, 80), numpy.float32))           # same layout
+    assert not _transpose.transpose_copy(a.T, cuarray.empty((80, 64), numpy.float64))         # a cast
+    assert not _transpose.transpose_copy(a[:, :64].T, a[:64, :])                              # overlap
+    assert not _transpose.transpose_copy(a[:8].T, cuarray.empty((80, 8), numpy.float32))      # too narrow

@@ -202,8 +202,8 @@ def test_small_sort_and_ops_compile(dtype):
             compile_op(sorting._key_op(True, dtype, expr, kdt, u32))
             compile_op(sorting._key_op(False, dtype, expr, kdt, u32))
     for side in ("left", "right"):
-        compile_op(searching._search_op(dtype, side, None))
-        compile_op(searching._search_op(dtype, side, numpy.dtype("i8")))
+        compile_op(searching._search_op(dtype, dtype, side, None))
+        compile_op(searching._search_op(dtype, dtype, side, numpy.dtype("i8")))
 
 
 def test_index_ops_compile():

@@ -2,6 +2,7 @@
 import numpy
 
 from cuarray._core import dtypes as _dt
+from cuarray._core import _transpose
 from cuarray._core.elementwise import Op, Param
 
 _copy_ops = {}
@@ -42,13 +43,15 @@ def copy_into(dst, src):
         src = transfer.to_device(src, dst._device_id)
     elif src._mem is dst._mem and src is not dst and _overlap(src, dst):
         src = copy(src)  # NumPy semantics for overlapping views such as a[1:] = a[:-1]
+    if src.dtype == dst.dtype and src._shape == dst._shape and _transpose.transpose_copy(src, dst):
+        return
     _copy_op(dst.dtype).launch((src, dst))
 
 
 def copy(a, order="C"):
     from cuarray._core.ndarray import ndarray
     out = ndarray._alloc(a._shape, a.dtype, _result_order(a, order))
-    if a.size:
+    if a.size and not _transpose.transpose_copy(a, out):
         _copy_op(a.dtype).launch((a, out))
     return out
 
@@ -63,7 +66,7 @@ def astype(a, dtype, order="K", casting="unsafe", copy=True):
         return a
     from cuarray._core.ndarray import ndarray
     out = ndarray._alloc(a._shape, dtype, order)
-    if a.size:
+    if a.size and not (dtype == a.dtype and _transpose.transpose_copy(a, out)):
         _copy_op(dtype).launch((a, out))
     return out
 

@@ -645,6 +645,35 @@ class ndarray:
         from cuarray._routines import math as _m
         return _m.around(self, decimals, out)
 
+    def repeat(self, repeats, axis=None):
+        from cuarray._routines import manipulation
+        return manipulation.repeat(self, repeats, axis)
+
+    def trace(self, offset=0, axis1=0, axis2=1, dtype=None, out=None):
+        from cuarray._routines import math as _m
+        return _m.trace(self, offset, axis1, axis2, dtype, out)
+
+    def sort(self, axis=-1, kind=None, order=None, *, stable=None):
+        """Sort in place (cuarray version of `numpy.ndarray.sort`)."""
+        from cuarray._routines import sorting
+        sorting.sort_inplace(self, axis=axis, kind=kind, stable=stable)
+
+    def argsort(self, axis=-1, kind=None, order=None, *, stable=None):
+        from cuarray._routines import sorting
+        return sorting.argsort(self, axis=axis, kind=kind, stable=stable)
+
+    def partition(self, kth, axis=-1, kind="introselect", order=None):
+        from cuarray._routines import sorting
+        sorting.partition_inplace(self, kth, axis=axis)
+
+    def argpartition(self, kth, axis=-1, kind="introselect", order=None):
+        from cuarray._routines import sorting
+        return sorting.argpartition(self, kth, axis=axis)
+
+    def searchsorted(self, v, side="left", sorter=None):
+        from cuarray._routines import searching
+        return searching.searchsorted(self, v, side, sorter)
+
     def take(self, indices, axis=None, out=None, mode="raise"):
         from cuarray._routines import indexing
         return indexing.take(self, indices, axis, out, mode)

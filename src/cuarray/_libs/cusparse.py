@@ -80,6 +80,11 @@ def errors():
             DynamicLibNotFoundError)
 
 
+def status_error():
+    """The exception of a status cuSPARSE returned (as opposed to one of loading it)."""
+    return _lib().cuSPARSEError
+
+
 def _sparse_descr(lib, fmt, shape, nnz, offsets, indices, data):
     it = _INDEX_TYPE[offsets.dtype]
     vt = CUDA_DTYPE[data.dtype]

@@ -87,13 +87,15 @@ def _range_op(dt, roles):
     return _op(("linspace", dt.char, roles), build)
 
 
-def _is_device(*xs):
+def _is_device(name, *xs):
+    """True when an argument is a device array; host arrays are refused (no silent upload)."""
+    found = False
     for x in xs:
         if isinstance(x, ndarray):
-            return True
-        if isinstance(x, (numpy.ndarray, list, tuple)):
-            raise _host_error("linspace", x)
-    return False
+            found = True
+        elif isinstance(x, (numpy.ndarray, list, tuple)):
+            raise _host_error(name, x)
+    return found
 
 
 def _weak(x):
@@ -112,7 +114,7 @@ def linspace(start, stop, num=50, endpoint=True, retstep=False, dtype=None, axis
     dt = _dt.check_dtype(numpy.result_type(_weak(start), _weak(stop), 0.0))
     integer_dtype = dtype is not None and numpy.issubdtype(dtype, numpy.integer)
     fix_end = bool(endpoint and num > 1)
-    if not _is_device(start, stop):
+    if not _is_device("linspace", start, stop):
         # Scalars: NumPy's 0-d arithmetic for delta and step, on the host.
         delta = numpy.subtract(stop, start, dtype=dt.type)
         if div > 0:
@@ -180,7 +182,7 @@ def geomspace(start, stop, num=50, endpoint=True, dtype=None, axis=0):
     """cuarray version of `numpy.geomspace`. Device `start`/`stop` are checked for zeros on
     the host (synchronises once), as NumPy raises for them."""
     from cuarray._core import _ops, _reductions
-    on_device = _is_device(start, stop)
+    on_device = _is_device("geomspace", start, stop)
     zeros_dt = numpy.zeros((), dtype).dtype
     dts = [x.dtype if isinstance(x, ndarray) else numpy.asarray(x).dtype for x in (start, stop)]
     dt = _dt.check_dtype(numpy.result_type(*dts, float(num), zeros_dt))

@@ -30,7 +30,8 @@ __all__ = [
     "isclose", "allclose", "array_equal", "array_equiv", "isreal", "iscomplex", "isrealobj",
     "iscomplexobj", "isneginf", "isposinf", "isscalar", "shares_memory", "may_share_memory",
     "apply_along_axis", "apply_over_axes", "piecewise", "packbits", "unpackbits", "binary_repr",
-    "asarray_chkfinite", "common_type", "errstate", "seterr", "geterr", "seterrcall", "geterrcall",
+    "asarray_chkfinite", "common_type", "result_type", "can_cast", "min_scalar_type", "errstate",
+    "seterr", "geterr", "seterrcall", "geterrcall",
 ]
 
 _ops = {}
@@ -54,8 +55,7 @@ template <class V> __device__ __forceinline__ double _ic_abs(const complex<V>& v
 __device__ __forceinline__ double _ic_abs(const half& v) { return fabs((double)(float)v); }
 template <class V> __device__ __forceinline__ bool _ic_finite(const V& v) { return isfinite(v); }
 __device__ __forceinline__ bool _ic_finite(const half& v) { return isfinite((float)v); }
-template <class V> __device__ __forceinline__ bool _ic_nan(const V& v) { return isnan(v); }
-__device__ __forceinline__ bool _ic_nan(const half& v) { return isnan((float)v); }
+template <class V> __device__ __forceinline__ bool _ic_nan(const V& v) { return !(v == v); }
 template <class V> __device__ __forceinline__ double _ic_d(const V& v) { return (double)v; }
 __device__ __forceinline__ double _ic_d(const half& v) { return (double)(float)v; }
 """
@@ -88,32 +88,44 @@ def isclose(a, b, rtol=1e-05, atol=1e-08, equal_nan=False):
         dy = _dt.check_dtype(numpy.result_type(kb[1], 1.0))
         ydesc = dy
     D = _dt.check_dtype(numpy.result_type(ka[1], ydesc))
-    RD = _dt.real_dtype(D)
     x_role = "scalar" if ka[0] == "weak" or not isinstance(ka[2], ndarray) else "in"
+    xs = ka[2] if x_role == "in" else D.type(ka[1] if ka[0] == "weak" else ka[2])
     if dy is None:
         # b is a Python number: its tolerance and finiteness are Python arithmetic, as in NumPy.
         tol = atol + rtol * abs(yv)
         fin = cmath.isfinite(yv) if isinstance(yv, complex) else math.isfinite(yv)
         ynan = cmath.isnan(yv) if isinstance(yv, complex) else math.isnan(yv)
-        key = ("isclose_s", D.char, x_role, bool(equal_nan))
-        op = _op(key, lambda: Op(
-            f"cuarray_isclose_s_{D.char}_{x_role[0]}",
-            [Param("x", x_role, D), Param("yv", "scalar", D), Param("tolv", "scalar", RD),
-             Param("fin", "scalar", _bool), Param("ynan", "scalar", _bool), Param("o", "out", _bool)],
-            "const D d = cuarray_cast<D>(x - yv); const RD ad = cuarray_cast<RD>(_ic_abs(d));"
-            " bool r = (_ic_d(ad) <= _ic_d(tolv) && fin) || x == yv;"
-            + (" r = r || (_ic_nan(x) && ynan);" if equal_nan else "") + " o = r;",
-            preamble=_ctype_defs(D=D, RD=RD) + _CLOSE_PRE, options=("--fmad=false",)))
-        xs = ka[2] if x_role == "in" else D.type(ka[1] if ka[0] == "weak" else ka[2])
-        shape = xs._shape if x_role == "in" else ()
-        out = ndarray._alloc(shape, _bool)
+        out = ndarray._alloc(xs._shape if x_role == "in" else (), _bool)
         if out.size:
-            op.launch((xs, D.type(yv), RD.type(tol), numpy.bool_(fin), numpy.bool_(ynan), out))
+            _isclose_scalar_op(D, x_role, bool(equal_nan)).launch(
+                (xs, D.type(yv), _dt.real_dtype(D).type(tol), numpy.bool_(fin), numpy.bool_(ynan), out))
         return out
-    RY = _dt.real_dtype(dy)
     y_role = "in" if isinstance(kb[2], ndarray) else "scalar"
-    key = ("isclose", D.char, dy.char, x_role, y_role, bool(equal_nan))
-    op = _op(key, lambda: Op(
+    ys = kb[2] if y_role == "in" else dy.type(kb[2])
+    out = ndarray._alloc(numpy.broadcast_shapes(*[v._shape for v in (xs, ys) if isinstance(v, ndarray)]), _bool)
+    if out.size:
+        RY = _dt.real_dtype(dy)
+        _isclose_op(D, dy, x_role, y_role, bool(equal_nan)).launch((xs, ys, RY.type(rtol), RY.type(atol), out))
+    return out
+
+
+def _isclose_scalar_op(D, x_role, equal_nan):
+    """isclose(x, b) for a Python number b, its tolerance `tolv` computed on the host."""
+    RD = _dt.real_dtype(D)
+    return _op(("isclose_s", D.char, x_role, equal_nan), lambda: Op(
+        f"cuarray_isclose_s_{D.char}_{x_role[0]}",
+        [Param("x", x_role, D), Param("yv", "scalar", D), Param("tolv", "scalar", RD),
+         Param("fin", "scalar", _bool), Param("ynan", "scalar", _bool), Param("o", "out", _bool)],
+        "const D d = cuarray_cast<D>(x - yv); const RD ad = cuarray_cast<RD>(_ic_abs(d));"
+        " bool r = (_ic_d(ad) <= _ic_d(tolv) && fin) || x == yv;"
+        + (" r = r || (_ic_nan(x) && ynan);" if equal_nan else "") + " o = r;",
+        preamble=_ctype_defs(D=D, RD=RD) + _CLOSE_PRE, options=("--fmad=false",)))
+
+
+def _isclose_op(D, dy, x_role, y_role, equal_nan):
+    """isclose(x, y): |x - y| in D, the tolerance in y's (inexact) real type, as NumPy does."""
+    RD, RY = _dt.real_dtype(D), _dt.real_dtype(dy)
+    return _op(("isclose", D.char, dy.char, x_role, y_role, equal_nan), lambda: Op(
         f"cuarray_isclose_{D.char}{dy.char}_{x_role[0]}{y_role[0]}",
         [Param("x", x_role, D), Param("y", y_role, dy), Param("rt", "scalar", RY),
          Param("at", "scalar", RY), Param("o", "out", _bool)],
@@ -124,13 +136,6 @@ def isclose(a, b, rtol=1e-05, atol=1e-08, equal_nan=False):
         " bool r = (_ic_d(ad) <= _ic_d(t) && _ic_finite(y)) || x == yd;"
         + (" r = r || (_ic_nan(x) && _ic_nan(y));" if equal_nan else "") + " o = r;",
         preamble=_ctype_defs(D=D, RD=RD, RY=RY) + _CLOSE_PRE, options=("--fmad=false",)))
-    xs = ka[2] if x_role == "in" else D.type(ka[1] if ka[0] == "weak" else ka[2])
-    ys = kb[2] if y_role == "in" else dy.type(kb[2])
-    shapes = [v._shape for v in (xs, ys) if isinstance(v, ndarray)]
-    out = ndarray._alloc(numpy.broadcast_shapes(*shapes), _bool)
-    if out.size:
-        op.launch((xs, ys, RY.type(rtol), RY.type(atol), out))
-    return out
 
 
 def _isclose_ufuncs(a, b, rtol, atol, equal_nan):
@@ -159,13 +164,8 @@ def allclose(a, b, rtol=1e-05, atol=1e-08, equal_nan=False):
 
 
 # ---- equality of whole arrays ------------------------------------------------------------------
-def _all_equal(a, b, shape, equal_nan):
-    """0-d bool: a == b everywhere on `shape` (broadcast), NaNs equal when `equal_nan`.
-    One reduction kernel, comparing with NumPy's equal loop for the two dtypes."""
-    loop = numpy.equal.resolve_dtypes((a.dtype, b.dtype, None))
-    l0, l1 = _dt.check_dtype(loop[0]), _dt.check_dtype(loop[1])
-    nan = equal_nan and (l0.kind in "fc" or l1.kind in "fc")
-
+def _all_equal_op(l0, l1, nan):
+    """The reduction `all(in0 == in1)` over NumPy's equal loop types (NaNs equal when `nan`)."""
     def build():
         body = _table.body("equal", (l0, l1), (_bool,))
         pre = (_CLOSE_PRE + f"__device__ __forceinline__ bool _eq({_dt.ctype(l0)} in0, "
@@ -174,9 +174,17 @@ def _all_equal(a, b, shape, equal_nan):
         return ReduceOp(f"cuarray_all_equal_{l0.char}{l1.char}{'_n' if nan else ''}",
                         [RParam("in0", "in", l0), RParam("in1", "in", l1), RParam("out0", "out", _bool)],
                         mp, "a && b", "out0 = a", "true", "bool", pre)
-    op = _op(("all_equal", l0.char, l1.char, nan), build)
+    return _op(("all_equal", l0.char, l1.char, nan), build)
+
+
+def _all_equal(a, b, shape, equal_nan):
+    """0-d bool: a == b everywhere on `shape` (broadcast), NaNs equal when `equal_nan`.
+    One reduction kernel, comparing with NumPy's equal loop for the two dtypes."""
+    loop = numpy.equal.resolve_dtypes((a.dtype, b.dtype, None))
+    l0, l1 = _dt.check_dtype(loop[0]), _dt.check_dtype(loop[1])
     out = ndarray._alloc((), _bool)
-    op.launch([a, b, out], tuple(range(len(shape))), shape)
+    _all_equal_op(l0, l1, equal_nan and (l0.kind in "fc" or l1.kind in "fc")).launch(
+        [a, b, out], tuple(range(len(shape))), shape)
     return out
 
 
@@ -264,9 +272,33 @@ def isscalar(element):
     return numpy.isscalar(element)
 
 
+# NumPy's dtype functions dispatch on cuarray arrays (NEP 18) back to cuarray: the versions
+# here hand NumPy an equivalent host stand-in, so re-exporting NumPy's would recurse.
+def _stand_in(a):
+    return numpy.empty(0, a.dtype) if isinstance(a, ndarray) else a
+
+
 def common_type(*arrays):
     """cuarray version of `numpy.common_type` (from the dtypes of cuarray or NumPy arrays)."""
-    return numpy.common_type(*[numpy.empty(0, a.dtype) if isinstance(a, ndarray) else a for a in arrays])
+    return numpy.common_type(*[_stand_in(a) for a in arrays])
+
+
+def result_type(*arrays_and_dtypes):
+    """cuarray version of `numpy.result_type` (arrays count by dtype, as NumPy 2 does)."""
+    return numpy.result_type(*[a.dtype if isinstance(a, ndarray) else a for a in arrays_and_dtypes])
+
+
+def can_cast(from_, to, casting="safe"):
+    """cuarray version of `numpy.can_cast`."""
+    return numpy.can_cast(from_.dtype if isinstance(from_, ndarray) else from_, to, casting)
+
+
+def min_scalar_type(a):
+    """cuarray version of `numpy.min_scalar_type`; a 0-d device array is read on the host
+    (synchronises), since NumPy decides from its value."""
+    if isinstance(a, ndarray):
+        a = a.get() if a.ndim == 0 else numpy.empty(0, a.dtype)
+    return numpy.min_scalar_type(a)
 
 
 # ---- memory overlap ------------------------------------------------------------------------------
@@ -363,7 +395,13 @@ def piecewise(x, condlist, funclist, *args, **kw):
     each selection's size on the host."""
     x = _device(x, "piecewise")
     n2 = len(funclist)
-    if numpy.isscalar(condlist) or (not isinstance(condlist[0], (list, ndarray)) and x.ndim != 0):
+    # NumPy's rule for a single condition, where indexing a 1-D device array gives a 0-d
+    # array rather than NumPy's scalar.
+    if isinstance(condlist, ndarray):
+        single = condlist.ndim <= 1 and x.ndim != 0
+    else:
+        single = numpy.isscalar(condlist) or (not isinstance(condlist[0], (list, ndarray)) and x.ndim != 0)
+    if single:
         condlist = [condlist]
     if isinstance(condlist, ndarray):
         conds = condlist.astype(_bool, copy=False)

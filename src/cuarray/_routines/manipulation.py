@@ -346,7 +346,12 @@ def asfortranarray(a, dtype=None):
     dt = a.dtype if dtype is None else _dt.check_dtype(dtype)
     if dt == a.dtype and a._f_contig:
         return a
-    return a.astype(dt, order="F")
+    out = ndarray._alloc(a._shape, dt, "F")
+    if a.size:
+        from cuarray._core import _transpose
+        if not _transpose.transpose_copy(a, out):
+            _copy.copy_into(out, a)
+    return out
 
 
 _REQUIREMENTS = {"C": "C", "C_CONTIGUOUS": "C", "CONTIGUOUS": "C", "F": "F", "F_CONTIGUOUS": "F",
@@ -412,6 +417,9 @@ def concat_shape(shapes, axis):
 def join_dtype(dtypes, dtype, casting):
     """The dtype of a join: NumPy's result type (or `dtype`), every input castable under
     `casting` (pure planning, no device)."""
+    first = dtypes[0]
+    if dtype is None and all(d == first for d in dtypes):
+        return _dt.check_dtype(first)  # the common case: nothing to promote or check
     dt = numpy.result_type(*dtypes) if dtype is None else numpy.dtype(dtype)
     for src in dtypes:
         if not numpy.can_cast(src, dt, casting):
@@ -450,12 +458,12 @@ def concatenate(arrays, axis=0, out=None, *, dtype=None, casting="same_kind"):
     else:
         dt = join_dtype([a.dtype for a in arrays], dtype, casting)
         res = ndarray._alloc(shape, dt, _join_order(arrays))
-    lead = (slice(None),) * axis
     pos = 0
+    step = res._strides[axis]
     for a in arrays:
         n = a._shape[axis]
         if n and a.size:
-            _copy.copy_into(res[lead + (slice(pos, pos + n),)], a)
+            _copy.copy_into(res._view(shape[:axis] + (n,) + shape[axis + 1:], res._strides, pos * step), a)
         pos += n
     return res
 

@@ -13,15 +13,16 @@ from cuarray._routines.sorting import ORDER, need, op
 _i64 = numpy.dtype(numpy.int64)
 
 
-def _search_op(ct, side, sorter_dt):
-    """out = the insertion point of v in the sorted `a` (read through `sorter` when given)."""
+def _search_op(ct, adt, side, sorter_dt):
+    """out = the insertion point of v in the sorted `a` (read through `sorter` when given),
+    compared in the common dtype ct."""
     C = _dt.ctype(ct)
     elem = f"cuarray_cast<{C}>(a[(long long)s[mid]])" if sorter_dt is not None else \
         f"cuarray_cast<{C}>(a[mid])"
     test = f"cuarray_lt({elem}, v)" if side == "left" else f"!cuarray_lt(v, {elem})"
 
     def build():
-        params = [Param("v", "in", ct), Param("a", "raw", ct)]
+        params = [Param("v", "in", ct), Param("a", "raw", adt)]
         if sorter_dt is not None:
             params.append(Param("s", "raw", sorter_dt))
         params.append(Param("o", "out", _i64))
@@ -30,7 +31,8 @@ def _search_op(ct, side, sorter_dt):
                 f"if ({test}) lo = mid + 1; else hi = mid; }} o = lo;")
         return Op(f"cuarray_searchsorted_{side}", params, body, preamble=ORDER)
 
-    return op(("search", ct.char, side, None if sorter_dt is None else sorter_dt.char), build)
+    # Op's kernel cache does not key on raw arrays' dtypes: one Op per dtype of `a`.
+    return op(("search", ct.char, adt.char, side, None if sorter_dt is None else sorter_dt.char), build)
 
 
 def search(a, v, side, sorter=None):
@@ -45,7 +47,7 @@ def search(a, v, side, sorter=None):
     out = ndarray._alloc(v.shape, _i64)
     if out.size:
         args = [v, a] + ([sorter] if sorter is not None else []) + [out]
-        _search_op(ct, side, None if sorter is None else sorter.dtype).launch(args)
+        _search_op(ct, a.dtype, side, None if sorter is None else sorter.dtype).launch(args)
     return out
 
 

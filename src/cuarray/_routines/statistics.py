@@ -427,7 +427,7 @@ def _order_stat(v2, qd, mid, nanmode, out_dt, weights=None, a=None, axis=None):
     """(nq, rows) quantiles of the rows of v2 at the float64 device quantiles qd."""
     rows, n = v2.shape
     nq = qd.size
-    if weights is None and rows == 1 and n >= SELECT_MIN and nq <= _KMAX // 2 and v2.dtype.kind != "c":
+    if weights is None and rows == 1 and n >= SELECT_MIN and 0 < nq <= _KMAX // 2 and v2.dtype.kind != "c":
         x = v2.reshape(n)
         return _qselect(x if x._c_contig else x.copy(), qd, mid, int(nanmode), out_dt).reshape(nq, 1)
     out = ndarray._alloc((nq, rows), out_dt)

@@ -519,6 +519,12 @@ class SingleDeviceMemoryPool:
         self._total = 0        # bytes in allocations held (lent or free)
         self._limit = 0
         self._lock = threading.Lock()
+        # Every allocation the pool holds, lent or free. Keeping them reachable from the
+        # pool means the garbage collector never finalizes (cuMemFree) a block while a
+        # collected array's PooledMemory is handing its chunk back for reuse: in a
+        # reference cycle both finalizers would otherwise run. Only free_all_blocks
+        # (and dropping the pool) lets a block go.
+        self._blocks = set()
         # Frees that found the lock taken: a finalizer run by the garbage collector
         # while this thread is inside the pool, or another thread's. Drained under the
         # lock by the next pool operation; list.append is atomic under the GIL.
@@ -574,6 +580,7 @@ class SingleDeviceMemoryPool:
 
     def _new_chunk(self, size, sid):
         mem = self._try_malloc(size)
+        self._blocks.add(mem)
         chunk = _Chunk(mem, 0, size, sid)
         with self._lock:
             self._used += size
@@ -674,6 +681,7 @@ class SingleDeviceMemoryPool:
                     for chunk in [c for c in b if c.prev is None and c.next is None]:
                         arena.remove(chunk)
                         self._total -= chunk.size
+                        self._blocks.discard(chunk.mem)
                         released.append(chunk)
                     if not b:
                         del arena.bins[size]

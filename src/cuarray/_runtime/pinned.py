@@ -159,6 +159,7 @@ class PinnedMemoryPool:
         self._used = 0
         self._total = 0
         self._lock = threading.Lock()
+        self._blocks = set()  # every block held, lent or free (see _allocate)
         # Returns that found the lock taken (a finalizer run by the garbage collector
         # while this thread is inside the pool, or another thread's); drained by the
         # next pool operation. list.append is atomic under the GIL.
@@ -206,6 +207,7 @@ class PinnedMemoryPool:
         with self._lock:
             self._total += size
             self._used += size
+        self._blocks.add(mem)  # reachable from the pool: see memory.SingleDeviceMemoryPool
         return mem
 
     def _release(self, mem, size, event):
@@ -256,6 +258,11 @@ class PinnedMemoryPool:
             self._free, self._waiting = {}, []
             self._total -= sum(size * len(lst) for size, lst in free.items())
             self._total -= sum(item[1] for item in waiting)
+            for lst in free.values():
+                for mem in lst:
+                    self._blocks.discard(mem)
+            for item in waiting:
+                self._blocks.discard(item[2])
         for event, _, _ in waiting:
             event.synchronize()
         # `free` and `waiting` are dropped here, outside the lock: cuMemFreeHost is slow.

@@ -197,10 +197,15 @@ class spmatrix:
         return self.tocsr().get(stream).asformat(self.format)
 
     def astype(self, dtype, casting="unsafe", copy=True):
+        """This matrix with values cast to `dtype`; as SciPy, duplicates are then summed
+        (in the new dtype)."""
         dt = check_dtype(dtype)
-        if dt == self.dtype and not copy:
-            return self
-        return self._with_data(self.data.astype(dt, casting=casting), copy=True)
+        if dt == self.dtype:
+            return self.copy() if copy else self
+        m = self._with_data(self.data.astype(dt, casting=casting), copy=True)
+        if hasattr(m, "sum_duplicates"):
+            m.sum_duplicates()
+        return m
 
     def transpose(self, axes=None, copy=False):
         return self.tocsr(copy=copy).transpose(axes=axes, copy=False)
@@ -238,16 +243,22 @@ class spmatrix:
         M, N = self.shape
         res = sum_dtype(self.dtype)
         if axis is None:
-            A = self.tocsr()
+            # Every stored value counts, duplicates apart, as SciPy's product with ones:
+            # except that DIA's data also holds values outside the matrix, and SciPy sums
+            # a bool COO matrix's duplicates (in bool) before that product.
+            dedup = self.format == "dia" or (self.format == "coo" and self.dtype == numpy.bool_)
+            data = (self.tocsr() if dedup else self).data
             from cuarray._core._reductions import sum as _sum
-            r = _sum(A.data, dtype=res) if A.data.size else _zero_d(res)
+            r = _sum(data, dtype=res) if data.size else _zero_d(res)
         else:
             if axis not in (0, 1, -1, -2):
                 raise ValueError("axis out of range")
+            # SciPy's axis sums count a COO matrix's duplicates apart, even for bool.
+            A = self._raw_csr() if self.format == "coo" else self
             if axis in (1, -1):
-                r = (self @ ones(N, dtype=res)).reshape(M, 1)
+                r = (A @ ones(N, dtype=res)).reshape(M, 1)
             else:
-                r = (self.T @ ones(M, dtype=res)).reshape(1, N)
+                r = (A.T @ ones(M, dtype=res)).reshape(1, N)
         if dtype is not None:
             r = r.astype(dtype)
         if out is not None:
@@ -368,7 +379,11 @@ class spmatrix:
     def __truediv__(self, other):
         if _is_scalar(other):
             from cuarray._core._ops import true_divide
-            return self._with_data(true_divide(self.data, other), copy=False)
+            # SciPy divides in float64 whatever the precision, when the values allow it.
+            data = self.data
+            if numpy.can_cast(data.dtype, numpy.float64):
+                data = data.astype(numpy.float64)
+            return self._with_data(true_divide(data, other), copy=False)
         if issparse(other):
             return self.toarray() / other.toarray()
         return self.toarray() / _dense_operand(other)

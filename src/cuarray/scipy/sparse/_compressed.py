@@ -166,6 +166,7 @@ class _compressed_matrix(spmatrix):
             return
         self._recompress(False)
         self._sorted = True
+        self._canonical = None  # duplicates, if any, are still there: ask again
 
     def sorted_indices(self):
         A = self.copy()
@@ -282,9 +283,10 @@ class _compressed_matrix(spmatrix):
             else:
                 cusparse.spmm(self.format, self._shape, self.indptr, self.indices, data, xc, out)
             return True
-        except cusparse.errors():
-            # No usable cuSPARSE here (or it refused this product): own kernels from now on.
-            _cusparse_failed = True
+        except cusparse.errors() as e:
+            # A refused product falls back once; a library that cannot load, for good.
+            if not isinstance(e, cusparse.status_error()):
+                _cusparse_failed = True
             return False
 
     def _matmul_sparse(self, other):
@@ -315,7 +317,8 @@ class _compressed_matrix(spmatrix):
         vals = concatenate([A.data.astype(dt), bdata])
         indptr, indices, data = K.compress(rows, cols, vals, self._shape[0], self._shape[1],
                                            idt, sum_dups=True, drop_zeros=True)
-        return csr_matrix._from_parts(data, indices, indptr, self._shape, True)
+        res = csr_matrix._from_parts(data, indices, indptr, self._shape, True)
+        return res.tocsc() if self._major == 1 else res
 
     def _multiply_dense(self, other):
         from cuarray._routines.manipulation import broadcast_to

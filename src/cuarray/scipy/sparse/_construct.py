@@ -149,7 +149,13 @@ def random(m, n, density=0.01, format="coo", dtype=None, random_state=None, data
     mn = m * n
     k = int(round(density * mn))
     rs = _random_state(random_state)
-    idx = rs.choice(mn, size=k, replace=False) if k else K._empty((0,), numpy.int64)
+    draw = getattr(rs, "random_sample", None) or rs.random
+    if k:
+        # k distinct positions: the first k of a random permutation (sorted random keys).
+        from cuarray._routines.sorting import argsort
+        idx = argsort(draw(size=mn))[:k]
+    else:
+        idx = K._empty((0,), numpy.int64)
     # SciPy draws column-major positions.
     from cuarray._core._ops import floor_divide, subtract, multiply
     j = floor_divide(idx, max(m, 1))
@@ -162,7 +168,6 @@ def random(m, n, density=0.01, format="coo", dtype=None, random_state=None, data
         if dtype.kind not in "fc":
             raise TypeError(f"random: values of dtype {dtype} need data_rvs (uniform draws "
                             "are floating point)")
-        draw = getattr(rs, "random_sample", None) or rs.random
         vals = draw(size=k).astype(dtype, copy=False)
         if dtype.kind == "c":
             vals = vals + 1j * draw(size=k).astype(dtype, copy=False)

@@ -153,6 +153,19 @@ class coo_matrix(spmatrix):
             return out
         return res
 
+    def _raw_csr(self):
+        """CSR with every entry kept apart (no sum, so no synchronisation)."""
+        from cuarray.scipy.sparse._csr import csr_matrix
+        indptr, indices, data = self._compress(True, False)
+        return csr_matrix._from_parts(data, indices, indptr, self._shape, self._canonical)
+
+    def _matmul_dense(self, x):
+        # SciPy sums duplicates first (tocsr), which only a bool matrix can tell apart from
+        # multiplying them one by one; that needs no sum, so no synchronisation.
+        if self.dtype == numpy.bool_:
+            return self.tocsr()._matmul_dense(x)
+        return self._raw_csr()._matmul_dense(x)
+
     def todia(self, copy=False):
         """DIA format (reads the distinct diagonals and the widest column: synchronises)."""
         from cuarray._core._reductions import amax

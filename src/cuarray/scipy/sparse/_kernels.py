@@ -247,7 +247,7 @@ def csr_matmul(indptr, indices, data, x, out):
         f"cuarray_sp_csrmm_{_chars(dt, it, jt, xt, ot)}",
         [Param("p", "raw", it), Param("q", "raw", jt), Param("a", "raw", dt),
          Param("x", "raw", xt), Param("K", "scalar", _i64), Param("y", "out", ot)],
-        f"const long long r = i / K, c = i - r * K; {C} acc = {C}(0); "
+        f"const long long r = i / K, c = i - r * K; {C} acc = cuarray_cast<{C}>(0); "
         f"for (long long j = p[r], e = p[r + 1]; j < e; ++j) "
         f"acc = acc + cuarray_cast<{C}>(a[j]) * cuarray_cast<{C}>(x[(long long)q[j] * K + c]); "
         f"y = acc;"))
@@ -348,7 +348,7 @@ def diagonal(indptr, indices, data, shape, k, major_axis):
          Param("r0", "scalar", _i64), Param("c0", "scalar", _i64),
          Param("csr", "scalar", numpy.dtype(bool)), Param("y", "out", dt)],
         f"const long long r = r0 + i, c = c0 + i, m = csr ? r : c, want = csr ? c : r; "
-        f"{C} acc = {C}(0); "
+        f"{C} acc = cuarray_cast<{C}>(0); "
         f"for (long long j = p[m], e = p[m + 1]; j < e; ++j) if ((long long)q[j] == want) acc = acc + x[j]; "
         f"y = acc;"))
     out = _empty((n,), dt)
@@ -408,7 +408,8 @@ def intersect_products(A, B, dtype, idx_dtype):
          Param("b", "raw", bt), Param("na", "scalar", _i64), Param("f", "out", _i64),
          Param("v", "out", dtype)],
         f"const bool hit = i + 1 < k.size() && k[i] == k[i + 1]; f = hit ? 1 : 0; "
-        f"v = hit ? {C}(cuarray_cast<{C}>(a[q[i]]) * cuarray_cast<{C}>(b[q[i + 1] - na])) : {C}(0);"))
+        f"v = hit ? cuarray_cast<{C}>(cuarray_cast<{C}>(a[q[i]]) * cuarray_cast<{C}>(b[q[i + 1] - na])) "
+        f": cuarray_cast<{C}>(0);"))
     flags, vals = _empty(skey.shape, _i64), _empty(skey.shape, dtype)
     op.launch([skey, perm, A.data, B.data, numpy.int64(A.nnz), flags, vals])
     skey, vals = compact(flags, skey, vals)
@@ -462,7 +463,7 @@ def dia_matmul(data, offsets, shape, x, out):
         [Param("a", "raw", dt), Param("off", "raw", ot), Param("x", "raw", xt),
          Param("L", "scalar", _i64), Param("N", "scalar", _i64), Param("K", "scalar", _i64),
          Param("y", "out", rt)],
-        f"const long long r = i / K, c = i - r * K, nd = off.size(); {C} acc = {C}(0); "
+        f"const long long r = i / K, c = i - r * K, nd = off.size(); {C} acc = cuarray_cast<{C}>(0); "
         f"for (long long d = 0; d < nd; ++d) {{ const long long j = r + (long long)off[d]; "
         f"if (j >= 0 && j < N && j < L) acc = acc + cuarray_cast<{C}>(a[d * L + j]) * "
         f"cuarray_cast<{C}>(x[j * K + c]); }} y = acc;"))
@@ -488,7 +489,7 @@ def dia_transpose(data, offsets, shape):
         f"const long long d = i / R, c = i - d * R; "
         f"long long s = (-(long long)off[d]) % MD; if (s < 0) s += MD; "
         f"long long src = c - s; if (src < 0) src += W; "
-        f"y = src < L ? x[d * L + src] : {C}(0);"))
+        f"y = src < L ? x[d * L + src] : cuarray_cast<{C}>(0);"))
     out = _empty((nd, M), dt)
     if out.size:
         op.launch([data if data._c_contig else data.copy("C"), offsets, numpy.int64(L),

@@ -1,0 +1,180 @@
+"""scipy.fft's transforms over cuarray.fft (cuarray version of `scipy.fft`).
+
+SciPy's signatures and argument rules (N-D lengths and axes as `_init_nd_shape_and_axes`,
+unique axes, -1 for the input's length); the transforms are cuarray.fft's, on cuFFT.
+`overwrite_x` and `workers` are accepted and ignored; cuarray plans and caches cuFFT plans
+itself (`cuarray.fft.config`), so `plan` must be None.
+"""
+from cuarray import fft as _np_fft
+from cuarray._core.ndarray import ndarray
+from cuarray.scipy.fft._helper import init_nd_shape_and_axes
+
+_SWAP = {None: "forward", "backward": "forward", "ortho": "ortho", "forward": "backward"}
+
+
+def _check(x, name, plan):
+    if plan is not None:
+        raise ValueError(f"cuarray.scipy.fft.{name}: plan must be None (cuarray plans and "
+                         "caches cuFFT plans itself)")
+    if not isinstance(x, ndarray):
+        _np_fft._fft._check_array(x, name)
+
+
+def _swap(norm):
+    if norm not in _SWAP:
+        raise ValueError(f'Invalid norm value {norm}; should be "backward","ortho" or '
+                         '"forward".')
+    return _SWAP[norm]
+
+
+def _nd(x, s, axes, real_out=False):
+    shape, axes = init_nd_shape_and_axes(x.ndim, x.shape, s, axes)
+    if real_out and s is None:
+        shape = shape[:-1] + (2 * (x.shape[axes[-1]] - 1),)
+    return shape, axes
+
+
+def fft(x, n=None, axis=-1, norm=None, overwrite_x=False, workers=None, *, plan=None):
+    """The 1-D discrete Fourier transform (cuarray version of `scipy.fft.fft`)."""
+    _check(x, "fft", plan)
+    return _np_fft.fft(x, n, axis, norm)
+
+
+def ifft(x, n=None, axis=-1, norm=None, overwrite_x=False, workers=None, *, plan=None):
+    """The 1-D inverse discrete Fourier transform (cuarray version of `scipy.fft.ifft`)."""
+    _check(x, "ifft", plan)
+    return _np_fft.ifft(x, n, axis, norm)
+
+
+def rfft(x, n=None, axis=-1, norm=None, overwrite_x=False, workers=None, *, plan=None):
+    """The 1-D transform of real input (cuarray version of `scipy.fft.rfft`)."""
+    _check(x, "rfft", plan)
+    return _np_fft.rfft(x, n, axis, norm)
+
+
+def irfft(x, n=None, axis=-1, norm=None, overwrite_x=False, workers=None, *, plan=None):
+    """The inverse of `rfft` (cuarray version of `scipy.fft.irfft`)."""
+    _check(x, "irfft", plan)
+    return _np_fft.irfft(x, n, axis, norm)
+
+
+def hfft(x, n=None, axis=-1, norm=None, overwrite_x=False, workers=None, *, plan=None):
+    """The transform of a Hermitian-symmetric signal (cuarray version of
+    `scipy.fft.hfft`)."""
+    _check(x, "hfft", plan)
+    return _np_fft.hfft(x, n, axis, norm)
+
+
+def ihfft(x, n=None, axis=-1, norm=None, overwrite_x=False, workers=None, *, plan=None):
+    """The inverse of `hfft` (cuarray version of `scipy.fft.ihfft`)."""
+    _check(x, "ihfft", plan)
+    return _np_fft.ihfft(x, n, axis, norm)
+
+
+def fftn(x, s=None, axes=None, norm=None, overwrite_x=False, workers=None, *, plan=None):
+    """The N-D discrete Fourier transform (cuarray version of `scipy.fft.fftn`)."""
+    _check(x, "fftn", plan)
+    s, axes = _nd(x, s, axes)
+    return _np_fft.fftn(x, s, axes, norm)
+
+
+def ifftn(x, s=None, axes=None, norm=None, overwrite_x=False, workers=None, *, plan=None):
+    """The N-D inverse discrete Fourier transform (cuarray version of `scipy.fft.ifftn`)."""
+    _check(x, "ifftn", plan)
+    s, axes = _nd(x, s, axes)
+    return _np_fft.ifftn(x, s, axes, norm)
+
+
+def fft2(x, s=None, axes=(-2, -1), norm=None, overwrite_x=False, workers=None, *, plan=None):
+    """The 2-D discrete Fourier transform (cuarray version of `scipy.fft.fft2`)."""
+    return fftn(x, s, axes, norm, plan=plan)
+
+
+def ifft2(x, s=None, axes=(-2, -1), norm=None, overwrite_x=False, workers=None, *, plan=None):
+    """The 2-D inverse discrete Fourier transform (cuarray version of `scipy.fft.ifft2`)."""
+    return ifftn(x, s, axes, norm, plan=plan)
+
+
+def _at_least_one(axes):
+    if not axes:
+        raise ValueError("at least 1 axis must be transformed")
+
+
+def rfftn(x, s=None, axes=None, norm=None, overwrite_x=False, workers=None, *, plan=None):
+    """The N-D transform of real input (cuarray version of `scipy.fft.rfftn`)."""
+    _check(x, "rfftn", plan)
+    s, axes = _nd(x, s, axes)
+    _at_least_one(axes)
+    return _np_fft.rfftn(x, s, axes, norm)
+
+
+def irfftn(x, s=None, axes=None, norm=None, overwrite_x=False, workers=None, *, plan=None):
+    """The inverse of `rfftn` (cuarray version of `scipy.fft.irfftn`)."""
+    _check(x, "irfftn", plan)
+    s, axes = _nd(x, s, axes, real_out=True)
+    _at_least_one(axes)
+    return _np_fft.irfftn(x, s, axes, norm)
+
+
+def rfft2(x, s=None, axes=(-2, -1), norm=None, overwrite_x=False, workers=None, *, plan=None):
+    """The 2-D transform of real input (cuarray version of `scipy.fft.rfft2`)."""
+    return rfftn(x, s, axes, norm, plan=plan)
+
+
+def irfft2(x, s=None, axes=(-2, -1), norm=None, overwrite_x=False, workers=None, *,
+           plan=None):
+    """The inverse of `rfft2` (cuarray version of `scipy.fft.irfft2`)."""
+    return irfftn(x, s, axes, norm, plan=plan)
+
+
+def hfftn(x, s=None, axes=None, norm=None, overwrite_x=False, workers=None, *, plan=None):
+    """The N-D transform of a Hermitian-symmetric signal: irfftn of its conjugate with the
+    normalisation swapped (cuarray version of `scipy.fft.hfftn`)."""
+    _check(x, "hfftn", plan)
+    s, axes = _nd(x, s, axes, real_out=True)
+    _at_least_one(axes)
+    from cuarray._core._ops import conjugate
+    xc = conjugate(x) if x.dtype.kind == "c" else x
+    return _np_fft.irfftn(xc, s, axes, _swap(norm))
+
+
+def ihfftn(x, s=None, axes=None, norm=None, overwrite_x=False, workers=None, *, plan=None):
+    """The inverse of `hfftn` (cuarray version of `scipy.fft.ihfftn`)."""
+    _check(x, "ihfftn", plan)
+    s, axes = _nd(x, s, axes)
+    _at_least_one(axes)
+    from cuarray._core._ops import conjugate
+    r = _np_fft.rfftn(x, s, axes, _swap(norm))
+    return conjugate(r, out=r)
+
+
+def hfft2(x, s=None, axes=(-2, -1), norm=None, overwrite_x=False, workers=None, *, plan=None):
+    """The 2-D `hfftn` (cuarray version of `scipy.fft.hfft2`)."""
+    return hfftn(x, s, axes, norm, plan=plan)
+
+
+def ihfft2(x, s=None, axes=(-2, -1), norm=None, overwrite_x=False, workers=None, *,
+           plan=None):
+    """The 2-D `ihfftn` (cuarray version of `scipy.fft.ihfft2`)."""
+    return ihfftn(x, s, axes, norm, plan=plan)
+
+
+def fftfreq(n, d=1.0, *, xp=None, device=None):
+    """Sample frequencies of `fft` (cuarray version of `scipy.fft.fftfreq`); the result
+    is a cuarray array whatever `xp` says."""
+    return _np_fft.fftfreq(n, d, device)
+
+
+def rfftfreq(n, d=1.0, *, xp=None, device=None):
+    """Sample frequencies of `rfft` (cuarray version of `scipy.fft.rfftfreq`)."""
+    return _np_fft.rfftfreq(n, d, device)
+
+
+def fftshift(x, axes=None):
+    """Move the zero frequency to the centre (cuarray version of `scipy.fft.fftshift`)."""
+    return _np_fft.fftshift(x, axes)
+
+
+def ifftshift(x, axes=None):
+    """The inverse of `fftshift` (cuarray version of `scipy.fft.ifftshift`)."""
+    return _np_fft.ifftshift(x, axes)

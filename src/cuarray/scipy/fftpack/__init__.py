@@ -1,0 +1,8 @@
+"""cuarray.scipy.fftpack: SciPy's legacy FFT module on cuFFT (cuarray version of
+`scipy.fftpack` / `cupyx.scipy.fftpack`)."""
+from cuarray.scipy.fftpack._fftpack import (  # noqa: F401
+    fft, ifft, fft2, ifft2, fftn, ifftn, rfft, irfft, fftfreq, rfftfreq, fftshift, ifftshift,
+    next_fast_len)
+
+__all__ = ["fft", "ifft", "fft2", "ifft2", "fftn", "ifftn", "rfft", "irfft", "fftfreq",
+           "rfftfreq", "fftshift", "ifftshift", "next_fast_len"]

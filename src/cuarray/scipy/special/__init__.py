@@ -1,0 +1,18 @@
+"""cuarray.scipy.special: SciPy's special functions on the GPU (cuarray version of
+`scipy.special` / `cupyx.scipy.special`). The elementwise functions are cuarray ufuncs
+with SciPy's float32/float64 loops."""
+from cuarray.scipy.special._ufuncs import UFUNCS as _UFUNCS
+from cuarray.scipy.special._functions import (  # noqa: F401
+    log_softmax, logsumexp, multigammaln, polygamma, softmax, zeta)
+
+globals().update({k: v for k, v in _UFUNCS.items() if not k.startswith("_")})
+
+
+def sinc(x):
+    """sin(pi x) / (pi x) (NumPy's sinc, which `scipy.special` re-exports)."""
+    from cuarray._routines.math import sinc as _sinc
+    return _sinc(x)
+
+
+__all__ = sorted([k for k in _UFUNCS if not k.startswith("_")] + [
+    "log_softmax", "logsumexp", "multigammaln", "polygamma", "softmax", "zeta", "sinc"])
