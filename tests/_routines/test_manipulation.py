@@ -314,7 +314,7 @@ def test_stack_family(xp):
     M = _rand(xp, (2, 4), numpy.float32, 3)
     T = _rand(xp, (2, 4, 3), numpy.float32, 4)
     return (xp.hstack((v, w)), xp.hstack((M, M)), xp.hstack((s, v)), xp.vstack((v, w)), xp.vstack((M, v)),
-            xp.row_stack((v, w)), xp.dstack((v, w)), xp.dstack((M, M)), xp.dstack((T, M)),
+            (xp.row_stack if hasattr(numpy, "row_stack") else xp.vstack)((v, w)), xp.dstack((v, w)), xp.dstack((M, M)), xp.dstack((T, M)),
             xp.column_stack((v, w)), xp.column_stack((M.T, v)), xp.hstack((v, w), dtype=numpy.float64),
             xp.vstack((M, v), dtype=numpy.int32, casting="unsafe"))
 

@@ -169,7 +169,7 @@ def test_quantile_methods(method, dtype):
     rng = numpy.random.default_rng(3)
     x = _data(dtype, (5, 37), rng)
     g = cuarray.asarray(x)
-    rtol = 1e-3 if dtype == "e" else 1e-6
+    rtol = 5e-3 if dtype == "e" else 1e-6  # float16: one ulp near 0.2 is 2.4e-4 absolute
     for q in (0.0, 0.3, 1, [0.1, 0.5, 1.0], numpy.array([[0.25], [0.75]])):
         for fn, nfn in ((st.quantile, numpy.quantile), (st.nanquantile, numpy.nanquantile)):
             try:
@@ -196,7 +196,7 @@ def test_full_reductions_by_radix_select(monkeypatch, dtype):
     rng = numpy.random.default_rng(4)
     x = _data(dtype, (3000,), rng, nan=False)
     g = cuarray.asarray(x)
-    rtol = 1e-3 if dtype == "e" else 1e-6
+    rtol = 5e-3 if dtype == "e" else 1e-6  # float16: one ulp near 0.2 is 2.4e-4 absolute
     for method in METHODS:
         _close(st.percentile(g, [0, 10, 50, 99.9, 100], method=method),
                _np(numpy.percentile, x, [0, 10, 50, 99.9, 100], method=method), rtol)

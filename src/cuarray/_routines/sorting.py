@@ -573,9 +573,14 @@ def sort_last(xv, want_vals, want_idx, backend=None):
     # one key per element: a single radix sort
     keys = ndarray._alloc(shape, kdt)
     _key_op(True, dt, expr, kdt, None).launch([xv, numpy.int64(n), keys])
-    sk, perm = radix(keys.reshape(N), None, bits, want_vals, vt if want_idx else None, be)
+    # Zero-canonical keys (for stable indices) lose the sign of -0.0: gather values then.
+    exact = want_idx and dt.kind in "ef"
+    sk, perm = radix(keys.reshape(N), None, bits, want_vals and not exact, vt if want_idx else None, be)
     if flat_v is not None:
-        _from_keys(sk, dt, key_bits(dt), flat_v)
+        if exact:
+            _gather(xv, perm, flat_v)
+        else:
+            _from_keys(sk, dt, key_bits(dt), flat_v)
     if flat_i is not None:
         _positions(perm, n, flat_i)
     return vals, idx

@@ -337,10 +337,11 @@ def _qr_empty(batch, m, n, k, dt, mode):
 
 # ----------------------------------------------------------------------------- SVD
 def svd_algorithm():
-    """The SVD routine for single matrices: $CUARRAY_SVD_ALGO, one of 'gesvdp' (the
-    default: polar decomposition, falls back to 'gesvd' when cuSOLVER reports it had to
-    perturb near-zero singular values), 'gesvdj' (Jacobi) or 'gesvd' (QR iteration)."""
-    algo = os.environ.get("CUARRAY_SVD_ALGO", "gesvdp")
+    """The SVD routine for single matrices: $CUARRAY_SVD_ALGO, one of 'gesvd' (QR
+    iteration, the default: gesvdp raised EXECUTION_FAILED for float32 on an H200 and is
+    not yet understood), 'gesvdp' (polar decomposition, falls back to 'gesvd' when
+    cuSOLVER reports it perturbed near-zero singular values) or 'gesvdj' (Jacobi)."""
+    algo = os.environ.get("CUARRAY_SVD_ALGO", "gesvd")
     if algo not in ("gesvdp", "gesvdj", "gesvd"):
         raise ValueError(f"CUARRAY_SVD_ALGO={algo!r}: expected 'gesvdp', 'gesvdj' or 'gesvd'")
     return algo

@@ -152,14 +152,16 @@ CUARRAY_FN double cusp_beta_any(double a, double b, bool log_) {
     const bool na = cusp_nonpos_int(a), nb = cusp_nonpos_int(b);
     if (!na && !nb) { const double r = cusp_beta_core(a, b, log_); return log_ ? r : sign * r; }
     if (!na) { const double t = a; a = b; b = t; }
-    if (b == floor(b) && 1 - a - b > 0) {
+    // Cephes tests integrality through (int): values beyond int (-inf too) overflow.
+    if (a < -2147483648.0) break;
+    if (b == floor(b) && fabs(b) <= 2147483647.0 && 1 - a - b > 0) {
       if (!log_ && fmod(b, 2.0) != 0) sign = -sign;
       a = 1 - a - b;
       continue;
     }
-    return log_ ? CUSP_INF : sign * CUSP_INF;
+    break;
   }
-  return CUSP_INF;
+  return log_ ? CUSP_INF : sign * CUSP_INF;
 }
 CUARRAY_FN double cusp_beta(double a, double b) { return cusp_beta_any(a, b, false); }
 CUARRAY_FN float cusp_beta(float a, float b) { return (float)cusp_beta_any(a, b, false); }
@@ -251,18 +253,27 @@ template <class T> CUARRAY_FN T cusp_entr(T x) {
   if (x == 0) return T(0);
   return -T(CUSP_INF);
 }
-template <class T> CUARRAY_FN T cusp_rel_entr(T x, T y) {
-  if (x != x || y != y) return T(CUSP_NAN);
-  if (x > 0 && y > 0) return x * log(x / y);
-  if (x == 0 && y >= 0) return T(0);
-  return T(CUSP_INF);
+// x log(x / y), without losing x / y to overflow or underflow or 1 + small to rounding
+CUARRAY_FN double cusp_xlog_ratio(double x, double y) {
+  const double r = x / y;
+  if (r > 0.5 && r < 2) return x * log1p((x - y) / y);
+  if (r > 2.2250738585072014e-308 && r < CUSP_INF) return x * log(r);
+  return x * (log(x) - log(y));
 }
-template <class T> CUARRAY_FN T cusp_kl_div(T x, T y) {
-  if (x != x || y != y) return T(CUSP_NAN);
-  if (x > 0 && y > 0) return x * log(x / y) - x + y;
+CUARRAY_FN double cusp_rel_entr(double x, double y) {
+  if (x != x || y != y) return CUSP_NAN;
+  if (x > 0 && y > 0) return cusp_xlog_ratio(x, y);
+  if (x == 0 && y >= 0) return 0;
+  return CUSP_INF;
+}
+CUARRAY_FN float cusp_rel_entr(float x, float y) { return (float)cusp_rel_entr((double)x, (double)y); }
+CUARRAY_FN double cusp_kl_div(double x, double y) {
+  if (x != x || y != y) return CUSP_NAN;
+  if (x > 0 && y > 0) return x * log(x / y) - x + y;   // SciPy's plain formula here
   if (x == 0 && y >= 0) return y;
-  return T(CUSP_INF);
+  return CUSP_INF;
 }
+CUARRAY_FN float cusp_kl_div(float x, float y) { return (float)cusp_kl_div((double)x, (double)y); }
 CUARRAY_FN double cusp_log_ndtr(double x) {
   if (x > 3) return log1p(-cusp_ndtr(-x));   // log(ndtr(x)) would lose the tiny 1 - ndtr(x)
   if (x > -1) return log(cusp_ndtr(x));
