@@ -464,7 +464,9 @@ def test_diags(cp):
             D, Dh = sparse.diags(*args, **kw), ssp.diags(*hargs, **kw)
         assert D.format == "dia" and D.dtype == Dh.dtype and D.shape == Dh.shape
         _close(D.toarray(), Dh.toarray())
-    assert sparse.diags([1, 2], [0, 1], format="csr").format == "csr"
+    assert sparse.diags([1, 2], [0, 1], format="csr", dtype=None).format == "csr"
+    with pytest.warns(FutureWarning, match="cast to float64"):
+        assert sparse.diags([1, 2], [0, 1]).dtype == np.float64   # SciPy's default, warned
     with pytest.raises(ValueError, match="Different number"):
         sparse.diags([[1., 2], [3.]], [0])
     with pytest.raises(ValueError, match="does not agree"):

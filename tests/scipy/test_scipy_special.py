@@ -123,7 +123,8 @@ def test_values_against_scipy(cp, name, dt):
     assert got.dtype == np.dtype(dt) and got.shape == want.shape
     tol = _tol(name, dt)
     if dt == np.float32:
-        want = want.astype(np.float32)
+        with np.errstate(over="ignore"):   # float32 overflows to inf, as SciPy's f loop
+            want = want.astype(np.float32)
     np.testing.assert_allclose(got.get(), want, equal_nan=True, **tol)
 
 

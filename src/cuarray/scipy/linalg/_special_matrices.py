@@ -91,8 +91,10 @@ def block_diag(*arrs):
     for k, a in enumerate(arrs):
         a = a if isinstance(a, ndarray) else _host(a)
         if a.ndim > 2:
-            raise ValueError("arguments in the following positions have dimension greater "
-                             f"than 2: {[k for k, x in enumerate(arrs) if numpy.ndim(x) > 2]}")
+            bad = [j for j, x in enumerate(arrs)
+                   if (x.ndim if hasattr(x, "ndim") else numpy.ndim(x)) > 2]
+            raise ValueError(f"arguments in the following positions have dimension greater "
+                             f"than 2: {bad}")
         mats.append(a.reshape((1,) * (2 - a.ndim) + a.shape))
     dtype = numpy.result_type(*[m.dtype for m in mats])
     rows = sum(m.shape[0] for m in mats)

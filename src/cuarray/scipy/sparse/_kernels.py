@@ -241,9 +241,19 @@ def csr_matmul(indptr, indices, data, x, out):
     """out = A @ x for CSR A, x of shape (N,) or (N, K), out (M,) or (M, K) of the result
     dtype: one thread per output element; values cast to out's dtype before multiplying."""
     K = 1 if x.ndim == 1 else x.shape[1]
-    dt, it, jt, xt, ot = data.dtype, indptr.dtype, indices.dtype, x.dtype, out.dtype
+    op = csrmm_op(data.dtype, indptr.dtype, indices.dtype, x.dtype, out.dtype)
+    if out.size:
+        if data.size == 0:
+            out.data.memset_async(0, out.nbytes)
+        else:
+            op.launch([indptr, indices, data, x, numpy.int64(K), out])
+    return out
+
+
+def csrmm_op(dt, it, jt, xt, ot):
+    """The Op of `csr_matmul` for values dt, pointers it, indices jt, operand xt, result ot."""
     C = _dt.ctype(ot)
-    op = _op(("spmm", dt.char, it.char, jt.char, xt.char, ot.char), lambda: (
+    return _op(("spmm", dt.char, it.char, jt.char, xt.char, ot.char), lambda: (
         f"cuarray_sp_csrmm_{_chars(dt, it, jt, xt, ot)}",
         [Param("p", "raw", it), Param("q", "raw", jt), Param("a", "raw", dt),
          Param("x", "raw", xt), Param("K", "scalar", _i64), Param("y", "out", ot)],
@@ -251,12 +261,6 @@ def csr_matmul(indptr, indices, data, x, out):
         f"for (long long j = p[r], e = p[r + 1]; j < e; ++j) "
         f"acc = acc + cuarray_cast<{C}>(a[j]) * cuarray_cast<{C}>(x[(long long)q[j] * K + c]); "
         f"y = acc;"))
-    if out.size:
-        if data.size == 0:
-            out.data.memset_async(0, out.nbytes)
-        else:
-            op.launch([indptr, indices, data, x, numpy.int64(K), out])
-    return out
 
 
 def spgemm_entries(a_rows, a_cols, a_data, b_indptr, b_indices, b_data, out_dtype):
