@@ -88,6 +88,8 @@ def _domain(name, chars, arrays, rng):
         # NumPy's and CUDA's libm put the overflowed infinities in different quadrants.
         b = arrays[1]
         arrays[1] = numpy.where(numpy.isfinite(b) & (numpy.abs(b) > 1e15), 2, b).astype(chars[1])
+        a = arrays[0]  # likewise a base whose modulus overflows: the angle is meaningless
+        arrays[0] = numpy.where(numpy.isfinite(a) & (numpy.abs(a) > 1e30), 1 + 1j, a).astype(chars[0])
     if name == "reciprocal" and numpy.dtype(chars[0]).kind in "iu":
         arrays[0] = numpy.where(arrays[0] == 0, 1, arrays[0]).astype(chars[0])  # 1 // 0 on x86 only
     return arrays

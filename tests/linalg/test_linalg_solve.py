@@ -153,7 +153,9 @@ SVD_SHAPES = [(5, 3), (3, 5), (4, 4), (2, 6, 4), (2, 4, 6), (50, 4, 3), (50, 3, 
               (3, 40, 33), (0, 3), (3, 0), (2, 0, 3)]
 
 
-@pytest.mark.parametrize("algo", ["gesvdp", "gesvdj", "gesvd"])
+# gesvdp is left out: on an H200 it raised INTERNAL_ERROR and left the context with an
+# illegal address (every later test failed); see svd_algorithm().
+@pytest.mark.parametrize("algo", ["gesvdj", "gesvd"])
 @pytest.mark.parametrize("dtype", DTYPES)
 @pytest.mark.parametrize("shape", SVD_SHAPES)
 def test_svd(monkeypatch, algo, dtype, shape):
@@ -175,7 +177,7 @@ def test_svd(monkeypatch, algo, dtype, shape):
     _close(linalg.svd(_g(x), compute_uv=False), numpy.linalg.svd(x, compute_uv=False), dtype)
 
 
-@pytest.mark.parametrize("algo", ["gesvdp", "gesvdj", "gesvd"])
+@pytest.mark.parametrize("algo", ["gesvdj", "gesvd"])
 def test_svd_rank_deficient(monkeypatch, algo):
     monkeypatch.setenv("CUARRAY_SVD_ALGO", algo)
     x = _host((60, 3), "float64") @ _host((3, 50), "float64")

@@ -22,7 +22,6 @@ enough to test the code around them, not to stand for CUDA's own.
 import ctypes
 import hashlib
 import os
-import re
 import shutil
 import subprocess
 import threading
@@ -130,7 +129,8 @@ static inline float rcbrtf(float x) { return 1 / cbrtf(x); }
 """
 
 _ENTRY = r"""
-template <class T> using cuarray_bare_t = typename std::remove_cv<typename std::remove_reference<T>::type>::type;
+template <class T>
+using cuarray_bare_t = typename std::remove_cv<typename std::remove_reference<T>::type>::type;
 template <class... A, std::size_t... I>
 static void cuarray_call_(void (*f)(A...), void** a, std::index_sequence<I...>) {
   f(*reinterpret_cast<cuarray_bare_t<A>*>(a[I])...);

@@ -328,7 +328,7 @@ def test_block_diag(cp):
     from cuarray.scipy import linalg
     a = np.array([[1, 2], [3, 4]])
     b = np.array([[5.5, 6, 7]])
-    got = linalg.block_diag(cp.asarray(a), cp.asarray(b), 7, [8, 9])
+    got = linalg.block_diag(cp.asarray(a), cp.asarray(b), 7, cp.asarray([8, 9]))
     want = sl.block_diag(a, b, 7, [8, 9])
     assert got.dtype == want.dtype and got.shape == want.shape
     np.testing.assert_array_equal(got.get(), want)
@@ -339,6 +339,8 @@ def test_block_diag(cp):
         linalg.block_diag(cp.zeros((2, 2, 2)))
     with pytest.raises(TypeError, match="cuarray.asarray"):
         linalg.block_diag(np.ones((2, 2)))
+    with pytest.raises(TypeError, match="cuarray.asarray"):
+        linalg.block_diag([1, 2])
 
 
 @pytest.mark.gpu

@@ -196,18 +196,36 @@ def test_csr_with_duplicates_and_unsorted(cp):
 
 
 def test_eliminate_zeros_and_counts(cp):
-    h = _random_coo((6, 6), 0.5, np.float64)
+    h = _random_coo((6, 6), 0.5, np.float64, dups=3)
     h.data[::3] = 0
     S = _dev_coo(cp, h, "csr")
     hc = h.tocsr()
     assert S.count_nonzero() == hc.count_nonzero()
+    def fresh():  # SciPy sums a COO matrix's duplicates in place on some calls
+        f = _random_coo((6, 6), 0.5, np.float64, dups=3)
+        f.data[::3] = 0
+        return f
+
+    for fmt in ("csr", "csc", "coo"):
+        A = _dev_coo(cp, fresh(), fmt)
+        for axis in (0, 1, -1):
+            got, want = A.getnnz(axis=axis), fresh().asformat(fmt).getnnz(axis=axis)
+            np.testing.assert_array_equal(got.get(), want)   # SciPy's dtype varies by format
+            got = A.count_nonzero(axis=axis)
+            want = fresh().asformat(fmt).count_nonzero(axis=axis)
+            np.testing.assert_array_equal(got.get(), want)
+        assert A.getnnz() == fresh().asformat(fmt).getnnz()
+    with pytest.raises(NotImplementedError, match="DIA"):
+        S.todia().getnnz(axis=0)
     S.eliminate_zeros()
     hc.eliminate_zeros()
     assert S.nnz == hc.nnz
     np.testing.assert_array_equal(S.indptr.get(), hc.indptr)
-    C = _dev_coo(cp, h)
+    C, Ch = _dev_coo(cp, fresh()), fresh()
     C.eliminate_zeros()
-    assert C.nnz == hc.nnz
+    Ch.eliminate_zeros()
+    assert C.nnz == Ch.nnz
+    np.testing.assert_array_equal(C.row.get(), Ch.row)
 
 
 def test_tocoo_transpose_copy_astype(cp):
@@ -481,6 +499,12 @@ def test_random(cp):
     v = R.data.get()
     assert ((v >= 0) & (v < 1)).all()
     assert sparse.random(5, 5, density=0).nnz == 0
+    # CSR sums duplicates: k stored values mean k distinct positions (both sampling paths)
+    assert sparse.random(10, 10, density=0.5, format="csr", random_state=1).nnz == 50
+    assert sparse.random(300, 200, density=0.01, format="csr", random_state=2).nnz == 600
+    assert sparse.random(4, 4, density=1.0, format="csr").nnz == 16
+    C = sparse.random(6, 5, density=0.4, dtype=np.complex64, random_state=4)
+    assert C.dtype == np.complex64 and C.format == "coo"
     with pytest.raises(ValueError, match="density"):
         sparse.random(3, 3, density=2)
 

@@ -105,11 +105,14 @@ def _reference(name):
 def _tol(name, dt):
     if dt == np.float32:
         return dict(rtol=5e-5, atol=1e-6)
-    loose = {"gamma": 1e-12, "digamma": 1e-12, "psi": 1e-12, "betaln": 1e-11, "beta": 1e-11, "_zeta": 1e-11,
+    loose = {"gamma": 1e-12, "digamma": 1e-12, "psi": 1e-12, "betaln": 1e-11, "beta": 1e-11,
+             "_zeta": 1e-11,
              "_riemann_zeta": 1e-10, "_polygamma": 1e-10, "j0": 1e-10, "j1": 1e-10,
              "y0": 1e-10, "y1": 1e-10, "erfcx": 1e-12, "i0": 1e-10, "i1": 1e-10,
              "i0e": 1e-10, "i1e": 1e-10}
-    return dict(rtol=loose.get(name, 1e-13), atol=1e-13)
+    # CUDA's double Bessel J and Y are accurate to 5e-12 absolutely past |x| = 8.
+    atol = 1e-11 if name in ("j0", "j1", "y0", "y1") else 1e-13
+    return dict(rtol=loose.get(name, 1e-13), atol=atol)
 
 
 @pytest.mark.parametrize("name", list(TABLE))
@@ -137,11 +140,16 @@ def test_edge_values(cp, name):
     with np.errstate(all="ignore"):
         want = _reference(name)(_EDGES)
     got = UFUNCS[name](cp.asarray(_EDGES)).get()
-    special_ = ~np.isfinite(want) | (want == 0)
-    np.testing.assert_array_equal(got[special_], want[special_])
-    ok = ~special_
-    # atol: Bessel functions at 1e300 are ~1e-151 and only absolutely accurate there
-    np.testing.assert_allclose(got[ok], want[ok], rtol=1e-9, atol=1e-140)
+    _compare_edges(got, want)
+
+
+def _compare_edges(got, want):
+    """inf and NaN exactly where SciPy has them; zeros to 1e-15 (CUDA need not round
+    e.g. ndtri(0.5) to exactly 0); the rest to 1e-9 (Bessel functions at 1e300 are
+    ~1e-151 and only absolutely accurate there)."""
+    inf = ~np.isfinite(want)
+    np.testing.assert_array_equal(got[inf], want[inf])
+    np.testing.assert_allclose(got[~inf], want[~inf], rtol=1e-9, atol=1e-15)
 
 
 @pytest.mark.parametrize("name", ["beta", "betaln", "xlogy", "xlog1py", "rel_entr", "kl_div",
@@ -155,9 +163,7 @@ def test_binary_edge_values(cp, name):
     with np.errstate(all="ignore"):
         want = _reference(name)(a, b)
     got = UFUNCS[name](cp.asarray(a), cp.asarray(b)).get()
-    special_ = ~np.isfinite(want) | (want == 0)
-    np.testing.assert_array_equal(got[special_], want[special_])
-    np.testing.assert_allclose(got[~special_], want[~special_], rtol=1e-9)
+    _compare_edges(got, want)
 
 
 def test_ufunc_machinery(cp):
@@ -237,3 +243,11 @@ def test_sinc(cp):
     x = np.linspace(-3, 3, 13)
     np.testing.assert_allclose(special.sinc(cp.asarray(x)).get(), np.sinc(x), rtol=1e-12,
                                atol=1e-15)
+
+
+def test_special_ufuncs_carry_every_ufunc_attribute():
+    """SpecialUfunc sets the attributes itself (there is no numpy.<name> for ufunc.__init__
+    to read): it must keep up with what ufunc.__init__ sets."""
+    from cuarray._core._ops import UFUNCS as CORE
+    core = set(vars(CORE["sin"])) - {"_np"}
+    assert core <= set(vars(special.erf)), core - set(vars(special.erf))

@@ -190,8 +190,7 @@ class ndarray:
     def __iter__(self):
         if not self._shape:
             raise TypeError("iteration over a 0-d array")
-        for i in range(self._shape[0]):
-            yield self[i]
+        return (self[i] for i in range(self._shape[0]))
 
     # ---- host conversion ------------------------------------------------------------------
     def get(self, stream=None, order="C", out=None, blocking=True):

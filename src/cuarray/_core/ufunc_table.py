@@ -165,7 +165,7 @@ UFUNCS = (
     _binary("arctan2", "Element-wise arc tangent of ``x1/x2`` choosing the quadrant correctly.", FLOAT,
             any="out0 = atan2(in0, in1);"),
     _binary("hypot", "Given the \"legs\" of a right triangle, return its hypotenuse.", FLOAT, 0,
-            any="out0 = hypot(in0, in1);"),
+            any="out0 = cuarray_hypot(in0, in1);"),
     _math("sinh", "Hyperbolic sine, element-wise.", "sinh"),
     _math("cosh", "Hyperbolic cosine, element-wise.", "cosh"),
     _math("tanh", "Compute hyperbolic tangent element-wise.", "tanh"),

@@ -102,7 +102,8 @@ def _unpack_op(rdt, cdt):
             f"cuarray_fftpack_unpack_{rdt.char}",
             [Param("y", "raw", rdt), Param("n", "scalar", _i64), Param("m", "scalar", _i64),
              Param("r", "out", cdt)],
-            f"const long long row = i / m, k = i - row * m; const {_dt.ctype(rdt)}* p = &y[row * n]; "
+            f"const long long row = i / m, k = i - row * m; "
+            f"const {_dt.ctype(rdt)}* p = &y[row * n]; "
             f"r = {C}(k == 0 ? p[0] : p[2 * k - 1], (k == 0 || 2 * k >= n) ? 0 : p[2 * k]);")
     return op
 

@@ -7,7 +7,7 @@ from cuarray._core.ndarray import ndarray
 from cuarray._libs import cusolver as _cusolver
 from cuarray._libs.cublas import FILL_LOWER, FILL_UPPER
 from cuarray.scipy.linalg._util import (
-    LinAlgError, as_array, check_finite as _check_finite, fortran_copy, lapack_dtype, square)
+    LinAlgError, as_array, check_finite as _check_finite, fortran_copy, lapack_dtype)
 
 _PREFIX = {"f": "s", "d": "d", "F": "c", "D": "z"}
 

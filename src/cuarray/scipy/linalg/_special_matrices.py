@@ -110,9 +110,11 @@ def block_diag(*arrs):
 
 
 def _host(a):
-    if isinstance(a, numpy.ndarray) and a.size:
-        raise TypeError("cuarray.scipy.linalg.block_diag does not accept numpy.ndarray; move "
-                        "it to the GPU with cuarray.asarray(x)")
+    """A Python scalar (or the empty default block) as a device array; host arrays are
+    refused, as everywhere (no hidden transfers)."""
+    if isinstance(a, (numpy.ndarray, list, tuple)) and numpy.size(a):
+        raise TypeError(f"cuarray.scipy.linalg.block_diag does not accept {type(a).__name__}; "
+                        "move it to the GPU with cuarray.asarray(x)")
     from cuarray._core.transfer import asarray
     return asarray(numpy.asarray(a))
 

@@ -2,7 +2,7 @@
 `cupyx.scipy.sparse`): COO, CSR, CSC and DIA formats, products on cuSPARSE, and
 `cuarray.scipy.sparse.linalg`."""
 from cuarray.scipy.sparse._base import (  # noqa: F401
-    isdense, isspmatrix, isspmatrix_coo, isspmatrix_csc, isspmatrix_csr, isspmatrix_dia,
+    SparseEfficiencyWarning, isdense, isspmatrix, isspmatrix_coo, isspmatrix_csc, isspmatrix_csr, isspmatrix_dia,
     issparse, spmatrix)
 from cuarray.scipy.sparse._construct import (  # noqa: F401
     diags, eye, identity, rand, random, spdiags)
@@ -10,10 +10,6 @@ from cuarray.scipy.sparse._coo import coo_matrix  # noqa: F401
 from cuarray.scipy.sparse._csc import csc_matrix  # noqa: F401
 from cuarray.scipy.sparse._csr import csr_matrix  # noqa: F401
 from cuarray.scipy.sparse._dia import dia_matrix  # noqa: F401
-
-
-class SparseEfficiencyWarning(UserWarning):
-    """A sparse operation that is inefficient in the format used (SciPy's warning)."""
 
 
 def __getattr__(name):

@@ -22,6 +22,10 @@ _FORMAT_NAMES = {"csr": "Compressed Sparse Row", "csc": "Compressed Sparse Colum
 MAXPRINT = 50
 
 
+class SparseEfficiencyWarning(UserWarning):
+    """A sparse operation that is inefficient in the format used (SciPy's warning)."""
+
+
 def check_dtype(dtype):
     """`dtype` as a numpy.dtype if sparse matrices can hold it (SciPy's list and message)."""
     dt = numpy.dtype(dtype)
@@ -72,9 +76,10 @@ def to_device(x, dtype=None):
 
 
 def _dense_operand(x):
-    if isinstance(x, numpy.ndarray):
-        raise TypeError("cuarray sparse matrices do not accept numpy.ndarray operands; move "
-                        "them to the GPU with cuarray.asarray(x)")
+    """`x` unless it is host data, which operators refuse (no hidden transfers)."""
+    if isinstance(x, (numpy.ndarray, list, tuple)):
+        raise TypeError(f"cuarray sparse matrices do not accept {type(x).__name__} operands; "
+                        "move them to the GPU with cuarray.asarray(x)")
     return x
 
 
@@ -117,10 +122,23 @@ class spmatrix:
         return self.nnz
 
     def getnnz(self, axis=None):
-        if axis is not None:
-            raise NotImplementedError("getnnz over an axis is not implemented for "
-                                      f"{self.format.upper()} format")
-        return self.nnz
+        """Stored values (duplicates and zeros included): an int, or int64 counts per
+        column (axis 0) or row (axis 1)."""
+        if axis is None:
+            return self.nnz
+        if self.format == "dia":
+            raise NotImplementedError("_getnnz over an axis is not implemented for DIA format")
+        A = self._raw_csr() if self.format == "coo" else self
+        return A._with_data(_ones_like_int64(A.data), copy=False)._line_sums(axis)
+
+    def _line_sums(self, axis):
+        """Sums of the stored values along `axis` as a 1-D array (SciPy's axis counts)."""
+        from cuarray._routines.creation import ones
+        M, N = self.shape
+        axis = _axis(axis)
+        if axis == 1:
+            return self @ ones(N, dtype=self.dtype)
+        return self.T @ ones(M, dtype=self.dtype)
 
     def getformat(self):
         return self.format
@@ -285,15 +303,20 @@ class spmatrix:
         return self.tocsr().diagonal(k)
 
     def count_nonzero(self, axis=None):
-        """The number of nonzero values, duplicates summed first (a Python int: reads it
-        from the device)."""
-        if axis is not None:
-            raise NotImplementedError("count_nonzero over an axis is not implemented")
+        """The number of nonzero values, duplicates summed first: a Python int (read from
+        the device), or int64 counts per column (axis 0) or row (axis 1)."""
         from cuarray._core._reductions import count_nonzero
+        if axis is not None and self.format == "dia":
+            raise NotImplementedError("count_nonzero over an axis is not implemented for DIA "
+                                      "format")
         A = self.tocsr()
         if not A.has_canonical_format:
             A = A.copy()
             A.sum_duplicates()
+        if axis is not None:
+            from cuarray._core._ops import not_equal
+            return A._with_data(not_equal(A.data, 0).astype(numpy.int64),
+                                copy=False)._line_sums(axis)
         return int(count_nonzero(A.data))
 
     # ---- arithmetic ---------------------------------------------------------------------
@@ -307,10 +330,10 @@ class spmatrix:
                 raise ValueError(f"{name}: dimension mismatch with signature (n,k={self.shape[1]}),"
                                  f"(k={other.shape[0]},m)->(n,m)")
             return self._matmul_sparse(other)
-        if not isinstance(other, ndarray):
-            other = to_device(other)
-        if other.ndim == 0:
+        if _is_scalar(other):
             raise ValueError("Scalar operands are not allowed, use '*' instead")
+        if not isinstance(other, ndarray):
+            raise TypeError(f"cuarray sparse matrices cannot multiply {type(other).__name__}")
         if other.ndim > 2:
             raise ValueError(f"{name}: operand with {other.ndim} dimensions is not supported")
         if other.shape[0] != self.shape[1]:
@@ -352,7 +375,7 @@ class spmatrix:
     def _rmatmul(self, other):
         other = _dense_operand(other)
         if not isinstance(other, ndarray):
-            other = to_device(other)
+            return NotImplemented
         # x @ A = (A^T @ x^T)^T
         if other.ndim == 1:
             return self.transpose()._matmul_dispatch(other, "matmul")
@@ -373,7 +396,7 @@ class spmatrix:
             return self.tocsr()._multiply_sparse(other)
         other = _dense_operand(other)
         if not isinstance(other, ndarray):
-            other = to_device(other)
+            raise TypeError(f"cuarray sparse matrices cannot multiply {type(other).__name__}")
         return self.tocsr()._multiply_dense(other)
 
     def __truediv__(self, other):
@@ -490,6 +513,17 @@ class spmatrix:
     def __iter__(self):
         raise TypeError("iterating over a cuarray sparse matrix is not supported; convert it "
                         "with toarray()")
+
+
+def _axis(axis):
+    if axis not in (0, 1, -1, -2):
+        raise ValueError("axis out of range")
+    return axis % 2
+
+
+def _ones_like_int64(a):
+    from cuarray._routines.creation import ones
+    return ones(a.shape, dtype=numpy.int64)
 
 
 def _zero_d(dtype):

@@ -150,12 +150,7 @@ def random(m, n, density=0.01, format="coo", dtype=None, random_state=None, data
     k = int(round(density * mn))
     rs = _random_state(random_state)
     draw = getattr(rs, "random_sample", None) or rs.random
-    if k:
-        # k distinct positions: the first k of a random permutation (sorted random keys).
-        from cuarray._routines.sorting import argsort
-        idx = argsort(draw(size=mn))[:k]
-    else:
-        idx = K._empty((0,), numpy.int64)
+    idx = _distinct_positions(rs, draw, mn, k)
     # SciPy draws column-major positions.
     from cuarray._core._ops import floor_divide, subtract, multiply
     j = floor_divide(idx, max(m, 1))
@@ -172,6 +167,24 @@ def random(m, n, density=0.01, format="coo", dtype=None, random_state=None, data
         if dtype.kind == "c":
             vals = vals + 1j * draw(size=k).astype(dtype, copy=False)
     return coo_matrix((vals, (i, j)), shape=(m, n)).asformat(format)
+
+
+def _distinct_positions(rs, draw, mn, k):
+    """k distinct integers of [0, mn) in random order. Dense draws permute every position
+    (sorted random keys); sparse ones draw about 2k with replacement, keep the distinct
+    ones (reading their count synchronises; rarely, too few repeat the draw) and take k of
+    them at random."""
+    from cuarray._routines.sorting import argsort
+    if k == 0:
+        return K._empty((0,), numpy.int64)
+    if 4 * k >= mn:
+        return argsort(draw(size=mn))[:k]
+    from cuarray._routines.sets import unique
+    integers = getattr(rs, "randint", None) or rs.integers
+    while True:
+        cand = unique(integers(0, mn, size=2 * k + 16, dtype=numpy.int64))
+        if cand.size >= k:
+            return K.gather(cand, argsort(draw(size=cand.size))[:k])
 
 
 def rand(m, n, density=0.01, format="coo", dtype=None, random_state=None):

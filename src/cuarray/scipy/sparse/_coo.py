@@ -177,6 +177,11 @@ class coo_matrix(spmatrix):
                               shape=self._shape)
         ks = A.col.astype(numpy.int64) - A.row.astype(numpy.int64)
         diags, which = unique(ks, return_inverse=True)
+        if diags.size > 100:
+            import warnings
+            from cuarray.scipy.sparse._base import SparseEfficiencyWarning
+            warnings.warn(f"Constructing a DIA matrix with {diags.size} diagonals is "
+                          "inefficient", SparseEfficiencyWarning, stacklevel=2)
         width = int(amax(A.col)) + 1
         data = K._zeros((diags.size, width), self.dtype)
         K.scatter_2d(data, which, A.col, A.data)

@@ -353,7 +353,8 @@ def diagonal(indptr, indices, data, shape, k, major_axis):
          Param("csr", "scalar", numpy.dtype(bool)), Param("y", "out", dt)],
         f"const long long r = r0 + i, c = c0 + i, m = csr ? r : c, want = csr ? c : r; "
         f"{C} acc = cuarray_cast<{C}>(0); "
-        f"for (long long j = p[m], e = p[m + 1]; j < e; ++j) if ((long long)q[j] == want) acc = acc + x[j]; "
+        f"for (long long j = p[m], e = p[m + 1]; j < e; ++j) "
+        f"if ((long long)q[j] == want) acc = acc + x[j]; "
         f"y = acc;"))
     out = _empty((n,), dt)
     if n:
@@ -412,7 +413,8 @@ def intersect_products(A, B, dtype, idx_dtype):
          Param("b", "raw", bt), Param("na", "scalar", _i64), Param("f", "out", _i64),
          Param("v", "out", dtype)],
         f"const bool hit = i + 1 < k.size() && k[i] == k[i + 1]; f = hit ? 1 : 0; "
-        f"v = hit ? cuarray_cast<{C}>(cuarray_cast<{C}>(a[q[i]]) * cuarray_cast<{C}>(b[q[i + 1] - na])) "
+        f"v = hit ? cuarray_cast<{C}>(cuarray_cast<{C}>(a[q[i]]) * "
+        f"cuarray_cast<{C}>(b[q[i + 1] - na])) "
         f": cuarray_cast<{C}>(0);"))
     flags, vals = _empty(skey.shape, _i64), _empty(skey.shape, dtype)
     op.launch([skey, perm, A.data, B.data, numpy.int64(A.nnz), flags, vals])
@@ -467,7 +469,8 @@ def dia_matmul(data, offsets, shape, x, out):
         [Param("a", "raw", dt), Param("off", "raw", ot), Param("x", "raw", xt),
          Param("L", "scalar", _i64), Param("N", "scalar", _i64), Param("K", "scalar", _i64),
          Param("y", "out", rt)],
-        f"const long long r = i / K, c = i - r * K, nd = off.size(); {C} acc = cuarray_cast<{C}>(0); "
+        f"const long long r = i / K, c = i - r * K, nd = off.size(); "
+        f"{C} acc = cuarray_cast<{C}>(0); "
         f"for (long long d = 0; d < nd; ++d) {{ const long long j = r + (long long)off[d]; "
         f"if (j >= 0 && j < N && j < L) acc = acc + cuarray_cast<{C}>(a[d * L + j]) * "
         f"cuarray_cast<{C}>(x[j * K + c]); }} y = acc;"))

@@ -135,7 +135,18 @@ template <class T> CUARRAY_FN bool operator!=(CUARRAY_RT a, CUARRAY_CT b) { retu
 template <class T> CUARRAY_FN T real(CUARRAY_CT z) { return z.re; }
 template <class T> CUARRAY_FN T imag(CUARRAY_CT z) { return z.im; }
 template <class T> CUARRAY_FN complex<T> conj(CUARRAY_CT z) { return complex<T>(z.re, -z.im); }
-template <class T> CUARRAY_FN T abs(CUARRAY_CT z) { return hypot(z.re, z.im); }
+// hypot without overflow near the largest finite value (CUDA's gives inf for
+// hypot(1, DBL_MAX), seen on an H200; NumPy gives DBL_MAX).
+template <class T> CUARRAY_FN T cuarray_hypot(T a, T b) {
+  a = fabs(a); b = fabs(b);
+  if (isinf(a) || isinf(b)) return a + b;  // inf, even with a NaN partner (C99)
+  if (isnan(a) || isnan(b)) return a + b;
+  const T m = a > b ? a : b, n = a > b ? b : a;
+  if (m == 0) return m;
+  const T r = n / m;
+  return m * sqrt(1 + r * r);
+}
+template <class T> CUARRAY_FN T abs(CUARRAY_CT z) { return cuarray_hypot(z.re, z.im); }
 template <class T> CUARRAY_FN T arg(CUARRAY_CT z) { return atan2(z.im, z.re); }
 template <class T> CUARRAY_FN T norm(CUARRAY_CT z) { return z.re * z.re + z.im * z.im; }
 template <class T> CUARRAY_FN bool isnan(CUARRAY_CT z) { return isnan(z.re) || isnan(z.im); }

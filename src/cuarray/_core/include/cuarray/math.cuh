@@ -232,7 +232,7 @@ CUARRAY_FN half cuarray_half_nextafter(half x, half y) {
   const unsigned short a = x.x, b = y.x;
   unsigned short r;
   if ((a & 0x7fffu) > 0x7c00u || (b & 0x7fffu) > 0x7c00u) r = 0x7e00u;
-  else if (a == b || ((a | b) & 0x7fffu) == 0) r = a;
+  else if (a == b || ((a | b) & 0x7fffu) == 0) r = b;  // equal (or +-0 and -+0): y, as C99
   else if ((a & 0x7fffu) == 0) r = (b & 0x8000u) + 1;
   else if (!(a & 0x8000u)) r = (short)a > (short)b ? a - 1 : a + 1;
   else r = (!(b & 0x8000u) || (a & 0x7fffu) > (b & 0x7fffu)) ? a - 1 : a + 1;
@@ -264,14 +264,17 @@ template <class T> CUARRAY_FN bool cuarray_clt(const complex<T>& a, const comple
 }
 // NumPy 2: z / |z|, with NaN for NaN or two infinite parts and +-1 / +-i for one.
 template <class T> CUARRAY_FN complex<T> cuarray_sign(const complex<T>& z) {
-  const T a = hypot(z.re, z.im), nan = cuarray_limits<T>::nan();
-  if (isnan(a)) return complex<T>(nan, nan);
-  if (isinf(a)) {
+  const T nan = cuarray_limits<T>::nan();
+  if (isnan(z.re) || isnan(z.im)) return complex<T>(nan, nan);
+  if (isinf(z.re) || isinf(z.im)) {
     if (isinf(z.re)) return isinf(z.im) ? complex<T>(nan, nan) : complex<T>(z.re > 0 ? 1 : -1, 0);
     return complex<T>(0, z.im > 0 ? 1 : -1);
   }
-  if (a == 0) return complex<T>(0, 0);
-  return complex<T>(z.re / a, z.im / a);
+  // Scale by the larger part first: |z| may overflow although z / |z| does not.
+  const T m = fabs(z.re) > fabs(z.im) ? fabs(z.re) : fabs(z.im);
+  if (m == 0) return complex<T>(0, 0);
+  const T x = z.re / m, y = z.im / m, a = cuarray_hypot(x, y);
+  return complex<T>(x / a, y / a);
 }
 template <class T> CUARRAY_FN complex<T> cuarray_reciprocal(const complex<T>& z) {
   if (fabs(z.im) <= fabs(z.re)) {
@@ -598,5 +601,12 @@ template <class T> CUARRAY_FN complex<T> expm1(const complex<T>& z) {
   return complex<T>(expm1(z.re) * cos(z.im) - 2 * a * a, exp(z.re) * sin(z.im));
 }
 template <class T> CUARRAY_FN complex<T> log1p(const complex<T>& z) {
-  return complex<T>(log(hypot(z.re + 1, z.im)), atan2(z.im, z.re + 1));
+  // Near z = 0, log|1 + z| = log1p(2x + x^2 + y^2) / 2 keeps the digits log(hypot) loses.
+  const T x = z.re, y = z.im, h = cuarray_hypot(x + 1, y);
+  const T re = (h > T(0.5) && h < T(2)) ? log1p(x * (2 + x) + y * y) / 2 : log(h);
+  return complex<T>(re, atan2(y, x + 1));
+}
+template <> CUARRAY_FN complex<float> log1p(const complex<float>& z) {
+  const complex<double> r = log1p(complex<double>(z.re, z.im));  // rounds once, as NumPy
+  return complex<float>((float)r.re, (float)r.im);
 }

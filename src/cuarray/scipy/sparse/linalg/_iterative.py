@@ -59,12 +59,14 @@ def cg(A, b, x0=None, *, rtol=1e-5, atol=0.0, maxiter=None, M=None, callback=Non
 
     A and M may be cuarray sparse matrices, 2-D arrays or LinearOperators. Returns
     (x, info): info 0 on convergence, else the number of iterations run. `tol` is CuPy's
-    older name for `rtol`.
+    older name for `rtol`, and atol=None (CuPy's default) means 0.
     """
     if tol is not None:
         rtol = tol
+    if atol is None:
+        atol = 0.0
     A, M, x, b = _make_system(A, M, x0, b)
-    if atol is None or (not isinstance(atol, str) and atol < 0):
+    if isinstance(atol, str) or atol < 0:
         raise ValueError(f"'scipy.sparse.linalg.cg' called with invalid `atol`={atol}; if "
                          "set, `atol` must be a real, non-negative number.")
     bnrm2 = float(_norm(b))
