@@ -11,25 +11,17 @@ from cuarray._core.ndarray import ndarray  # noqa: F401
 from cuarray._core.raw import RawKernel, RawModule  # noqa: F401
 from cuarray._core.transfer import asnumpy  # noqa: F401
 from cuarray._core._copy import copyto  # noqa: F401
-from cuarray._core.fusion import fuse  # noqa: F401
 # NumPy's scalar types and dtype utilities are cuarray's too, as in CuPy.
 from numpy import (  # noqa: F401
     bool_, int8, int16, int32, int64, uint8, uint16, uint32, uint64, float16, float32, float64,
     complex64, complex128, byte, ubyte, short, ushort, intc, uintc, int_, uint, longlong,
     ulonglong, intp, uintp, half, single, double, csingle, cdouble, dtype, generic, number,
     integer, signedinteger, unsignedinteger, inexact, floating, complexfloating, bool,
-    finfo, iinfo, can_cast, result_type, promote_types, min_scalar_type, common_type, issubdtype)
-# The NumPy routines, by NumPy's reference chapters (each module's __all__).
-from cuarray._routines.creation_more import *  # noqa: F401,F403
-from cuarray._routines.manipulation import *  # noqa: F401,F403
-from cuarray._routines.indexing import *  # noqa: F401,F403
-from cuarray._routines.sorting import *  # noqa: F401,F403
-from cuarray._routines.searching import *  # noqa: F401,F403
-from cuarray._routines.sets import *  # noqa: F401,F403
-from cuarray._routines.statistics import *  # noqa: F401,F403
-from cuarray._routines.math import *  # noqa: F401,F403
-from cuarray._routines.logic import *  # noqa: F401,F403  (after numpy's: its result_type & co. accept cuarray arrays)
-from cuarray._core.interop import from_dlpack, fromDlpack  # noqa: F401
+    finfo, iinfo, promote_types, issubdtype)
+# The NumPy routines (by NumPy's reference chapters in cuarray._routines) load on first use:
+# see __getattr__ below. result_type, can_cast, min_scalar_type and common_type come from
+# _routines.logic, whose versions accept cuarray arrays.
+from cuarray._routines._names import NAMES as _ROUTINES
 from cuarray._routines.creation import (  # noqa: F401
     array, asarray, ascontiguousarray, asfortranarray, empty, zeros, ones, full, empty_like,
     zeros_like, ones_like, full_like, arange, copy)
@@ -57,11 +49,24 @@ e = _numpy.e
 euler_gamma = _numpy.euler_gamma
 
 
+_LAZY = {"fuse": "cuarray._core.fusion", "from_dlpack": "cuarray._core.interop",
+         "fromDlpack": "cuarray._core.interop"}
 _SUBPACKAGES = ("linalg", "fft", "random", "testing", "jit", "profiler", "scipy", "lib")
 
 
 def __getattr__(name):
-    # Subpackages load on first use: `import cuarray` stays light, and `cp.linalg` works.
+    # Subpackages and routine modules load on first use: `import cuarray` stays light
+    # (start-up time is measured), and `cp.linalg`, `cp.pad` work.
+    mod = _ROUTINES.get(name)
+    if mod is not None:
+        mod = f"cuarray._routines.{mod}"
+    else:
+        mod = _LAZY.get(name)
+    if mod is not None:
+        import importlib
+        value = getattr(importlib.import_module(mod), name)
+        globals()[name] = value
+        return value
     if name in _SUBPACKAGES:
         import importlib
         return importlib.import_module(f"cuarray.{name}")

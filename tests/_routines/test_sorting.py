@@ -178,7 +178,13 @@ def compile_op(o, raw_ndim=(1, 3)):
 @pytest.mark.parametrize("kdt", ["u1", "u2", "u4", "u8"])
 @pytest.mark.parametrize("vdt", [None, "u4", "u8"])
 def test_radix_kernels_compile(kdt, vdt):
-    nvrtc(sorting.radix_source(numpy.dtype(kdt), None if vdt is None else numpy.dtype(vdt)), "radix")
+    kdt = numpy.dtype(kdt)
+    vdt = None if vdt is None else numpy.dtype(vdt)
+    nvrtc(sorting.radix_source(kdt, vdt), "radix")
+    for dt in DTYPES:  # the in-place keys of _own_bits
+        if dt.kind != "c" and dt.itemsize == kdt.itemsize:
+            for z in ("", "_z"):
+                nvrtc(sorting.radix_source(kdt, vdt, f"cuarray_okey{z}(cuarray_bitcast<{_dt.ctype(dt)}>(k))"), "radix")
 
 
 @pytest.mark.parametrize("dtype", DTYPES, ids=str)

@@ -6,10 +6,12 @@ NumPy's NaN rules. Every sort is stable, whatever `kind` says.
 
 Along an axis of length n <= 2048, one block sorts each row in shared memory (a bitonic
 network over (value, position) pairs, so ties keep their order). Longer rows go through
-a radix sort of ordered unsigned keys: float bits flipped so that unsigned order is
-numeric order with NaN last; several rows sort as (row, key) pairs; complex values and
-lexsort sort stably key by key, least significant first. The radix sort is CUB's through
-`cuda.compute` or cuarray's own LSD kernels (`CUARRAY_SORT_BACKEND`, see `_libs/cccl.py`).
+a stable radix sort of ordered unsigned keys (`cuarray_okey`: float bits flipped so that
+unsigned order is NumPy's order, NaN last); several rows sort as (row, key) pairs;
+complex values and lexsort sort key by key, least significant first. The radix sort is
+CUB's through `cuda.compute` or cuarray's own LSD kernels (`CUARRAY_SORT_BACKEND`, see
+`_libs/cccl.py`); the own kernels apply the key function themselves, so one row of
+values sorts without transform passes.
 """
 import operator
 
@@ -263,8 +265,10 @@ def _iota(out):
 
 # ---- radix sort: CUB through cuda.compute, or cuarray's own LSD kernels --------------------
 _RADIX_SRC = r"""
-#include <cuarray/core.cuh>
 typedef KEYT K;
+// The ordered key of a stored key: the identity for keys made by _key_op; for raw value
+// bits, cuarray_okey of the value, so values sort in place without a transform pass.
+__device__ __forceinline__ unsigned long long _ok(const K k) { return (unsigned long long)(KEYEXPR); }
 typedef VALT V;
 #define HAS_V HASV
 #define NT 256
@@ -287,9 +291,9 @@ extern "C" __global__ void radix_upsweep(const K* __restrict__ keys, const long 
 #pragma unroll
     for (int u = 0; u < 4; ++u) k[u] = keys[i + u * NT];
 #pragma unroll
-    for (int u = 0; u < 4; ++u) atomicAdd(&h[warp][(unsigned)(k[u] >> shift) & 255u], 1u);
+    for (int u = 0; u < 4; ++u) atomicAdd(&h[warp][(unsigned)(_ok(k[u]) >> shift) & 255u], 1u);
   }
-  for (; i < end; i += NT) atomicAdd(&h[warp][(unsigned)(keys[i] >> shift) & 255u], 1u);
+  for (; i < end; i += NT) atomicAdd(&h[warp][(unsigned)(_ok(keys[i]) >> shift) & 255u], 1u);
   __syncthreads();
   unsigned int c = 0;
   for (int w = 0; w < NW; ++w) c += h[w][tid];
@@ -336,7 +340,7 @@ extern "C" __global__ void radix_scatter(const K* __restrict__ kin, K* __restric
 #if HAS_V
         v[r] = vin ? vin[base + p] : (V)(base + p);
 #endif
-        dg[r] = (int)((k[r] >> shift) & 255u);
+        dg[r] = (int)((_ok(k[r]) >> shift) & 255u);
       } else {
         dg[r] = 256;
       }
@@ -389,7 +393,7 @@ extern "C" __global__ void radix_scatter(const K* __restrict__ kin, K* __restric
     __syncthreads();
     for (int j = tid; j < valid; j += NT) {
       const K key = s_k[j];
-      const int d = (int)((key >> shift) & 255u);
+      const int d = (int)((_ok(key) >> shift) & 255u);
       const long long g = s_run[d] + (j - s_p[d]);
       if (kout) kout[g] = key;
 #if HAS_V
@@ -404,26 +408,27 @@ extern "C" __global__ void radix_scatter(const K* __restrict__ kin, K* __restric
 """
 
 
-def radix_source(kdt, vdt):
-    return (_RADIX_SRC.replace("KEYT", _dt.ctype(kdt))
+def radix_source(kdt, vdt, keyexpr="k"):
+    return ORDER + (_RADIX_SRC.replace("KEYT", _dt.ctype(kdt)).replace("KEYEXPR", keyexpr)
             .replace("VALT", _dt.ctype(vdt if vdt is not None else _u32))
             .replace("HASV", "1" if vdt is not None else "0"))
 
 
-def _radix_fns(kdt, vdt):
+def _radix_fns(kdt, vdt, keyexpr):
     def build(name, kinds):
-        return lambda: (radix_source(kdt, vdt), name, kinds)
-    key = (kdt.char, None if vdt is None else vdt.char)
+        return lambda: (radix_source(kdt, vdt, keyexpr), name, kinds)
+    key = (kdt.char, None if vdt is None else vdt.char, keyexpr)
     up = kernel(("radix_up",) + key, build("radix_upsweep", ["P", "q", "i", "q", "P"]))
     sc = kernel(("radix_sc",) + key, build("radix_scatter", ["P", "P", "P", "P", "q", "i", "q", "P", "P"]))
     return up, sc
 
 
-def _own_radix(keys, vals, end_bit, want_keys, vt):
-    """LSD radix sort of 1-D unsigned `keys` (8 bits a pass); vals None with vt: positions."""
+def _own_radix(keys, vals, end_bit, want_keys, vt, keyexpr="k"):
+    """LSD radix sort of 1-D unsigned `keys` (8 bits a pass) ordered by `keyexpr` of each
+    key `k`; vals None with vt: the values are the positions."""
     from cuarray._core.scan import cumsum
     n = keys.size
-    up, sc = _radix_fns(keys.dtype, vt)
+    up, sc = _radix_fns(keys.dtype, vt, keyexpr)
     chunk = -(-n // (_sm_count() * 4))
     chunk = max(_TILE, -(-chunk // _TILE) * _TILE)
     nb = -(-n // chunk)
@@ -536,17 +541,19 @@ def sort_last(xv, want_vals, want_idx, backend=None):
     Either result is None when not wanted.
     """
     shape = xv._shape
+    N = xv.size
+    n = shape[-1] if shape else 1
+    rows = N // n if n else 0
+    be = backend or (_cccl.backend() if n > SMALL_N else None)
+    if be == "own" and rows == 1 and xv.dtype.kind != "c":
+        return _own_bits(xv, want_vals, want_idx)
     vals = ndarray._alloc(shape, xv.dtype) if want_vals else None
     idx = ndarray._alloc(shape, _i64) if want_idx else None
-    N = xv.size
     if N == 0:
         return vals, idx
-    n = shape[-1]
-    rows = N // n
     if n <= SMALL_N:
         _small_sort(xv if xv._c_contig else xv.copy(), rows, n, vals, idx)
         return vals, idx
-    be = backend or _cccl.backend()
     vt = _u32 if N < 2**32 else _u64
     dt = xv.dtype
     flat_v = None if vals is None else vals.reshape(N)
@@ -583,6 +590,24 @@ def sort_last(xv, want_vals, want_idx, backend=None):
             _from_keys(sk, dt, key_bits(dt), flat_v)
     if flat_i is not None:
         _positions(perm, n, flat_i)
+    return vals, idx
+
+
+def _own_bits(xv, want_vals, want_idx):
+    """One row sorted by the own radix sort on its values' bits: the kernels order them by
+    cuarray_okey, so values need no transform pass and come out bit-exact."""
+    dt, shape, N = xv.dtype, xv._shape, xv.size
+    x = xv.reshape(N)
+    if not x._c_contig:
+        x = x.copy()
+    keyexpr = f"cuarray_okey{'_z' if want_idx else ''}(cuarray_bitcast<{_dt.ctype(dt)}>(k))"
+    vt = (_u32 if N < 2**32 else _u64) if want_idx else None
+    sk, perm = _own_radix(x.view(_UNSIGNED[dt.itemsize]), None, dt.itemsize * 8, want_vals, vt, keyexpr)
+    vals = sk.view(dt).reshape(shape) if want_vals else None
+    idx = None
+    if want_idx:
+        idx = ndarray._alloc(shape, _i64)
+        _positions(perm, N, idx.reshape(N))
     return vals, idx
 
 
