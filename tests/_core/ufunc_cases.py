@@ -90,6 +90,16 @@ def _domain(name, chars, arrays, rng):
         arrays[1] = numpy.where(numpy.isfinite(b) & (numpy.abs(b) > 1e15), 2, b).astype(chars[1])
         a = arrays[0]  # likewise a base whose modulus overflows: the angle is meaningless
         arrays[0] = numpy.where(numpy.isfinite(a) & (numpy.abs(a) > 1e30), 1 + 1j, a).astype(chars[0])
+    if name == "sign" and numpy.dtype(chars[0]).kind == "c":
+        # NumPy 2.4 and 2.5 disagree on sign() of complex values whose modulus overflows
+        # or that mix NaN and inf; compare where both agree.
+        a = arrays[0]
+        bad = ~numpy.isfinite(a) | (numpy.abs(a.real) > 1e30) | (numpy.abs(a.imag) > 1e30)
+        arrays[0] = numpy.where(bad, 1 + 1j, a).astype(chars[0])
+    if name == "nextafter" and numpy.dtype(chars[0]) == numpy.float16:
+        # nextafter(+0, -0): NumPy 2.4 returns x, 2.5 returns y (C99); leave that pair out.
+        both0 = (arrays[0] == 0) & (arrays[1] == 0)
+        arrays[1] = numpy.where(both0, 1, arrays[1]).astype(chars[1])
     if name == "reciprocal" and numpy.dtype(chars[0]).kind in "iu":
         arrays[0] = numpy.where(arrays[0] == 0, 1, arrays[0]).astype(chars[0])  # 1 // 0 on x86 only
     return arrays
@@ -170,7 +180,13 @@ def mismatches(name, sig, actual, expect):
     """Indices where a ufunc's output differs from NumPy's beyond what EXACT/RTOL allow."""
     exact = name in EXACT and not (expect.dtype.kind == "c" and name in INEXACT_COMPLEX)
     char = expect.dtype.char.lower() if expect.dtype.kind == "c" else expect.dtype.char
-    return numpy.flatnonzero(mismatch_mask(actual, expect, exact, RTOL.get(char)))
+    rtol = RTOL.get(char)
+    if name == "log1p" and expect.dtype == numpy.complex64:
+        # NumPy's complex64 log1p is log(hypot(1 + x, y)) in float32: near z = 0 its real
+        # part is off by ~1e-7 absolute (5e-6 of |log1p(z)|); cuarray rounds a double
+        # result. Compare at NumPy's own accuracy.
+        rtol = 2e-5
+    return numpy.flatnonzero(mismatch_mask(actual, expect, exact, rtol))
 
 
 def check_loop(name, sig, run):

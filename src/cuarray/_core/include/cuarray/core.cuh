@@ -139,7 +139,8 @@ template <class T> CUARRAY_FN complex<T> conj(CUARRAY_CT z) { return complex<T>(
 // hypot(1, DBL_MAX), seen on an H200; NumPy gives DBL_MAX).
 template <class T> CUARRAY_FN T cuarray_hypot(T a, T b) {
   a = fabs(a); b = fabs(b);
-  if (isinf(a) || isinf(b)) return a + b;  // inf, even with a NaN partner (C99)
+  if (isinf(a)) return a;  // inf, even with a NaN partner (C99)
+  if (isinf(b)) return b;
   if (isnan(a) || isnan(b)) return a + b;
   const T m = a > b ? a : b, n = a > b ? b : a;
   if (m == 0) return m;

@@ -607,6 +607,12 @@ template <class T> CUARRAY_FN complex<T> log1p(const complex<T>& z) {
   return complex<T>(re, atan2(y, x + 1));
 }
 template <> CUARRAY_FN complex<float> log1p(const complex<float>& z) {
-  const complex<double> r = log1p(complex<double>(z.re, z.im));  // rounds once, as NumPy
-  return complex<float>((float)r.re, (float)r.im);
+  // Near |1 + z| = 1 the float formula loses digits NumPy keeps: compute that region in
+  // double and round once. Elsewhere stay in float, where NumPy overflows too.
+  const float h = cuarray_hypot(z.re + 1.0f, z.im);
+  if (h > 0.5f && h < 2.0f) {
+    const complex<double> r = log1p(complex<double>(z.re, z.im));
+    return complex<float>((float)r.re, (float)r.im);
+  }
+  return complex<float>(log(h), atan2(z.im, z.re + 1.0f));
 }
