@@ -181,6 +181,10 @@ def mismatches(name, sig, actual, expect):
     exact = name in EXACT and not (expect.dtype.kind == "c" and name in INEXACT_COMPLEX)
     char = expect.dtype.char.lower() if expect.dtype.kind == "c" else expect.dtype.char
     rtol = RTOL.get(char)
+    if name in ("power", "float_power") and expect.dtype == numpy.complex64:
+        # z ** w multiplies the rounding of log(z) by |w|: with |w| ~ 100 a correctly
+        # computed complex64 result differs from NumPy's by ~100 ulp.
+        rtol = 1e-4
     if name == "log1p" and expect.dtype == numpy.complex64:
         # NumPy's complex64 log1p is log(hypot(1 + x, y)) in float32: near z = 0 its real
         # part is off by ~1e-7 absolute (5e-6 of |log1p(z)|); cuarray rounds a double
