@@ -299,20 +299,22 @@ def _eqs(r, e, rtol=1e-6):
 @pytest.mark.parametrize("dtype", ["i8", "f4", "f8", "c8"])
 def test_cov_corrcoef(dtype):
     rng = numpy.random.default_rng(8)
-    a = _data(dtype, (4, 9), rng, nan=False)
-    y = _data(dtype, (2, 9), rng, nan=False)
+    a, y = (rng.standard_normal(s) * 5 + (1j * rng.standard_normal(s) if "c" in dtype else 0) for s in [(4, 9), (2, 9)])
+    a, y = a.astype(dtype), y.astype(dtype)
     g, gy = cuarray.asarray(a), cuarray.asarray(y)
     rtol = 1e-4 if dtype in ("f4", "c8") else 1e-9
     fw, aw = rng.integers(1, 4, 9), rng.random(9)
     for kw in ({}, {"rowvar": False}, {"bias": True}, {"ddof": 3}, {"dtype": numpy.float32}):
-        _eqs(st.cov(g, **kw), numpy.cov(a, **kw), rtol)
+        _eqs(st.cov(g, **kw), numpy.cov(a, **kw), 1e-5 if "dtype" in kw else rtol)
     _eqs(st.cov(g, gy), numpy.cov(a, y), rtol)
     _eqs(st.cov(g[0]), numpy.cov(a[0]), rtol)
     _eqs(st.cov(g, fweights=cuarray.asarray(fw)), numpy.cov(a, fweights=fw), rtol)
     _eqs(st.cov(g, aweights=cuarray.asarray(aw), ddof=2), numpy.cov(a, aweights=aw, ddof=2), rtol)
     _eqs(st.cov(g, fweights=cuarray.asarray(fw), aweights=cuarray.asarray(aw)), numpy.cov(a, fweights=fw, aweights=aw), rtol)
     _eqs(st.corrcoef(g), numpy.corrcoef(a), rtol)
-    _eqs(st.corrcoef(g, gy, rowvar=False), numpy.corrcoef(a, y, rowvar=False), rtol)
+    _eqs(st.corrcoef(g, gy), numpy.corrcoef(a, y), rtol)
+    yt = y[:, :4].T.copy()  # rowvar=False: columns are variables, rows observations
+    _eqs(st.corrcoef(g, cuarray.asarray(yt), rowvar=False), numpy.corrcoef(a, yt, rowvar=False), rtol)
     _eqs(st.corrcoef(g[0]), numpy.corrcoef(a[0]), rtol)
     with pytest.raises(ValueError, match="m has more than 2 dimensions"):
         st.cov(cuarray.zeros((2, 2, 2)))
@@ -344,7 +346,7 @@ def test_correlate_convolve(dtype):
 def test_correlate_errors_and_promotion():
     a, v = numpy.array([1, 2, 3], numpy.uint8), numpy.array([0.5, 1.5], numpy.float32)
     _close(st.convolve(cuarray.asarray(a), cuarray.asarray(v)), numpy.convolve(a, v))
-    with pytest.raises(ValueError, match="a cannot be empty"):
+    with pytest.raises(ValueError, match="cannot be empty"):
         st.convolve(cuarray.zeros(0), cuarray.zeros(1))
     with pytest.raises(ValueError, match="v cannot be empty"):
         st.convolve(cuarray.zeros(1), cuarray.zeros(0))

@@ -601,7 +601,7 @@ def cov(m, y=None, rowvar=True, bias=False, ddof=None, fweights=None, aweights=N
             numpy.result_type(m.dtype, y.dtype, numpy.float64)
     dtype = _dt.check_dtype(dtype)
     X = _atleast_2d(m).astype(dtype)
-    if not rowvar and m.ndim != 1:
+    if not rowvar and X.shape[0] != 1:
         X = X.T
     if X.shape[0] == 0:
         return ndarray._alloc((0, 0), _f64)

@@ -313,8 +313,7 @@ def _from_triangle(a, lower, conj):
     out = t + other
     if conj and a.dtype.kind == "c":
         # LAPACK's Hermitian solvers read only the real part of the diagonal.
-        from cuarray._routines.indexing import diagonal_view
-        d = diagonal_view(out)
+        d = out.diagonal()  # a view
         d[...] = d.real
     return out
 
