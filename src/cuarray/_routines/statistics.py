@@ -1124,6 +1124,16 @@ def _bin_edges(a, bins, range, weights):
     return asarray(host), (first, last, n_equal)
 
 
+def _compare_dtype(dt, v):
+    """The dtype NumPy compares an array of dtype dt with the scalar v in: its promotion, or
+    float64 for a Python int outside an integer dtype (NumPy compares those exactly)."""
+    if dt.kind in "biu" and type(v) is int:
+        info = numpy.iinfo(dt) if dt.kind != "b" else numpy.iinfo(numpy.uint8)
+        if not info.min <= v <= info.max:
+            return _f64
+    return numpy.result_type(numpy.empty(0, dt), v)
+
+
 def _histogram_counts(a, edges, uniform, weights):
     """The histogram of 1-D contiguous `a` over `edges` (uniform as from _bin_edges)."""
     ntype = None if weights is None else weights.dtype
@@ -1135,8 +1145,7 @@ def _histogram_counts(a, edges, uniform, weights):
         S = numpy.subtract(tmp, first).dtype
         denom = _unsigned_subtract(last, first)
         D = (numpy.empty(0, S) / denom).dtype
-        C1 = numpy.result_type(numpy.empty(0, a.dtype), first)
-        C2 = numpy.result_type(numpy.empty(0, a.dtype), last)
+        C1, C2 = _compare_dtype(a.dtype, first), _compare_dtype(a.dtype, last)
         binfn = uniform_bin_source(edges.dtype, C1, C2, S, D)
         key = ("u", edges.dtype.char, C1.char, C2.char, S.char, D.char)
         p = (float(first), float(last), float(denom))
