@@ -310,35 +310,25 @@ def generate(op, args, nk, nr, row, block, idx64, split):
         out.append(f"{indent}}}")
         return out
 
-    def out_offsets(var):
-        lines = [f"{I} _t = {var};"] + [f"{I} _oo{k} = 0;" for k in out_ids]
-        for d in range(nk - 1, -1, -1):
+    def offsets(var, tmp, ndims, dim, ids, acc, stride):
+        """Byte offsets of `ids` operands for a linear index `var` over `ndims` axes."""
+        lines = [f"{I} {tmp} = {var};"] + [f"{I} {acc}{k} = 0;" for k in ids]
+        for d in range(ndims - 1, -1, -1):
             if d:
-                lines.append(f"{{ const {I} _c = _t % _kd{d}; _t /= _kd{d};" +
-                             "".join(f" _oo{k} += _c * _os{k}_{d};" for k in out_ids) + " }")
+                lines.append(f"{{ const {I} _c = {tmp} % {dim}{d}; {tmp} /= {dim}{d};" +
+                             "".join(f" {acc}{k} += _c * {stride}{k}_{d};" for k in ids) + " }")
             else:
-                lines.append("".join(f" _oo{k} += _t * _os{k}_0;" for k in out_ids))
+                lines.append("".join(f" {acc}{k} += {tmp} * {stride}{k}_0;" for k in ids))
         return lines
+
+    def out_offsets(var):
+        return offsets(var, "_t", nk, "_kd", out_ids, "_oo", "_os")
 
     def in_k_offsets(var):
-        lines = [f"{I} _t = {var};"] + [f"{I} _ko{k} = 0;" for k in in_ids]
-        for d in range(nk - 1, -1, -1):
-            if d:
-                lines.append(f"{{ const {I} _c = _t % _kd{d}; _t /= _kd{d};" +
-                             "".join(f" _ko{k} += _c * _ks{k}_{d};" for k in in_ids) + " }")
-            else:
-                lines.append("".join(f" _ko{k} += _t * _ks{k}_0;" for k in in_ids))
-        return lines
+        return offsets(var, "_t", nk, "_kd", in_ids, "_ko", "_ks")
 
     def in_r_offsets(var):
-        lines = [f"{I} _u = {var};"] + [f"{I} _ro{k} = 0;" for k in in_ids]
-        for d in range(nr - 1, -1, -1):
-            if d:
-                lines.append(f"{{ const {I} _c = _u % _rd{d}; _u /= _rd{d};" +
-                             "".join(f" _ro{k} += _c * _rs{k}_{d};" for k in in_ids) + " }")
-            else:
-                lines.append("".join(f" _ro{k} += _u * _rs{k}_0;" for k in in_ids))
-        return lines
+        return offsets(var, "_u", nr, "_rd", in_ids, "_ro", "_rs")
 
     body = []
     body.append(f'extern "C" __global__ void {op.name}({", ".join(sig)}) {{')
