@@ -10,11 +10,10 @@ import numpy
 import pytest
 
 import cuarray
-from cuarray._core import dtypes as _dt
 from cuarray._routines import sorting, statistics as st
 
 sys.path.insert(0, os.path.dirname(__file__))
-from test_sorting import DTYPES, backend, compile_op, host_library, nvrtc, special_values  # noqa: E402,F401
+from test_sorting import DTYPES, compile_op, host_library, nvrtc, special_values  # noqa: E402
 
 REAL = [d for d in DTYPES if d.kind != "c"]
 METHODS = list(st.METHODS)
@@ -124,10 +123,11 @@ def test_histogram_kernels_compile(xdt):
               st.edges_bin_source(f8, numpy.result_type(xdt, f8)), st.edges_bin_source(xdt, xdt), st._BIN_DD]
     if xdt.kind in "biu":
         binfns.append(st._BIN_COUNT)
-    variants = [(None, 1, True), (f4, 1, False), (c8, 2, True), (numpy.dtype("i8"), 1, True)]
+    variants = [(None, 1, True, 8), (f4, 1, False, 1), (c8, 2, True, 2), (numpy.dtype("i8"), 1, True, 1),
+                (None, 1, False, 1)]
     for k, binfn in enumerate(binfns):
-        for wdt, nacc, shared in variants[k % 2::2] if k else variants:
-            nvrtc(st.hist_source(binfn, xdt, wdt, nacc, shared), "hist")
+        for wdt, nacc, shared, ncopy in variants[k % 2::2] if k else variants:
+            nvrtc(st.hist_source(binfn, xdt, wdt, nacc, shared, ncopy), "hist")
 
 
 # ---- GPU: order statistics ------------------------------------------------------------------------
@@ -327,9 +327,8 @@ def test_cov_corrcoef(dtype):
 @pytest.mark.gpu
 @pytest.mark.parametrize("dtype", ["?", "i1", "u4", "i8", "e", "f4", "f8", "c8", "c16"])
 def test_correlate_convolve(dtype, request):
-    # Known failure on an H200 (2026-11-21 GPU run), tracked in docs/NOTES.md.
     if dtype == "f4":
-        request.applymarker(pytest.mark.xfail(reason='float32 correlate/convolve differ from NumPy beyond 1e-5', strict=False))
+        request.applymarker(pytest.mark.xfail(reason="fixed after the last H200 run (2026-11-21) and not yet verified on a GPU; see docs/NOTES.md", strict=False))
     rng = numpy.random.default_rng(9)
     rtol = 1e-2 if dtype == "e" else 1e-5
     for na, nv in [(1, 1), (5, 3), (3, 5), (4, 6), (6, 4), (7, 7), (300, 40), (40, 301)]:
@@ -379,9 +378,8 @@ def _hist_eq(r, e):
 @pytest.mark.gpu
 @pytest.mark.parametrize("dtype", ["u1", "i2", "i8", "e", "f4", "f8", "?"])
 def test_histogram(dtype, request):
-    # Known failure on an H200 (2026-11-21 GPU run), tracked in docs/NOTES.md.
     if dtype in ("u1", "e", "?"):
-        request.applymarker(pytest.mark.xfail(reason="histogram of uint8/bool/float16 data: bin edges differ from NumPy's", strict=False))
+        request.applymarker(pytest.mark.xfail(reason="fixed after the last H200 run (2026-11-21) and not yet verified on a GPU; see docs/NOTES.md", strict=False))
     rng = numpy.random.default_rng(10)
     x = (rng.standard_normal(2000) * 4).astype(dtype) if dtype not in ("u1", "?") else \
         rng.integers(0, 50, 2000).astype(dtype)

@@ -95,7 +95,9 @@ class Op:
     def _raw_key(self, args):
         if not self._has_raw:
             return ()
-        return tuple((a.ndim, a._c_contig) for p, a in zip(self.params, args) if p.role == "raw")
+        # A raw parameter's storage dtype changes the generated code as much as its layout.
+        return tuple((a.dtype.char, a.ndim, a._c_contig)
+                     for p, a in zip(self.params, args) if p.role == "raw")
 
     # ---- launch -------------------------------------------------------------------------
     def launch(self, args, size=None):

@@ -13,12 +13,11 @@ CUB's through `cuda.compute` or cuarray's own LSD kernels (`CUARRAY_SORT_BACKEND
 `_libs/cccl.py`); the own kernels apply the key function themselves, so one row of
 values sorts without transform passes.
 """
-import operator
 
 import numpy
 
 from cuarray._core import dtypes as _dt
-from cuarray._core.elementwise import Op, Param, _grid_cap, _sm_count
+from cuarray._core.elementwise import Op, Param, _sm_count
 from cuarray._core.ndarray import ndarray
 from cuarray._core.shapes import normalize_axis
 from cuarray._libs import cccl as _cccl
@@ -125,6 +124,12 @@ def kernel(key, build):
         src, name, kinds = build()
         e = _kernels[k] = (compile_module(src, name=name).get_function(name), ArgPacker(kinds))
     return e
+
+
+def resident_blocks(block=256):
+    """Blocks of `block` threads that fill every SM once (2048 threads per SM): the grid for
+    kernels whose blocks each merge a private result, so more blocks only add merges."""
+    return _sm_count() * (2048 // block)
 
 
 def launch(entry, grid, block, vals, shared=0):
@@ -529,7 +534,7 @@ def _small_sort(x, rows, n, vals, idx):
     P, E, threads = small_geometry(n)
     entry = kernel(("small", x.dtype.char, P), lambda: (
         small_source(x.dtype, P, E), "cuarray_small_sort", ["P", "P", "P", "q", "i"]))
-    grid = min(-(-rows // (E // P)), _grid_cap())
+    grid = min(-(-rows // (E // P)), 16 * resident_blocks(threads))
     launch(entry, grid, threads, [x._ptr, 0 if vals is None else vals._ptr,
                                   0 if idx is None else idx._ptr, rows, n])
 

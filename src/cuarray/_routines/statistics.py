@@ -10,18 +10,18 @@ A full reduction of a long array selects its order statistics with a radix selec
 Histograms count into per-block shared-memory histograms merged with one atomic pass;
 bins are NumPy's, edge corrections included.
 """
-import math
+import builtins
 import operator
 import warnings
 
 import numpy
 
 from cuarray._core import dtypes as _dt
-from cuarray._core.elementwise import Op, Param, _grid_cap
+from cuarray._core.elementwise import Op, Param
 from cuarray._core.ndarray import ndarray
-from cuarray._core.shapes import normalize_axes, normalize_axis
+from cuarray._core.shapes import normalize_axes
 from cuarray._routines import sorting as _s
-from cuarray._routines.sorting import ORDER, kernel, launch, need, op
+from cuarray._routines.sorting import ORDER, kernel, launch, need, op, resident_blocks
 
 _f64 = numpy.dtype(numpy.float64)
 _i64 = numpy.dtype(numpy.int64)
@@ -168,22 +168,22 @@ extern "C" __global__ void qsel_hist0(const T* __restrict__ x, const long long n
   if (tid == 0) s_nan = 0;
   __syncthreads();
   unsigned int nn = 0;
+  const int lane = tid & 31;
   const long long stride = (long long)gridDim.x * blockDim.x;
-  long long i = (long long)blockIdx.x * blockDim.x + tid;
-  for (; i + 3 * stride < n; i += 4 * stride) {  // four loads in flight per thread
+  // The trip count is the same for a whole warp, so every lane takes part in the match.
+  for (long long base = (long long)blockIdx.x * blockDim.x + (tid - lane); base < n; base += 4 * stride) {
     T v[4];
 #pragma unroll
-    for (int u = 0; u < 4; ++u) v[u] = x[i + u * stride];
+    for (int u = 0; u < 4; ++u) { const long long i = base + u * stride + lane; v[u] = x[i < n ? i : 0]; }
 #pragma unroll
     for (int u = 0; u < 4; ++u) {
-      nn += cuarray_isnan_v(v[u]) ? 1u : 0u;
-      atomicAdd(&h[warp][(unsigned)(cuarray_okey(v[u]) >> (BITS - 8)) & 255u], 1u);
+      const bool ok = base + u * stride + lane < n;
+      nn += ok && cuarray_isnan_v(v[u]) ? 1u : 0u;
+      // Float keys crowd into few top-byte digits: one atomic per digit per warp.
+      const unsigned d = ok ? (unsigned)(cuarray_okey(v[u]) >> (BITS - 8)) & 255u : 256u;
+      const unsigned peers = __match_any_sync(0xffffffffu, d);
+      if (d < 256u && lane == __ffs(peers) - 1) atomicAdd(&h[warp][d], (unsigned)__popc(peers));
     }
-  }
-  for (; i < n; i += stride) {
-    const T v = x[i];
-    nn += cuarray_isnan_v(v) ? 1u : 0u;
-    atomicAdd(&h[warp][(unsigned)(cuarray_okey(v) >> (BITS - 8)) & 255u], 1u);
   }
   if (nn) atomicAdd(&s_nan, nn);
   __syncthreads();
@@ -240,9 +240,13 @@ extern "C" __global__ void qsel_ranks(const double* __restrict__ q, const int nq
 }
 extern "C" __global__ void qsel_choose(unsigned long long* __restrict__ hist, const int K_, const int shift,
                                        const int shared0, long long* __restrict__ rem, unsigned long long* __restrict__ prefix) {
+  __shared__ unsigned long long s_h[KMAX * 256];
   const int t = threadIdx.x;
+  const int rows = shared0 ? 1 : K_;
+  for (int e = t; e < rows * 256; e += blockDim.x) s_h[e] = hist[e];  // all loads in flight at once
+  __syncthreads();
   if (t < K_) {
-    const unsigned long long* h = hist + (shared0 ? 0 : t * 256);
+    const unsigned long long* h = s_h + (shared0 ? 0 : t * 256);
     const unsigned long long r = (unsigned long long)rem[t];
     unsigned long long cum = 0;
     int d = 0;
@@ -254,8 +258,7 @@ extern "C" __global__ void qsel_choose(unsigned long long* __restrict__ hist, co
     rem[t] = (long long)(r - cum);
     prefix[t] |= (unsigned long long)d << shift;
   }
-  __syncthreads();
-  for (int e = t; e < KMAX * 256; e += blockDim.x) hist[e] = 0;
+  for (int e = t; e < rows * 256; e += blockDim.x) hist[e] = 0;  // ready for the next pass
 }
 extern "C" __global__ void qsel_final(const double* __restrict__ q, const int nq, const long long n,
                                       const unsigned long long* __restrict__ nnan, const int method,
@@ -320,7 +323,7 @@ def _qselect(x, qd, mid, nanmode, out_dt):
     out = ndarray._alloc((nq,), out_dt)
     alpha, t2 = _alpha_t2(mid)
     K = 2 * nq
-    grid = min(-(-n // 256), _grid_cap() // 4)
+    grid = min(-(-n // 256), resident_blocks())
     launch(fns["qsel_hist0"], grid, 256, [x._ptr, n, hist._ptr, nnan._ptr])
     launch(fns["qsel_ranks"], 1, 32, [qd._ptr, nq, n, nnan._ptr, mid, alpha, t2, nanmode, rem._ptr])
     launch(fns["qsel_choose"], 1, 256, [hist._ptr, K, bits - 8, 1, rem._ptr, prefix._ptr])
@@ -371,9 +374,9 @@ def _reduced(a, axis):
     return v2, kshape, kd
 
 
-def _weights_valid(w, a, axis):
+def _weights_valid(w, a, axis, name="quantile"):
     """NumPy's _weights_are_valid: weights broadcast against a (axis None or a tuple)."""
-    w = need(w, "quantile")
+    w = need(w, name)
     if w.shape != a.shape:
         if axis is None:
             raise TypeError("Axis must be specified when shapes of a and weights differ.")
@@ -451,7 +454,7 @@ def _order_stat(v2, qd, mid, nanmode, out_dt, weights=None, a=None, axis=None):
     alpha, t2 = _alpha_t2(mid)
     fn = _qsorted_fn(v2.dtype, out_dt)
     total = nq * rows
-    launch(fn, min(-(-total // 256), _grid_cap()), 256,
+    launch(fn, min(-(-total // 256), 4 * resident_blocks()), 256,
            [s._ptr, rows, n, qd._ptr, nq, mid, alpha, t2, int(nanmode), 0 if cdf is None else cdf._ptr,
             out._ptr])
     return out
@@ -553,7 +556,7 @@ def average(a, axis=None, weights=None, returned=False, *, keepdims=False):
             scl = avg.dtype.type(a.size / avg.size) if avg.size else avg.dtype.type(0)
             return avg, full(avg.shape, scl, avg.dtype)
         return avg
-    wgt = _average_weights(weights, a, axt)
+    wgt = _weights_valid(weights, a, axt, "average")
     if a.dtype.kind in "biu":
         rdt = numpy.result_type(a.dtype, wgt.dtype, "f8")
     else:
@@ -568,19 +571,6 @@ def average(a, axis=None, weights=None, returned=False, *, keepdims=False):
     return avg
 
 
-def _average_weights(weights, a, axis):
-    w = need(weights, "average")
-    if w.shape != a.shape:
-        if axis is None:
-            raise TypeError("Axis must be specified when shapes of a and weights differ.")
-        if w.shape != tuple(a.shape[ax] for ax in axis):
-            raise ValueError("Shape of weights must be consistent with shape of a along specified axis.")
-        w = w.transpose(list(numpy.argsort(axis)))
-        w = w.reshape(tuple(s if ax in axis else 1 for ax, s in enumerate(a.shape)))
-    return w
-
-
-# ---- correlating ------------------------------------------------------------------------------
 def cov(m, y=None, rowvar=True, bias=False, ddof=None, fweights=None, aweights=None, *,
         dtype=None):
     """cuarray version of `numpy.cov`; weights are checked on the host (a synchronisation),
@@ -784,10 +774,13 @@ typedef XT T;
 typedef WTT W;
 #define NACC NACCV
 #define SHARED SHAREDV
+#define NCOPY NCOPYV
 #define HAS_W HASWV
 BINFN
-__device__ __forceinline__ void _acc(ACCT* h, long long b, const W* w, long long i) {
+// Adds sample i to bin b (b < 0: no bin). Called by all 32 lanes of a warp together.
+__device__ __forceinline__ void _acc(ACCT* h, long long b, const W* w, long long i, int lane) {
 #if HAS_W
+  if (b < 0) return;
 #if NACC == 2
   const W wv = w[i];
   atomicAdd(&h[2 * b], (ACCT)wv.re); atomicAdd(&h[2 * b + 1], (ACCT)wv.im);
@@ -795,39 +788,48 @@ __device__ __forceinline__ void _acc(ACCT* h, long long b, const W* w, long long
   atomicAdd(&h[b], cuarray_cast<ACCT>(w[i]));
 #endif
 #else
-  atomicAdd(&h[b], (ACCT)1);
+  // Counts: lanes of a warp that hit one bin add once (histograms of real data crowd bins).
+  const unsigned peers = __match_any_sync(0xffffffffu, b);
+  if (b >= 0 && lane == __ffs(peers) - 1) atomicAdd(&h[b], (ACCT)__popc(peers));
 #endif
 }
-// One pass over the samples into a per-block histogram in shared memory (when it fits),
-// merged into the global histogram with one atomic per non-empty bin.
+// One pass over the samples into per-block histograms in shared memory (NCOPY of them,
+// one per group of warps, when they fit), merged into the global histogram with one
+// atomic per non-empty bin.
 extern "C" __global__ void cuarray_hist(const T* __restrict__ x, const long long n, const long long stride_d,
                                         const double* __restrict__ edges, const long long* __restrict__ eoff,
                                         const int nb, const double p0, const double p1, const double p2,
                                         const W* __restrict__ w, GACCT* __restrict__ out) {
+  const int lane = threadIdx.x & 31;
 #if SHARED
   extern __shared__ unsigned char s_raw[];
-  ACCT* h = (ACCT*)s_raw;
-  for (int b = threadIdx.x; b < nb * NACC; b += blockDim.x) h[b] = 0;
+  ACCT* sh = (ACCT*)s_raw;
+  const int nbt = nb * NACC;
+  for (int b = threadIdx.x; b < nbt * NCOPY; b += blockDim.x) sh[b] = 0;
   __syncthreads();
+  ACCT* h = sh + ((threadIdx.x >> 5) % NCOPY) * nbt;
 #else
   GACCT* h = out;
 #endif
   const long long stride = (long long)gridDim.x * blockDim.x;
-  long long i = (long long)blockIdx.x * blockDim.x + threadIdx.x;
-  for (; i + 3 * stride < n; i += 4 * stride) {  // four samples in flight per thread
+  // A warp-uniform trip count: every lane reaches _acc together; four samples in flight.
+  for (long long base = (long long)blockIdx.x * blockDim.x + (threadIdx.x - lane); base < n; base += 4 * stride) {
     long long b[4];
 #pragma unroll
-    for (int u = 0; u < 4; ++u) b[u] = _bin(x, i + u * stride, stride_d, edges, eoff, nb, p0, p1, p2);
+    for (int u = 0; u < 4; ++u) {
+      const long long i = base + u * stride + lane;
+      b[u] = i < n ? _bin(x, i, stride_d, edges, eoff, nb, p0, p1, p2) : -1;
+    }
 #pragma unroll
-    for (int u = 0; u < 4; ++u) if (b[u] >= 0) _acc(h, b[u], w, i + u * stride);
-  }
-  for (; i < n; i += stride) {
-    const long long b = _bin(x, i, stride_d, edges, eoff, nb, p0, p1, p2);
-    if (b >= 0) _acc(h, b, w, i);
+    for (int u = 0; u < 4; ++u) _acc(h, b[u], w, base + u * stride + lane, lane);
   }
 #if SHARED
   __syncthreads();
-  for (int b = threadIdx.x; b < nb * NACC; b += blockDim.x) if (h[b] != 0) atomicAdd(&out[b], (GACCT)h[b]);
+  for (int b = threadIdx.x; b < nbt; b += blockDim.x) {
+    ACCT c = 0;
+    for (int k = 0; k < NCOPY; ++k) c += sh[k * nbt + b];
+    if (c != 0) atomicAdd(&out[b], (GACCT)c);
+  }
 #endif
 }
 """
@@ -900,8 +902,9 @@ __device__ __forceinline__ long long _bin(const T* x, long long i, long long, co
 _SMEM = 48 * 1024
 
 
-def hist_source(binfn, xdt, wdt, nacc, shared):
-    """The histogram kernel with bin function `binfn`; wdt None: counts."""
+def hist_source(binfn, xdt, wdt, nacc, shared, ncopy=1):
+    """The histogram kernel with bin function `binfn`; wdt None: counts; ncopy shared
+    histograms per block."""
     if wdt is None:
         acc, gacc = "unsigned int", "unsigned long long"
     else:
@@ -911,6 +914,7 @@ def hist_source(binfn, xdt, wdt, nacc, shared):
     return (ORDER + QUANTILE + _HIST_SRC.replace("BINFN", binfn).replace("XT", _dt.ctype(xdt))
             .replace("WTT", _dt.ctype(wdt if wdt is not None else _f64)).replace("NACCV", str(nacc))
             .replace("SHAREDV", "1" if shared else "0").replace("HASWV", "0" if wdt is None else "1")
+            .replace("NCOPYV", str(ncopy))
             .replace("GACCT", gacc).replace("ACCT", acc))
 
 
@@ -931,16 +935,20 @@ def _hist_launch(binfn, binkey, x, nbins, wts, weights_complex, stride_d=0, edge
     nacc = 2 if weights_complex else 1
     smem = nbins * nacc * (4 if wts is None else 8)
     shared = smem <= _SMEM
+    # Up to 8 copies (one per warp) cut contention between warps, within half the budget
+    # so that blocks still fill the SMs.
+    ncopy = max(1, min(8, (_SMEM // 2) // max(smem, 1))) if shared else 1
+    smem *= ncopy
     out = zeros((nbins * nacc,), _u64 if wts is None else _f64)
     n = x.shape[0] if stride_d else x.size
     if n == 0 or nbins == 0:
         return out
     wdt = None if wts is None else wts.dtype
-    fn = kernel(("hist", binkey, x.dtype.char, wdt and wdt.char, nacc, shared), lambda: (
-        hist_source(binfn, x.dtype, wdt, nacc, shared), "cuarray_hist",
+    fn = kernel(("hist", binkey, x.dtype.char, wdt and wdt.char, nacc, shared, ncopy), lambda: (
+        hist_source(binfn, x.dtype, wdt, nacc, shared, ncopy), "cuarray_hist",
         ["P", "q", "q", "P", "P", "i", "d", "d", "d", "P", "P"]))
     # Full occupancy but no more: every block merges its histogram with global atomics.
-    launch(fn, min(-(-n // 256), _grid_cap() // 4 if shared else _grid_cap()), 256,
+    launch(fn, min(-(-n // 256), resident_blocks()), 256,
            [x._ptr, n, stride_d, 0 if edges is None else edges._ptr, 0 if eoff is None else eoff._ptr,
             nbins, p[0], p[1], p[2], 0 if wts is None else wts._ptr, out._ptr],
            shared=smem if shared else 0)
@@ -1063,13 +1071,12 @@ def _bin_width(name, a, range):
         return (2 - (n + 1) * _host_float(_r.sum(_uf("multiply")(p_k, p_k)))) / hh
 
     upper = max(100, int(numpy.sqrt(n)))
-    nbins = min(builtins_range(1, upper + 1), key=jhat)
+    nbins = min(builtins.range(1, upper + 1), key=jhat)
     if nbins == upper:
         warnings.warn("The number of bins estimated may be suboptimal.", RuntimeWarning, stacklevel=3)
     return ptp / nbins
 
 
-builtins_range = range
 _ESTIMATORS = ("stone", "auto", "doane", "fd", "rice", "scott", "sqrt", "sturges")
 
 
@@ -1088,7 +1095,9 @@ def _bin_edges(a, bins, range, weights):
         first, last = _outer_edges(a, range)
         if range is not None:
             from cuarray._routines.sets import compact
-            keep = _uf("logical_and")(_uf("greater_equal")(a, first), _uf("less_equal")(a, last))
+            c1, c2 = _compare_dtype(a.dtype, first), _compare_dtype(a.dtype, last)
+            keep = _uf("logical_and")(_uf("greater_equal")(a if c1 == a.dtype else a.astype(c1), first),
+                                      _uf("less_equal")(a if c2 == a.dtype else a.astype(c2), last))
             a = compact(keep, [a])[0]
         if a.size == 0:
             n_equal = 1
@@ -1192,7 +1201,7 @@ def histogramdd(sample, bins=10, range=None, density=None, weights=None):
             sample = sample.reshape(-1, 1)
         if sample.ndim != 2:
             raise ValueError("sample must be a 2-D array or a sequence of 1-D arrays")
-        cols = [sample[:, i] for i in builtins_range(sample.shape[1])]
+        cols = [sample[:, i] for i in builtins.range(sample.shape[1])]
     else:
         cols = [need(c, "histogramdd").reshape(-1) for c in sample]
         if len({c.size for c in cols}) > 1:
@@ -1211,13 +1220,13 @@ def histogramdd(sample, bins=10, range=None, density=None, weights=None):
     except TypeError:
         bins = D * [bins]
     if isinstance(bins, ndarray):
-        bins = [bins[i] for i in builtins_range(D)]
+        bins = [bins[i] for i in builtins.range(D)]
     if range is None:
         range = (None,) * D
     elif len(range) != D:
         raise ValueError("range argument must have one entry per dimension")
     edges = []
-    for i in builtins_range(D):
+    for i in builtins.range(D):
         b = bins[i]
         if isinstance(b, ndarray) and b.ndim == 0:
             b = b.item()
@@ -1266,7 +1275,7 @@ def histogramdd(sample, bins=10, range=None, density=None, weights=None):
     hist = hist.reshape(tuple(nbin))
     if density:
         s = _sum(hist)
-        for i in builtins_range(D):
+        for i in builtins.range(D):
             shape = [1] * D
             shape[i] = nbin[i]
             de = _uf("subtract")(edges[i][1:], edges[i][:-1])
