@@ -655,19 +655,19 @@ class ndarray:
     def sort(self, axis=-1, kind=None, order=None, *, stable=None):
         """Sort in place (cuarray version of `numpy.ndarray.sort`)."""
         from cuarray._routines import sorting
-        sorting.sort_inplace(self, axis=axis, kind=kind, stable=stable)
+        sorting.sort_inplace(self, axis=axis, kind=kind, order=order, stable=stable)
 
     def argsort(self, axis=-1, kind=None, order=None, *, stable=None):
         from cuarray._routines import sorting
-        return sorting.argsort(self, axis=axis, kind=kind, stable=stable)
+        return sorting.argsort(self, axis=axis, kind=kind, order=order, stable=stable)
 
     def partition(self, kth, axis=-1, kind="introselect", order=None):
         from cuarray._routines import sorting
-        sorting.partition_inplace(self, kth, axis=axis)
+        sorting.partition_inplace(self, kth, axis=axis, kind=kind, order=order)
 
     def argpartition(self, kth, axis=-1, kind="introselect", order=None):
         from cuarray._routines import sorting
-        return sorting.argpartition(self, kth, axis=axis)
+        return sorting.argpartition(self, kth, axis=axis, kind=kind, order=order)
 
     def searchsorted(self, v, side="left", sorter=None):
         from cuarray._routines import searching
