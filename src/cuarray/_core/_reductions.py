@@ -487,10 +487,16 @@ def nanprod(a, axis=None, dtype=None, out=None, keepdims=False, initial=None, wh
     return _nanreduce("nanprod", "multiply", a, axis, dtype, out, keepdims, initial, where)
 
 
-def _nanreduce(name, ufname, a, axis, dtype, out, keepdims, initial, where):
+def _not_nan(a, where, name):
+    """Where `a` is not NaN (and `where` holds): the mask the nan* reductions reduce under."""
     mask = _uf("logical_not")(_uf("isnan")(a))
     if _masked(where):
         mask = _uf("logical_and")(mask, _where_array(where, name))
+    return mask
+
+
+def _nanreduce(name, ufname, a, axis, dtype, out, keepdims, initial, where):
+    mask = _not_nan(a, where, name)
     uf = _uf(ufname)
     if initial is None:
         initial = uf.identity
@@ -501,9 +507,7 @@ def nanmean(a, axis=None, dtype=None, out=None, keepdims=False, *, where=True):
     _check(a, "nanmean")
     if a.dtype.kind not in "fc":
         return mean(a, axis, dtype, out, keepdims, where=where)
-    mask = _uf("logical_not")(_uf("isnan")(a))
-    if _masked(where):
-        mask = _uf("logical_and")(mask, _where_array(where, "nanmean"))
+    mask = _not_nan(a, where, "nanmean")
     return mean(a, axis, dtype, out, keepdims, where=mask)
 
 
@@ -514,9 +518,7 @@ def nanvar(a, axis=None, dtype=None, out=None, ddof=0, keepdims=False, *, where=
         ddof = correction
     if a.dtype.kind not in "fc":
         return var(a, axis, dtype, out, ddof, keepdims, where=where)
-    mask = _uf("logical_not")(_uf("isnan")(a))
-    if _masked(where):
-        mask = _uf("logical_and")(mask, _where_array(where, "nanvar"))
+    mask = _not_nan(a, where, "nanvar")
     return _var("nanvar", a, axis, dtype, out, ddof, keepdims, False, mask)
 
 
@@ -527,7 +529,5 @@ def nanstd(a, axis=None, dtype=None, out=None, ddof=0, keepdims=False, *, where=
         ddof = correction
     if a.dtype.kind not in "fc":
         return std(a, axis, dtype, out, ddof, keepdims, where=where)
-    mask = _uf("logical_not")(_uf("isnan")(a))
-    if _masked(where):
-        mask = _uf("logical_and")(mask, _where_array(where, "nanstd"))
+    mask = _not_nan(a, where, "nanstd")
     return _var("nanstd", a, axis, dtype, out, ddof, keepdims, True, mask)

@@ -66,6 +66,22 @@ def _bind(kname, specs, args):
     return types
 
 
+def _param_dtypes(kname, specs, args):
+    """(placeholder -> dtype, dtype of every parameter); an unbound placeholder can only
+    be an output's, which must then be passed."""
+    types = _bind(kname, specs, args)
+    dts = []
+    for s in specs:
+        if not s.placeholder:
+            dts.append(s.type)
+        elif s.type in types:
+            dts.append(types[s.type])
+        else:
+            raise TypeError(f"{kname}: cannot determine the type {s.type} of output {s.name}: "
+                            f"pass the output array explicitly")
+    return types, dts
+
+
 def _scalar(v, dt, kname, pname):
     if isinstance(v, (numpy.ndarray, list, tuple)):
         raise _host_error(kname, v)
@@ -114,17 +130,7 @@ class ElementwiseKernel:
             if isinstance(a, (numpy.ndarray, list, tuple)):
                 raise _host_error(self.name, a)
         specs = self.in_params + self.out_params
-        types = _bind(self.name, specs, ins + outs + [None] * (self.nout - len(outs)))
-        # Resolve dtypes of every parameter.
-        dts = []
-        for s in specs:
-            if s.placeholder:
-                if s.type not in types:
-                    raise TypeError(f"{self.name}: cannot determine the type {s.type} of output "
-                                    f"{s.name}: pass the output array explicitly")
-                dts.append(types[s.type])
-            else:
-                dts.append(s.type)
+        types, dts = _param_dtypes(self.name, specs, ins + outs + [None] * (self.nout - len(outs)))
         arrays = [a for s, a in zip(self.in_params, ins) if isinstance(a, ndarray) and not s.raw]
         if outs:
             for s, o in zip(self.out_params, outs):
@@ -227,16 +233,7 @@ class ReductionKernel:
             if isinstance(a, (numpy.ndarray, list, tuple)):
                 raise _host_error(self.name, a)
         specs = self.in_params + self.out_params
-        types = _bind(self.name, specs, ins + outs + [None] * (self.nout - len(outs)))
-        dts = []
-        for s in specs:
-            if s.placeholder:
-                if s.type not in types:
-                    raise TypeError(f"{self.name}: cannot determine the type {s.type} of {s.name}: "
-                                    f"pass the output array explicitly")
-                dts.append(types[s.type])
-            else:
-                dts.append(s.type)
+        types, dts = _param_dtypes(self.name, specs, ins + outs + [None] * (self.nout - len(outs)))
         arrays = [a for a in ins if isinstance(a, ndarray)]
         if not arrays:
             raise ValueError(f"{self.name}: a reduction needs at least one array input")
