@@ -22,6 +22,9 @@ from cuarray._core.elementwise import _SCALAR_KIND, _append_scalar, _sm_count
 
 BLOCK = 256
 _INT32_MAX = 2**31 - 1
+# The look-back kernel's shape: threads per tile, elements per thread (capped so that a
+# tile's accumulators take at most tile_bytes), blocked vector loads, atomic tile tickets.
+LOOKBACK = dict(block=256, items=16, tile_bytes=16384, vec=False, ticket=True)
 
 _PRELUDE = r"""
 #include <cuarray/core.cuh>
@@ -62,7 +65,6 @@ class ScanOp:
         N = shape[axis]
         if out.size == 0:
             return
-        it_in, it_out = x.dtype.itemsize, out.dtype.itemsize
         last = axis == x.ndim - 1
         if self.associative and last and x._c_contig and out._c_contig:
             return self._lookback(x, out, N, out.size // N, ident_value)
@@ -71,16 +73,24 @@ class ScanOp:
         return self._lines(x, out, axis, N, ident_value)
 
     def _lookback(self, x, out, N, rows, ident_value):
+        cfg = LOOKBACK
+        block = cfg["block"]
         acc_size = self.acc_dtype.itemsize
-        items = max(1, min(16, 64 // max(acc_size, 4)))
-        tile = BLOCK * items
+        items = max(1, min(cfg["items"], cfg["tile_bytes"] // (block * max(acc_size, 4))))
+        it_in, it_out = x.dtype.itemsize, out.dtype.itemsize
+        # Blocked 16-byte loads and stores need every full tile to start 16-byte aligned.
+        vin, vout = 16 // it_in, 16 // it_out
+        vec = (cfg["vec"] and items % vin == 0 and items % vout == 0 and x._ptr % 16 == 0
+               and out._ptr % 16 == 0 and (rows == 1 or (N * it_in % 16 == 0 and N * it_out % 16 == 0)))
+        tile = block * items
         per_row = (N + tile - 1) // tile
         tiles = per_row * rows
         idx64 = x.size > _INT32_MAX - 4096
-        key = ("lb", items, idx64, x.dtype.char, out.dtype.char)
+        ticket = cfg["ticket"]
+        key = ("lb", block, items, vec, ticket, idx64, x.dtype.char, out.dtype.char)
         fn_packer = self._kernels.get(key)
         if fn_packer is None:
-            src = self._source_lookback(x.dtype, out.dtype, items, idx64)
+            src = self._source_lookback(x.dtype, out.dtype, block, items, vec, ticket, idx64)
             fn = compile_module(src, (), name=self.name).get_function(self.name + "_lb")
             I = "q" if idx64 else "i"
             kinds = ["P", "P", I, I, "P", "P", _SCALAR_KIND[self.acc_dtype.char]]
@@ -92,18 +102,90 @@ class ScanOp:
         scratch.memset_async(0, slots)
         vals = [x._ptr, out._ptr, N, per_row, scratch.ptr, scratch.ptr + slots]
         _append_scalar(vals, ident_value)
-        fn.launch((tiles, 1, 1), (BLOCK, 1, 1), packer.pack(vals), 0, _stream.current_stream_ptr())
+        fn.launch((tiles, 1, 1), (block, 1, 1), packer.pack(vals), 0, _stream.current_stream_ptr())
 
-    def _source_lookback(self, in_dt, out_dt, items, idx64):
+    def _source_lookback(self, in_dt, out_dt, block, items, vec, ticket, idx64):
+        """The single-pass scan kernel: `block` threads of `items` elements each per tile.
+
+        vec: each thread reads and writes its `items` consecutive elements as 16-byte
+        vectors (full tiles only), else tiles move through shared memory coalesced.
+        ticket: tiles are numbered by an atomic counter (progress never depends on block
+        scheduling order), else by blockIdx.x as CUB does (the load starts at once).
+        """
         I = "long long" if idx64 else "int"
         A = _dt.ctype(self.acc_dtype)
         IN = _dt.ctype(in_dt)
         OUT = _dt.ctype(out_dt)
-        tile = BLOCK * items
-        nw = BLOCK // 32
+        tile = block * items
+        nw = block // 32
+        vin, vout = 16 // in_dt.itemsize, 16 // out_dt.itemsize
         # Shared memory is padded by one element per 32 so that thread t reading its
         # `items` consecutive elements does not collide on banks with thread t + 2.
         pad = lambda e: f"(({e}) + (({e}) >> 5))"
+        if vec:
+            load = [
+                f"  T local[{items}];",
+                f"  if (rem == {tile}) {{",
+                f"    const uint4* p = (const uint4*)(in + base + tid * {items});",
+                "    #pragma unroll",
+                f"    for (int v = 0; v < {items // vin}; ++v) {{",
+                f"      const uint4 w = p[v]; {IN} e[{vin}]; memcpy(e, &w, 16);",
+                "      #pragma unroll",
+                f"      for (int k = 0; k < {vin}; ++k) local[v * {vin} + k] = _map(e[k]);",
+                "    }",
+                "  } else {",
+                "    #pragma unroll",
+                f"    for (int k = 0; k < {items}; ++k) {{ const int j = tid * {items} + k;"
+                " local[k] = j < rem ? _map(in[base + j]) : ident; }",
+                "  }",
+                "  #pragma unroll",
+                f"  for (int k = 1; k < {items}; ++k) local[k] = _op(local[k - 1], local[k]);",
+                f"  T acc = local[{items - 1}];",
+            ]
+            store = [
+                f"  if (rem == {tile}) {{",
+                f"    uint4* q = (uint4*)(out + base + tid * {items});",
+                "    #pragma unroll",
+                f"    for (int v = 0; v < {items // vout}; ++v) {{",
+                f"      {OUT} e[{vout}];",
+                "      #pragma unroll",
+                f"      for (int k = 0; k < {vout}; ++k) e[k] = cuarray_cast<{OUT}>(_op(pre, local[v * {vout} + k]));",
+                "      uint4 w; memcpy(&w, e, 16); q[v] = w;",
+                "    }",
+                "  } else {",
+                "    #pragma unroll",
+                f"    for (int k = 0; k < {items}; ++k) {{ const int j = tid * {items} + k;"
+                f" if (j < rem) out[base + j] = cuarray_cast<{OUT}>(_op(pre, local[k])); }}",
+                "  }",
+            ]
+            smem = []
+        else:
+            smem = [f"  __shared__ T s_data[{tile + tile // 32}];"]
+            load = [
+                "  #pragma unroll",
+                f"  for (int k = 0; k < {items}; ++k) {{ const int j = k * {block} + tid;"
+                f"    s_data[{pad('j')}] = j < rem ? _map(in[base + j]) : ident; }}",
+                "  __syncthreads();",
+                f"  T local[{items}];",
+                f"  T acc = s_data[{pad(f'tid * {items}')}]; local[0] = acc;",
+                "  #pragma unroll",
+                f"  for (int k = 1; k < {items}; ++k) {{ acc = _op(acc, s_data[{pad(f'tid * {items} + k')}]); local[k] = acc; }}",
+            ]
+            store = [
+                "  #pragma unroll",
+                f"  for (int k = 0; k < {items}; ++k) s_data[{pad(f'tid * {items} + k')}] = _op(pre, local[k]);",
+                "  __syncthreads();",
+                "  #pragma unroll",
+                f"  for (int k = 0; k < {items}; ++k) {{ const int j = k * {block} + tid;"
+                f"    if (j < rem) out[base + j] = cuarray_cast<{OUT}>(s_data[{pad('j')}]); }}",
+            ]
+        if ticket:
+            tile_id = ["  __shared__ int s_tile;",
+                       "  if (threadIdx.x == 0) s_tile = atomicAdd(counter, 1);",
+                       "  __syncthreads();",
+                       "  const int tile = s_tile;"]
+        else:
+            tile_id = ["  const int tile = blockIdx.x;"]
         return "\n".join([
             _PRELUDE, self.preamble,
             f"typedef {A} T;",
@@ -121,29 +203,20 @@ class ScanOp:
             "  for (int k = 0; k < (int)((sizeof(T) + 3) / 4); ++k) w[k] = __shfl_up_sync(0xffffffffu, w[k], d);",
             "  T r; memcpy(&r, w, sizeof(T)); return r;",
             "}",
-            f'extern "C" __global__ void {self.name}_lb(const {IN}* __restrict__ in, {OUT}* __restrict__ out,'
+            f'extern "C" __global__ void __launch_bounds__({block}) {self.name}_lb('
+            f"const {IN}* __restrict__ in, {OUT}* __restrict__ out,"
             f" const {I} N, const {I} per_row, int* counter, _cu_slot* slots, const T ident) {{",
             "  int* flags = counter + 4;",
             "  _cu_slot* aggs = slots; _cu_slot* prefs = slots + (gridDim.x + 1);",
-            f"  __shared__ T s_data[{tile + tile // 32}];",
+            *smem,
             f"  __shared__ T s_warp[{nw}];",
             "  __shared__ T s_prefix;",
-            "  __shared__ int s_tile;",
             "  const int tid = threadIdx.x, lane = tid & 31, warp = tid >> 5;",
-            "  if (tid == 0) s_tile = atomicAdd(counter, 1);",
-            "  __syncthreads();",
-            "  const int tile = s_tile;",
+            *tile_id,
             f"  const {I} row = tile / per_row, t = tile % per_row;",
             f"  const {I} base = row * N + t * ({I}){tile};",
-            f"  const {I} rem = N - t * ({I}){tile} < {tile} ? N - t * ({I}){tile} : {tile};",
-            "  #pragma unroll",
-            f"  for (int k = 0; k < {items}; ++k) {{ const int j = k * {BLOCK} + tid;"
-            f"    s_data[{pad('j')}] = j < rem ? _map(in[base + j]) : ident; }}",
-            "  __syncthreads();",
-            f"  T local[{items}];",
-            f"  T acc = s_data[{pad(f'tid * {items}')}]; local[0] = acc;",
-            "  #pragma unroll",
-            f"  for (int k = 1; k < {items}; ++k) {{ acc = _op(acc, s_data[{pad(f'tid * {items} + k')}]); local[k] = acc; }}",
+            f"  const int rem = N - t * ({I}){tile} < {tile} ? (int)(N - t * ({I}){tile}) : {tile};",
+            *load,
             "  T v = acc;",
             "  #pragma unroll",
             "  for (int d = 1; d < 32; d <<= 1) { T n = _shfl_up(v, d); if (lane >= d) v = _op(n, v); }",
@@ -171,7 +244,7 @@ class ScanOp:
             "    }",
             "    T run = ident;",
             "    if (t != 0) {",
-            f"      const int row_first = (int)(row * per_row);",
+            "      const int row_first = (int)(row * per_row);",
             "      int p = tile - 1 - lane;",
             "      while (true) {",
             "        int f = p >= row_first ? ((volatile int*)flags)[p] : 2;",
@@ -193,12 +266,7 @@ class ScanOp:
             "  }",
             "  __syncthreads();",
             "  const T pre = _op(s_prefix, excl);",
-            "  #pragma unroll",
-            f"  for (int k = 0; k < {items}; ++k) s_data[{pad(f'tid * {items} + k')}] = _op(pre, local[k]);",
-            "  __syncthreads();",
-            "  #pragma unroll",
-            f"  for (int k = 0; k < {items}; ++k) {{ const int j = k * {BLOCK} + tid;"
-            f"    if (j < rem) out[base + j] = cuarray_cast<{OUT}>(s_data[{pad('j')}]); }}",
+            *store,
             "}",
         ])
 
@@ -234,7 +302,7 @@ class ScanOp:
         A = _dt.ctype(self.acc_dtype)
         IN = _dt.ctype(in_dt)
         OUT = _dt.ctype(out_dt)
-        sig = ([f"const char* __restrict__ in", "char* __restrict__ out", f"const {I} sin", f"const {I} sout"]
+        sig = (["const char* __restrict__ in", "char* __restrict__ out", f"const {I} sin", f"const {I} sout"]
                + [f"const {I} _is{d}" for d in range(nk)] + [f"const {I} _os{d}" for d in range(nk)]
                + [f"const {I} _kd{d}" for d in range(nk)] + [f"const {I} L", f"const {I} N", "const T ident"])
         off = [f"    {I} _t = l, io = 0, oo = 0;"]

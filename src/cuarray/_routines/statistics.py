@@ -776,6 +776,7 @@ typedef WTT W;
 #define SHARED SHAREDV
 #define NCOPY NCOPYV
 #define HAS_W HASWV
+#define MATCH MATCHV
 BINFN
 // Adds sample i to bin b (b < 0: no bin). Called by all 32 lanes of a warp together.
 __device__ __forceinline__ void _acc(ACCT* h, long long b, const W* w, long long i, int lane) {
@@ -787,10 +788,12 @@ __device__ __forceinline__ void _acc(ACCT* h, long long b, const W* w, long long
 #else
   atomicAdd(&h[b], cuarray_cast<ACCT>(w[i]));
 #endif
-#else
+#elif MATCH
   // Counts: lanes of a warp that hit one bin add once (histograms of real data crowd bins).
-  const unsigned peers = __match_any_sync(0xffffffffu, b);
+  const unsigned peers = __match_any_sync(0xffffffffu, (int)b);
   if (b >= 0 && lane == __ffs(peers) - 1) atomicAdd(&h[b], (ACCT)__popc(peers));
+#else
+  if (b >= 0) atomicAdd(&h[b], (ACCT)1);
 #endif
 }
 // One pass over the samples into per-block histograms in shared memory (NCOPY of them,
@@ -900,9 +903,10 @@ __device__ __forceinline__ long long _bin(const T* x, long long i, long long, co
 }
 """
 _SMEM = 48 * 1024
+HIST_MATCH = True
 
 
-def hist_source(binfn, xdt, wdt, nacc, shared, ncopy=1):
+def hist_source(binfn, xdt, wdt, nacc, shared, ncopy=1, match=True):
     """The histogram kernel with bin function `binfn`; wdt None: counts; ncopy shared
     histograms per block."""
     if wdt is None:
@@ -914,7 +918,7 @@ def hist_source(binfn, xdt, wdt, nacc, shared, ncopy=1):
     return (ORDER + QUANTILE + _HIST_SRC.replace("BINFN", binfn).replace("XT", _dt.ctype(xdt))
             .replace("WTT", _dt.ctype(wdt if wdt is not None else _f64)).replace("NACCV", str(nacc))
             .replace("SHAREDV", "1" if shared else "0").replace("HASWV", "0" if wdt is None else "1")
-            .replace("NCOPYV", str(ncopy))
+            .replace("NCOPYV", str(ncopy)).replace("MATCHV", "1" if match else "0")
             .replace("GACCT", gacc).replace("ACCT", acc))
 
 
@@ -944,8 +948,10 @@ def _hist_launch(binfn, binkey, x, nbins, wts, weights_complex, stride_d=0, edge
     if n == 0 or nbins == 0:
         return out
     wdt = None if wts is None else wts.dtype
-    fn = kernel(("hist", binkey, x.dtype.char, wdt and wdt.char, nacc, shared, ncopy), lambda: (
-        hist_source(binfn, x.dtype, wdt, nacc, shared, ncopy), "cuarray_hist",
+    # Warp aggregation (match_any) pays off only where lanes collide: global atomics.
+    match = HIST_MATCH or not shared
+    fn = kernel(("hist", binkey, x.dtype.char, wdt and wdt.char, nacc, shared, ncopy, match), lambda: (
+        hist_source(binfn, x.dtype, wdt, nacc, shared, ncopy, match), "cuarray_hist",
         ["P", "q", "q", "P", "P", "i", "d", "d", "d", "P", "P"]))
     # Full occupancy but no more: every block merges its histogram with global atomics.
     launch(fn, min(-(-n // 256), resident_blocks()), 256,

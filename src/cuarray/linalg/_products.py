@@ -14,7 +14,7 @@ import numpy
 
 import cuarray
 from cuarray._libs import cublas as _cublas
-from cuarray.linalg import _gemm_kernel
+from cuarray.linalg import _gemm_kernel, _small_gemm
 from cuarray.linalg._util import (
     as_array, assert_2d, assert_stacked_2d, assert_stacked_square,
     normalize_axis, prod)
@@ -32,15 +32,17 @@ class GemmPlan:
     copied first (then plan again). blas_args: cuBLAS's column-major view of the
     row-major product C^T = B^T A^T: (transa, transb, M, N, K, ld_b, stride_b, ld_a,
     stride_a, ldc, stride_c, count, needs_64bit_api). kernel_args: element strides
-    (batch, row, column) of a and b for `_gemm_kernel.gemm`.
+    (batch, row, column) of a and b for `_gemm_kernel.gemm` or, when small is set, for
+    `_small_gemm.gemm` (stacks of small float matrices, instead of cuBLAS).
     """
 
-    __slots__ = ("copy", "batch", "m", "n", "k", "count", "blas_args", "kernel_args")
+    __slots__ = ("copy", "batch", "m", "n", "k", "count", "blas_args", "kernel_args", "small")
 
     def __init__(self, batch, m, n, k):
         self.batch, self.m, self.n, self.k = batch, m, n, k
         self.count = prod(batch)
         self.copy = self.blas_args = self.kernel_args = None
+        self.small = False
 
 
 def broadcast_batch(s1, s2, name="matmul"):
@@ -94,6 +96,7 @@ def plan_matmul(a_shape, a_strides, b_shape, b_strides, itemsize, blas):
     if plan.count == 0 or m == 0 or n == 0 or k == 0:
         return plan
     ops = []
+    generic = []
     for which, (shape, strides) in enumerate(((a_shape, a_strides), (b_shape, b_strides))):
         if any(s % itemsize for s in strides):
             plan.copy = (which, False)
@@ -105,23 +108,25 @@ def plan_matmul(a_shape, a_strides, b_shape, b_strides, itemsize, blas):
             return plan
         rows, cols = shape[-2:]
         sr, sc = es[-2:]
+        generic.append((bs, sr, sc))
         if blas:
             lay = blas_layout(rows, cols, sr, sc)
             if lay is None:
                 plan.copy = (which, False)
                 return plan
             ops.append((bs, lay))
-        else:
-            ops.append((bs, sr, sc))
     if not blas:
-        (bsa, sra, sca), (bsb, srb, scb) = ops
-        plan.kernel_args = ((bsa, sra, sca), (bsb, srb, scb))
+        plan.kernel_args = tuple(generic)
         return plan
     (bsa, (la, lda)), (bsb, (lb, ldb)) = ops
     count, rows_c = plan.count, m
     # A stack of row-major a against one b is one tall GEMM: (count*m, k) @ (k, n).
     if count > 1 and bsb == 0 and la == "R" and bsa == m * lda:
         count, rows_c = 1, count * m
+    if count > 1 and max(m, n, k) <= _small_gemm.MAX_DIM:
+        plan.small = True
+        plan.kernel_args = tuple(generic)
+        return plan
     transa = _cublas.OP_N if lb == "R" else _cublas.OP_T
     transb = _cublas.OP_N if la == "R" else _cublas.OP_T
     big = max(n, rows_c, k, lda, ldb, count) > _INT32_MAX
@@ -204,6 +209,9 @@ def matmul_nd(a, b, dtype, out=None):
         return c
     if plan.k == 0:
         c.fill(0)
+    elif plan.small:
+        sa, sb = plan.kernel_args
+        _small_gemm.gemm(a, b, c, plan.m, plan.n, plan.k, plan.count, sa, sb)
     elif blas:
         _run_blas(plan.blas_args, a, b, c, dtype)
     else:

@@ -344,9 +344,6 @@ def svd_algorithm():
     algo = os.environ.get("CUARRAY_SVD_ALGO", "gesvd")
     if algo not in ("gesvdp", "gesvdj", "gesvd"):
         raise ValueError(f"CUARRAY_SVD_ALGO={algo!r}: expected 'gesvdp', 'gesvdj' or 'gesvd'")
-    if algo == "gesvdp":
-        raise ValueError("CUARRAY_SVD_ALGO=gesvdp is disabled: cusolverDnXgesvdp raised "
-                         "INTERNAL_ERROR and corrupted the context on an H200 (being investigated)")
     return algo
 
 
