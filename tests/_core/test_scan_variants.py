@@ -9,12 +9,14 @@ from cuarray._core import scan
 from cuarray._core.scan import ScanOp
 from cuarray._runtime import compiler as _compiler
 
-VARIANTS = [dict(block=b, items=i, tile_bytes=32768, vec=v, ticket=t)
-            for b, i, v, t in itertools.product((128, 256), (8, 16, 32), (False, True), (False, True))]
+VARIANTS = [dict(block=b, items=i, tile_bytes=32768, vec=v, ticket=t, packed=p)
+            for b, i, v, t, p in itertools.product((128, 256), (8, 16, 32), (False, True), (False, True),
+                                                   (False, True))]
 
 
 def _ids(cfg):
-    return f"b{cfg['block']}-i{cfg['items']}-{'vec' if cfg['vec'] else 'smem'}-{'ticket' if cfg['ticket'] else 'blockidx'}"
+    return (f"b{cfg['block']}-i{cfg['items']}-{'vec' if cfg['vec'] else 'smem'}-"
+            f"{'ticket' if cfg['ticket'] else 'blockidx'}-{'packed' if cfg['packed'] else 'slots'}")
 
 
 @pytest.mark.parametrize("cfg", VARIANTS, ids=_ids)
@@ -23,7 +25,8 @@ def test_lookback_variants_compile(cfg, pair):
     in_dt, acc = numpy.dtype(pair[0]), numpy.dtype(pair[1])
     op = ScanOp("cuarray_test_scan", in_dt, acc, "x", "a + b", None)
     items = max(1, min(cfg["items"], cfg["tile_bytes"] // (cfg["block"] * max(acc.itemsize, 4))))
-    src = op._source_lookback(in_dt, acc, cfg["block"], items, cfg["vec"], cfg["ticket"], False)
+    packed = cfg["packed"] and acc.itemsize <= 4
+    src = op._source_lookback(in_dt, acc, cfg["block"], items, cfg["vec"], cfg["ticket"], False, packed)
     _compiler.compile_cubin(src, (), (), "sm_90", "cuarray_test_scan")
 
 

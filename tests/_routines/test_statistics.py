@@ -326,9 +326,7 @@ def test_cov_corrcoef(dtype):
 
 @pytest.mark.gpu
 @pytest.mark.parametrize("dtype", ["?", "i1", "u4", "i8", "e", "f4", "f8", "c8", "c16"])
-def test_correlate_convolve(dtype, request):
-    if dtype == "f4":
-        request.applymarker(pytest.mark.xfail(reason="fixed after the last H200 run (2026-11-21) and not yet verified on a GPU; see docs/NOTES.md", strict=False))
+def test_correlate_convolve(dtype):
     rng = numpy.random.default_rng(9)
     rtol = 1e-2 if dtype == "e" else 1e-5
     for na, nv in [(1, 1), (5, 3), (3, 5), (4, 6), (6, 4), (7, 7), (300, 40), (40, 301)]:
@@ -377,9 +375,7 @@ def _hist_eq(r, e):
 
 @pytest.mark.gpu
 @pytest.mark.parametrize("dtype", ["u1", "i2", "i8", "e", "f4", "f8", "?"])
-def test_histogram(dtype, request):
-    if dtype in ("u1", "e", "?"):
-        request.applymarker(pytest.mark.xfail(reason="fixed after the last H200 run (2026-11-21) and not yet verified on a GPU; see docs/NOTES.md", strict=False))
+def test_histogram(dtype):
     rng = numpy.random.default_rng(10)
     x = (rng.standard_normal(2000) * 4).astype(dtype) if dtype not in ("u1", "?") else \
         rng.integers(0, 50, 2000).astype(dtype)

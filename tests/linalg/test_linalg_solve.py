@@ -150,18 +150,17 @@ def test_eig_real_results_as_numpy():
 
 
 SVD_SHAPES = [(5, 3), (3, 5), (4, 4), (2, 6, 4), (2, 4, 6), (50, 4, 3), (50, 3, 5), (40, 40),
-              (3, 40, 33), (0, 3), (3, 0), (2, 0, 3)]
+              (3, 40, 33), (0, 3), (3, 0), (2, 0, 3), (70, 66), (66, 70)]
 
 
-# gesvdp is left out: on an H200 it raised INTERNAL_ERROR and left the context with an
-# illegal address (every later test failed); see svd_algorithm().
-@pytest.mark.parametrize("algo", ["gesvdj", "gesvd"])
+@pytest.mark.parametrize("algo", [None, "gesvdj", "gesvd"])
 @pytest.mark.parametrize("dtype", DTYPES)
 @pytest.mark.parametrize("shape", SVD_SHAPES)
-@pytest.mark.skip(reason="cuSOLVER SVD raises EXECUTION_FAILED on an H200 and leaves an illegal "
-                         "address that breaks every later test in the process; see docs/NOTES.md")
 def test_svd(monkeypatch, algo, dtype, shape):
-    monkeypatch.setenv("CUARRAY_SVD_ALGO", algo)
+    if algo is None:
+        monkeypatch.delenv("CUARRAY_SVD_ALGO", raising=False)
+    else:
+        monkeypatch.setenv("CUARRAY_SVD_ALGO", algo)
     x = _host(shape, dtype)
     k = min(shape[-2:])
     for full in (True, False):
@@ -180,7 +179,6 @@ def test_svd(monkeypatch, algo, dtype, shape):
 
 
 @pytest.mark.parametrize("algo", ["gesvdj", "gesvd"])
-@pytest.mark.skip(reason="cuSOLVER SVD broken on an H200, see docs/NOTES.md")
 def test_svd_rank_deficient(monkeypatch, algo):
     monkeypatch.setenv("CUARRAY_SVD_ALGO", algo)
     x = _host((60, 3), "float64") @ _host((3, 50), "float64")

@@ -23,8 +23,9 @@ from cuarray._core.elementwise import _SCALAR_KIND, _append_scalar, _sm_count
 BLOCK = 256
 _INT32_MAX = 2**31 - 1
 # The look-back kernel's shape: threads per tile, elements per thread (capped so that a
-# tile's accumulators take at most tile_bytes), blocked vector loads, atomic tile tickets.
-LOOKBACK = dict(block=256, items=16, tile_bytes=16384, vec=False, ticket=True)
+# tile's accumulators take at most tile_bytes), blocked vector loads, atomic tile tickets,
+# status and value in one word (accumulators of at most 4 bytes).
+LOOKBACK = dict(block=256, items=16, tile_bytes=16384, vec=False, ticket=True, packed=True)
 
 _PRELUDE = r"""
 #include <cuarray/core.cuh>
@@ -87,30 +88,33 @@ class ScanOp:
         tiles = per_row * rows
         idx64 = x.size > _INT32_MAX - 4096
         ticket = cfg["ticket"]
-        key = ("lb", block, items, vec, ticket, idx64, x.dtype.char, out.dtype.char)
+        packed = cfg["packed"] and acc_size <= 4
+        key = ("lb", block, items, vec, ticket, packed, idx64, x.dtype.char, out.dtype.char)
         fn_packer = self._kernels.get(key)
         if fn_packer is None:
-            src = self._source_lookback(x.dtype, out.dtype, block, items, vec, ticket, idx64)
+            src = self._source_lookback(x.dtype, out.dtype, block, items, vec, ticket, idx64, packed)
             fn = compile_module(src, (), name=self.name).get_function(self.name + "_lb")
             I = "q" if idx64 else "i"
             kinds = ["P", "P", I, I, "P", "P", _SCALAR_KIND[self.acc_dtype.char]]
             fn_packer = self._kernels[key] = (fn, ArgPacker(kinds))
         fn, packer = fn_packer
-        # counter (16 bytes), one flag per tile, then aggregate and prefix slots (16 bytes each).
-        slots = 16 + _round16(tiles * 4)
-        scratch = _memory.alloc(slots + 32 * (tiles + 1))
+        # counter (16 bytes), one flag per tile, then aggregate and prefix slots (16 bytes
+        # each); packed: counter, then one status-and-value word per tile.
+        slots = 16 + (tiles * 8 if packed else _round16(tiles * 4))
+        scratch = _memory.alloc(slots + (0 if packed else 32 * (tiles + 1)))
         scratch.memset_async(0, slots)
         vals = [x._ptr, out._ptr, N, per_row, scratch.ptr, scratch.ptr + slots]
         _append_scalar(vals, ident_value)
         fn.launch((tiles, 1, 1), (block, 1, 1), packer.pack(vals), 0, _stream.current_stream_ptr())
 
-    def _source_lookback(self, in_dt, out_dt, block, items, vec, ticket, idx64):
+    def _source_lookback(self, in_dt, out_dt, block, items, vec, ticket, idx64, packed=False):
         """The single-pass scan kernel: `block` threads of `items` elements each per tile.
 
         vec: each thread reads and writes its `items` consecutive elements as 16-byte
         vectors (full tiles only), else tiles move through shared memory coalesced.
         ticket: tiles are numbered by an atomic counter (progress never depends on block
         scheduling order), else by blockIdx.x as CUB does (the load starts at once).
+        packed: accumulators of at most 4 bytes are published with their status in one word.
         """
         I = "long long" if idx64 else "int"
         A = _dt.ctype(self.acc_dtype)
@@ -203,6 +207,13 @@ class ScanOp:
             "  for (int k = 0; k < (int)((sizeof(T) + 3) / 4); ++k) w[k] = __shfl_up_sync(0xffffffffu, w[k], d);",
             "  T r; memcpy(&r, w, sizeof(T)); return r;",
             "}",
+            *([] if not packed else [
+                "__device__ __forceinline__ unsigned long long _cu_pack(unsigned s, const T& v) {",
+                "  unsigned b = 0; memcpy(&b, &v, sizeof(T)); return ((unsigned long long)b << 32) | s;",
+                "}",
+                "__device__ __forceinline__ T _cu_unpack(unsigned long long w) {",
+                "  const unsigned b = (unsigned)(w >> 32); T v; memcpy(&v, &b, sizeof(T)); return v;",
+                "}"]),
             f'extern "C" __global__ void __launch_bounds__({block}) {self.name}_lb('
             f"const {IN}* __restrict__ in, {OUT}* __restrict__ out,"
             f" const {I} N, const {I} per_row, int* counter, _cu_slot* slots, const T ident) {{",
@@ -237,31 +248,7 @@ class ScanOp:
             # publishes its aggregate (flag 1) at once and its inclusive prefix (flag 2)
             # when known; a predecessor in an earlier row counts as a prefix of identity.
             # All scan operators here are commutative, so lanes combine in any order.
-            "  if (warp == 0) {",
-            "    if (lane == 0) {",
-            "      if (t == 0) { _cu_put(&prefs[tile], total); __threadfence(); atomicExch(&flags[tile], 2); }",
-            "      else { _cu_put(&aggs[tile], total); __threadfence(); atomicExch(&flags[tile], 1); }",
-            "    }",
-            "    T run = ident;",
-            "    if (t != 0) {",
-            "      const int row_first = (int)(row * per_row);",
-            "      int p = tile - 1 - lane;",
-            "      while (true) {",
-            "        int f = p >= row_first ? ((volatile int*)flags)[p] : 2;",
-            "        while (__any_sync(0xffffffffu, f == 0)) { if (f == 0) f = ((volatile int*)flags)[p]; }",
-            "        __threadfence();",
-            "        T v = p >= row_first ? (f == 2 ? _cu_get<T>(&prefs[p]) : _cu_get<T>(&aggs[p])) : ident;",
-            "        const unsigned m = __ballot_sync(0xffffffffu, f == 2);",
-            "        const int stop = m ? __ffs(m) - 1 : 32;",
-            "        if (lane > stop) v = ident;",
-            "        #pragma unroll",
-            "        for (int d = 16; d >= 1; d >>= 1) { T o = _shfl_xor(v, d); v = _op(v, o); }",
-            "        run = _op(run, v);",
-            "        if (m) break;",
-            "        p -= 32;",
-            "      }",
-            "      if (lane == 0) { _cu_put(&prefs[tile], _op(run, total)); __threadfence(); atomicExch(&flags[tile], 2); }",
-            "    }",
+            *(_lookback_packed() if packed else _lookback_slots()),
             "    if (lane == 0) s_prefix = run;",
             "  }",
             "  __syncthreads();",
@@ -328,6 +315,68 @@ class ScanOp:
             "  }",
             "}",
         ])
+
+
+def _lookback_slots():
+    """Look-back through a flag per tile and separate 16-byte value slots (any T)."""
+    return [
+        "  if (warp == 0) {",
+        "    if (lane == 0) {",
+        "      if (t == 0) { _cu_put(&prefs[tile], total); __threadfence(); atomicExch(&flags[tile], 2); }",
+        "      else { _cu_put(&aggs[tile], total); __threadfence(); atomicExch(&flags[tile], 1); }",
+        "    }",
+        "    T run = ident;",
+        "    if (t != 0) {",
+        "      const int row_first = (int)(row * per_row);",
+        "      int p = tile - 1 - lane;",
+        "      while (true) {",
+        "        int f = p >= row_first ? ((volatile int*)flags)[p] : 2;",
+        "        while (__any_sync(0xffffffffu, f == 0)) { if (f == 0) f = ((volatile int*)flags)[p]; }",
+        "        __threadfence();",
+        "        T v = p >= row_first ? (f == 2 ? _cu_get<T>(&prefs[p]) : _cu_get<T>(&aggs[p])) : ident;",
+        *_LOOKBACK_COMBINE,
+        "      if (lane == 0) { _cu_put(&prefs[tile], _op(run, total)); __threadfence(); atomicExch(&flags[tile], 2); }",
+        "    }",
+    ]
+
+
+def _lookback_packed():
+    """Look-back through one 64-bit word per tile, status in the low half and a value of at
+    most 4 bytes in the high half: one atomic store publishes both, one load reads both,
+    so no fences are needed."""
+    return [
+        "  unsigned long long* words = (unsigned long long*)flags;",
+        "  if (warp == 0) {",
+        "    if (lane == 0) atomicExch(&words[tile], _cu_pack(t == 0 ? 2u : 1u, total));",
+        "    T run = ident;",
+        "    if (t != 0) {",
+        "      const int row_first = (int)(row * per_row);",
+        "      int p = tile - 1 - lane;",
+        "      while (true) {",
+        "        unsigned long long w = p >= row_first ? ((volatile unsigned long long*)words)[p] : 2ull;",
+        "        int f = (int)(unsigned)w;",
+        "        while (__any_sync(0xffffffffu, f == 0)) {",
+        "          if (f == 0) { w = ((volatile unsigned long long*)words)[p]; f = (int)(unsigned)w; }",
+        "        }",
+        "        T v = p >= row_first ? _cu_unpack(w) : ident;",
+        *_LOOKBACK_COMBINE,
+        "      if (lane == 0) atomicExch(&words[tile], _cu_pack(2u, _op(run, total)));",
+        "    }",
+    ]
+
+
+# One look-back step's combine: lanes past the nearest inclusive prefix drop out.
+_LOOKBACK_COMBINE = [
+    "        const unsigned m = __ballot_sync(0xffffffffu, f == 2);",
+    "        const int stop = m ? __ffs(m) - 1 : 32;",
+    "        if (lane > stop) v = ident;",
+    "        #pragma unroll",
+    "        for (int d = 16; d >= 1; d >>= 1) { T o = _shfl_xor(v, d); v = _op(v, o); }",
+    "        run = _op(run, v);",
+    "        if (m) break;",
+    "        p -= 32;",
+    "      }",
+]
 
 
 def _round16(n):

@@ -1,7 +1,7 @@
 """cuSOLVER dense handles: one per (device, thread), bound to the current stream at every use.
 
 Each handle carries the objects its calls need: a `cusolverDnParams_t` for the 64-bit
-generic API (Xgetrf, Xpotrf, Xsyevd, Xgesvd, Xgesvdp, Xgeev, ...) and the Jacobi
+generic API (Xgetrf, Xpotrf, Xsyevd, Xgesvd, Xgeev, ...) and the Jacobi
 parameter objects for syevj/gesvdj (default tolerance, sorted results).
 """
 import threading

@@ -13,6 +13,7 @@ import warnings
 import numpy
 
 import cuarray
+from cuarray._core.ndarray import ndarray
 from cuarray._libs import cublas as _cublas
 from cuarray.linalg import _gemm_kernel, _small_gemm
 from cuarray.linalg._util import (
@@ -138,10 +139,10 @@ _plans = {}
 
 
 def _get_plan(a, b, itemsize, blas):
-    key = (a.shape, a.strides, b.shape, b.strides, itemsize, blas)
+    key = (a._shape, a._strides, b._shape, b._strides, itemsize, blas)
     plan = _plans.get(key)
     if plan is None:
-        plan = plan_matmul(a.shape, a.strides, b.shape, b.strides, itemsize, blas)
+        plan = plan_matmul(a._shape, a._strides, b._shape, b._strides, itemsize, blas)
         if len(_plans) >= 4096:
             _plans.clear()
         _plans[key] = plan
@@ -204,7 +205,7 @@ def matmul_nd(a, b, dtype, out=None):
             x = cuarray.broadcast_to(x, plan.batch + x.shape[-2:])
         x = cuarray.ascontiguousarray(x)
         a, b = (a, x) if which else (x, b)
-    c = out if out is not None else cuarray.empty(plan.batch + (plan.m, plan.n), dtype)
+    c = out if out is not None else ndarray._alloc(plan.batch + (plan.m, plan.n), dtype)
     if c.size == 0:
         return c
     if plan.k == 0:
@@ -273,6 +274,11 @@ def matmul(x1, x2, /, out=None, *, casting="same_kind", dtype=None):
     `CUARRAY_TF32=1` (TF32 tensor cores, read when a thread first uses cuBLAS on a
     device); float16 accumulates in float32.
     """
+    if (out is None and dtype is None and type(x1) is ndarray and type(x2) is ndarray
+            and x1.dtype == x2.dtype and x1.dtype.kind in "fc" and x1.ndim >= 2 and x2.ndim >= 2
+            and x1._shape[:-2] == x2._shape[:-2] and x1._shape[-1] == x2._shape[-2]):
+        # Same dtype, same batch shape: the resolution below would change nothing.
+        return matmul_nd(x1, x2, x1.dtype)
     a = as_array(x1, "matmul")
     b = as_array(x2, "matmul")
     for i, x in enumerate((a, b)):

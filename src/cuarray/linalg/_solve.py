@@ -336,21 +336,27 @@ def _qr_empty(batch, m, n, k, dt, mode):
 
 
 # ----------------------------------------------------------------------------- SVD
-def svd_algorithm():
-    """The SVD routine for single matrices: $CUARRAY_SVD_ALGO, one of 'gesvd' (QR
-    iteration, the default: gesvdp raised EXECUTION_FAILED for float32 on an H200 and is
-    not yet understood), 'gesvdp' (polar decomposition, falls back to 'gesvd' when
-    cuSOLVER reports it perturbed near-zero singular values) or 'gesvdj' (Jacobi)."""
-    algo = os.environ.get("CUARRAY_SVD_ALGO", "gesvd")
-    if algo not in ("gesvdp", "gesvdj", "gesvd"):
-        raise ValueError(f"CUARRAY_SVD_ALGO={algo!r}: expected 'gesvdp', 'gesvdj' or 'gesvd'")
+def svd_algorithm(dtype, k, compute_uv):
+    """The cuSOLVER routine for a single matrix of `dtype`, min(m, n) = k.
+
+    Measured on an H100 (1024 x 1024 float64; CuPy, which uses gesvd: 130 ms with vectors,
+    82 ms without): gesvdj (Jacobi) 88 ms with vectors, 87 without; Xgesvd 137 and 78 ms;
+    Xgesvdp raised INTERNAL_ERROR. Jacobi's single-precision singular values were 5x less
+    accurate than gesvd's, so it takes only double-precision matrices with vectors.
+    $CUARRAY_SVD_ALGO ('gesvd' or 'gesvdj') overrides the choice.
+    """
+    algo = os.environ.get("CUARRAY_SVD_ALGO")
+    if algo is None:
+        return "gesvdj" if compute_uv and dtype.char in "dD" and k >= 64 else "gesvd"
+    if algo not in ("gesvdj", "gesvd"):
+        raise ValueError(f"CUARRAY_SVD_ALGO={algo!r}: expected 'gesvdj' or 'gesvd'")
     return algo
 
 
 def svd(a, full_matrices=True, compute_uv=True, hermitian=False):
     """Singular value decomposition (cuarray version of `numpy.linalg.svd`).
 
-    Single matrices use the routine `svd_algorithm()` names; stacks of matrices up to
+    Single matrices use the routine `svd_algorithm` picks; stacks of matrices up to
     32 x 32 use gesvdjBatched. Synchronises to check convergence.
     """
     a = as_array(a, "linalg.svd")
@@ -373,10 +379,8 @@ def svd(a, full_matrices=True, compute_uv=True, hermitian=False):
     if count > 1 and m <= _SMALL and n <= _SMALL:
         u, s, vh = _gesvdj_batched(a, dt, rdt, compute_uv)
     else:
-        algo = svd_algorithm()
+        algo = svd_algorithm(dt, k, compute_uv)
         u, s, vh = _svd_loop(a, dt, rdt, full_matrices, compute_uv, algo)
-        if u is None and s is None:          # gesvdp perturbed the input: redo it exactly
-            u, s, vh = _svd_loop(a, dt, rdt, full_matrices, compute_uv, "gesvd")
     if not compute_uv:
         return s
     if not full_matrices:
@@ -416,7 +420,7 @@ def _svd_loop(a, dt, rdt, full, uv, algo):
                        M, ts, s.data.ptr + i * K * rdt.itemsize, t, ptr(u, i, ucols * M), M,
                        t, ptr(v, i, N * N), N, t, ws.data.ptr, dsize, hptr, hsize,
                        info.data.ptr + 4 * i)
-    elif algo == "gesvdj":
+    else:
         jobz, econ = (EIG_VECTOR if uv else EIG_NOVECTOR), int(not full)
         fn = _fn("{}gesvdj", dt)
         lwork = _fn("{}gesvdj_buffer_size", dt)(
@@ -427,21 +431,6 @@ def _svd_loop(a, dt, rdt, full, uv, algo):
             fn(sol.ptr, jobz, econ, M, N, buf.data.ptr + i * M * N * isz, M,
                s.data.ptr + i * K * rdt.itemsize, ptr(u, i, ucols * M), M, ptr(v, i, N * N), N,
                work.data.ptr, lwork, info.data.ptr + 4 * i, sol.gesvdj)
-    else:
-        jobz, econ = (EIG_VECTOR if uv else EIG_NOVECTOR), int(not full)
-        dsize, hsize = _dn.xgesvdp_buffer_size(
-            sol.ptr, sol.params, jobz, econ, M, N, t, buf.data.ptr, M, ts, s.data.ptr, t,
-            ptr(u, 0, 0), M, t, ptr(v, 0, 0), N, t)
-        ws = _device_workspace(dsize)
-        hws, hptr = _host_workspace(hsize)
-        for i in range(count):
-            err = _dn.xgesvdp(sol.ptr, sol.params, jobz, econ, M, N, t,
-                              buf.data.ptr + i * M * N * isz, M, ts,
-                              s.data.ptr + i * K * rdt.itemsize, t, ptr(u, i, ucols * M), M,
-                              t, ptr(v, i, N * N), N, t, ws.data.ptr, dsize, hptr, hsize,
-                              info.data.ptr + 4 * i)
-            if err > 0:
-                return None, None, None
     _check(info, "SVD did not converge")
     if not uv:
         return None, s, None
