@@ -48,15 +48,6 @@ def _run(a, b):
     c = numpy.full(plan.batch + (plan.m, plan.n), numpy.nan, a.dtype)
     if c.size == 0 or plan.k == 0:
         return c, copies, plan
-    if plan.small:                 # the small-matrix kernel: element strides, C-ordered c
-        (ba, ra, ca), (bb, rb, cb) = plan.kernel_args
-        it = a.itemsize
-        fa, oa = _flat(a)
-        fb, ob = _flat(b)
-        sa = numpy.lib.stride_tricks.as_strided(fa[oa:], (plan.count, plan.m, plan.k), (ba * it, ra * it, ca * it))
-        sb = numpy.lib.stride_tricks.as_strided(fb[ob:], (plan.count, plan.k, plan.n), (bb * it, rb * it, cb * it))
-        c.reshape(plan.count, plan.m, plan.n)[...] = sa @ sb
-        return c, copies, plan
     transa, transb, M, N, K, ldb, sb, lda, sa, ldc, sc, count, big = plan.blas_args
     fa, oa = _flat(a)
     fb, ob = _flat(b)
@@ -118,16 +109,6 @@ def test_stack_against_one_matrix_is_one_gemm():
     numpy.testing.assert_array_equal(c, a @ b)
     plan = plan_matmul((10, 40, 40), (6400, 160, 4), (10, 40, 40), (6400, 160, 4), 4, True)
     assert plan.blas_args[11] == 10 and plan.copy is None
-
-
-def test_stacks_of_small_matrices_take_the_small_kernel():
-    # 10 x (16x16 @ 16x16), the second operand a transposed view: strides, no copy.
-    plan = plan_matmul((10, 16, 16), (1024, 64, 4), (10, 16, 16), (1024, 4, 64), 4, True)
-    assert plan.small and plan.blas_args is None and plan.copy is None
-    assert plan.kernel_args == ((256, 16, 1), (256, 1, 16))
-    # One matrix, or one b for the whole stack (one tall GEMM), stays on cuBLAS.
-    assert not plan_matmul((16, 16), (64, 4), (16, 16), (64, 4), 4, True).small
-    assert not plan_matmul((10, 16, 8), (512, 32, 4), (8, 4), (16, 4), 4, True).small
 
 
 def test_collapse_batch():

@@ -36,9 +36,3 @@ def test_slogdet_kernel_compiles(dtype, pivot):
 def test_eigenvector_kernel_compiles(dtype):
     assert _compile(_solve.eigvec_source(numpy.dtype(dtype))) is not None
 
-
-@pytest.mark.parametrize("dtype", "efdFD")
-def test_small_gemm_kernel_compiles(dtype):
-    from cuarray.linalg import _small_gemm
-    from cuarray._runtime import compiler
-    compiler.compile_cubin(_small_gemm.source(dtype), (), (), "sm_90", "cuarray_small_gemm")

@@ -24,7 +24,11 @@ BLOCK = 256
 _INT32_MAX = 2**31 - 1
 # The look-back kernel's shape: threads per tile, elements per thread (capped so that a
 # tile's accumulators take at most tile_bytes), blocked vector loads, atomic tile tickets,
-# status and value in one word (accumulators of at most 4 bytes).
+# status and value in one word (accumulators of at most 4 bytes). Measured on an H100,
+# cumsum of 2^26 float32 (CuPy 0.557 ms, PyTorch 0.264 ms): this shape 0.252 ms; without
+# the packed word 0.356 ms; blocked vector loads 0.39 ms; 512 threads or 32 items 0.265 ms;
+# tiles by blockIdx.x 0.247 ms, which is not worth giving up the ticket's guarantee that
+# no tile ever waits on one that has not started.
 LOOKBACK = dict(block=256, items=16, tile_bytes=16384, vec=False, ticket=True, packed=True)
 
 _PRELUDE = r"""

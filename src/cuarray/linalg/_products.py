@@ -15,7 +15,7 @@ import numpy
 import cuarray
 from cuarray._core.ndarray import ndarray
 from cuarray._libs import cublas as _cublas
-from cuarray.linalg import _gemm_kernel, _small_gemm
+from cuarray.linalg import _gemm_kernel
 from cuarray.linalg._util import (
     as_array, assert_2d, assert_stacked_2d, assert_stacked_square,
     normalize_axis, prod)
@@ -33,17 +33,15 @@ class GemmPlan:
     copied first (then plan again). blas_args: cuBLAS's column-major view of the
     row-major product C^T = B^T A^T: (transa, transb, M, N, K, ld_b, stride_b, ld_a,
     stride_a, ldc, stride_c, count, needs_64bit_api). kernel_args: element strides
-    (batch, row, column) of a and b for `_gemm_kernel.gemm` or, when small is set, for
-    `_small_gemm.gemm` (stacks of small float matrices, instead of cuBLAS).
+    (batch, row, column) of a and b for `_gemm_kernel.gemm`.
     """
 
-    __slots__ = ("copy", "batch", "m", "n", "k", "count", "blas_args", "kernel_args", "small")
+    __slots__ = ("copy", "batch", "m", "n", "k", "count", "blas_args", "kernel_args")
 
     def __init__(self, batch, m, n, k):
         self.batch, self.m, self.n, self.k = batch, m, n, k
         self.count = prod(batch)
         self.copy = self.blas_args = self.kernel_args = None
-        self.small = False
 
 
 def broadcast_batch(s1, s2, name="matmul"):
@@ -124,10 +122,6 @@ def plan_matmul(a_shape, a_strides, b_shape, b_strides, itemsize, blas):
     # A stack of row-major a against one b is one tall GEMM: (count*m, k) @ (k, n).
     if count > 1 and bsb == 0 and la == "R" and bsa == m * lda:
         count, rows_c = 1, count * m
-    if count > 1 and max(m, n, k) <= _small_gemm.MAX_DIM:
-        plan.small = True
-        plan.kernel_args = tuple(generic)
-        return plan
     transa = _cublas.OP_N if lb == "R" else _cublas.OP_T
     transb = _cublas.OP_N if la == "R" else _cublas.OP_T
     big = max(n, rows_c, k, lda, ldb, count) > _INT32_MAX
@@ -210,9 +204,6 @@ def matmul_nd(a, b, dtype, out=None):
         return c
     if plan.k == 0:
         c.fill(0)
-    elif plan.small:
-        sa, sb = plan.kernel_args
-        _small_gemm.gemm(a, b, c, plan.m, plan.n, plan.k, plan.count, sa, sb)
     elif blas:
         _run_blas(plan.blas_args, a, b, c, dtype)
     else:

@@ -422,6 +422,11 @@ def _svd_loop(a, dt, rdt, full, uv, algo):
                        info.data.ptr + 4 * i)
     else:
         jobz, econ = (EIG_VECTOR if uv else EIG_NOVECTOR), int(not full)
+        if not uv:
+            # gesvdj without vectors still touches U and V: on an H100 null pointers gave
+            # EXECUTION_FAILED and an illegal address. Give it scratch ones.
+            u = cuarray.empty(batch + (ucols, M), dtype=dt)
+            v = cuarray.empty(batch + (N, N), dtype=dt)
         fn = _fn("{}gesvdj", dt)
         lwork = _fn("{}gesvdj_buffer_size", dt)(
             sol.ptr, jobz, econ, M, N, buf.data.ptr, M, s.data.ptr, ptr(u, 0, 0), M,
