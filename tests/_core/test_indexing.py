@@ -27,6 +27,7 @@ import numpy
 import pytest
 
 import cuarray
+from cuarray._core import _copy
 from cuarray._core import _indexing as ix
 from cuarray._runtime import compiler as _compiler
 
@@ -295,6 +296,7 @@ def emulate(monkeypatch):
         (device.get_device_id, lambda: 0),
         (_compiler.compile_module, emu.compile_module),
         (stream.current_stream_ptr, lambda: 0),
+        (_copy._memcpy, lambda dst, src: ctypes.memmove(dst._ptr, src._ptr, src.nbytes)),
         (elementwise._grid_cap, lambda: 3),    # few blocks: grid-stride loops go round
         (pinned.copy_host_to_device, lambda dst, host, nbytes, sp, sync: ctypes.memmove(
             dst, _host_address(host), nbytes)),

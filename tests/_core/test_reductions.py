@@ -173,3 +173,25 @@ def test_reductions_return_0d_arrays():
 @testing.numpy_cupy_raises(accept_error=numpy.exceptions.AxisError)
 def test_axis_out_of_range(xp):
     xp.zeros((2, 3)).sum(axis=2)
+
+
+@pytest.mark.gpu
+@pytest.mark.parametrize("dtype", "?bBhHiIlLqQefd")
+@pytest.mark.parametrize("n", [1, 7, 17, 4096 * 3 + 5, (1 << 22) + 3])
+def test_argmax_argmin_whole_array(dtype, n):
+    rng = numpy.random.default_rng()
+    x = rng.integers(-50, 50, n).astype(dtype) if dtype != "?" else rng.integers(0, 2, n).astype(bool)
+    if n > 100 and dtype not in "?":
+        x[n // 3] = x.max()           # ties: the first occurrence wins
+        x[n // 2] = x.max()
+    g = cuarray.asarray(x)
+    for name in ("argmax", "argmin"):
+        got = getattr(cuarray, name)(g)
+        assert got.shape == () and got.dtype == numpy.int64
+        assert int(got) == getattr(numpy, name)(x), (name, dtype, n)
+    assert int(cuarray.argmax(g[1:])) == numpy.argmax(x[1:])   # unaligned: the general path
+    if dtype in "efd" and n > 10:
+        x[n // 4] = numpy.nan
+        x[n // 5] = numpy.nan
+        for name in ("argmax", "argmin"):
+            assert int(getattr(cuarray, name)(cuarray.asarray(x))) == getattr(numpy, name)(x)

@@ -128,3 +128,43 @@ def test_executor_views(numpy_backend):
     a = numpy.arange(16.0).reshape(4, 4)
     assert numpy.shares_memory(_einsum.einsum("ii->i", a), a)
     assert numpy.shares_memory(_einsum.einsum("ij->ji", a), a)
+
+
+@pytest.mark.parametrize("op_dtypes, dtype, out_dtype", [
+    ("ff", None, "d"), ("dd", None, "f"), ("ff", "d", "f"), ("ff", "f", "d"), ("dd", "f", "d"),
+    ("ff", "f", "i"), ("fd", None, None), ("ff", None, None), ("??", None, "l"), ("ll", "d", None),
+    ("ff", "i", None), ("FF", None, "d"), ("bB", None, "h"),
+])
+@pytest.mark.parametrize("casting", ["no", "equiv", "safe", "same_kind", "unsafe"])
+@pytest.mark.filterwarnings("ignore::numpy.exceptions.ComplexWarning")
+def test_compute_dtype_refuses_what_numpy_refuses(op_dtypes, dtype, out_dtype, casting):
+    ops = [numpy.ones((2, 2), c) for c in op_dtypes]
+    out = None if out_dtype is None else numpy.zeros((2, 2), out_dtype)
+    try:
+        numpy.einsum("ij,jk", *ops, dtype=dtype, out=out, casting=casting)
+    except TypeError:
+        with pytest.raises(TypeError):
+            _einsum.compute_dtype([o.dtype for o in ops], dtype, out_dtype and numpy.dtype(out_dtype),
+                                  casting)
+    else:
+        _einsum.compute_dtype([o.dtype for o in ops], dtype, out_dtype and numpy.dtype(out_dtype),
+                              casting)
+
+
+@pytest.mark.parametrize("a, b, dtype, out_dtype, casting", [
+    # float32 products of 1e37 and 100 overflow; NumPy computes in `out`'s float64 unless
+    # `dtype` says float32.
+    (numpy.full((2, 3), 1e37, "f"), numpy.full((3, 2), 100, "f"), None, "d", "safe"),
+    (numpy.full((2, 3), 1e37), numpy.full((3, 2), 100.0), "f", "d", "same_kind"),
+    # bool operands summed into an int out are counted, not or-ed.
+    (numpy.ones((2, 3), bool), numpy.ones((3, 2), bool), None, "l", "safe"),
+    # 1 + 1e-8 - 1 is 1e-8 in float64 and 0 in float32.
+    (numpy.array([[1, 1e-8, -1]]), numpy.ones((3, 1)), None, "f", "same_kind"),
+])
+def test_executor_out_and_dtype(numpy_backend, a, b, dtype, out_dtype, casting):
+    ref = numpy.zeros((a.shape[0], b.shape[1]), out_dtype)
+    got = numpy.zeros_like(ref)
+    with numpy.errstate(over="ignore"):
+        numpy.einsum("ij,jk", a, b, dtype=dtype, out=ref, casting=casting)
+        _einsum.einsum("ij,jk", a, b, dtype=dtype, out=got, casting=casting)
+    numpy.testing.assert_array_equal(got, ref)

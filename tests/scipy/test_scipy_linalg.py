@@ -82,8 +82,14 @@ def test_solve_errors_and_tutorial(gpu_cp):
     b = cp.random.random(1024, dtype=cp.float32)
     x = linalg.solve(A, b)
     assert x.dtype == np.float32 and x.shape == (1024,)
-    r = cp.linalg.norm(A @ x - b) / cp.linalg.norm(b)
-    assert float(r) < 1e-2
+    # ||Ax - b|| / ||b|| grows with cond(A), heavy-tailed for random matrices (0.0115 once on
+    # an H100). The normwise backward error does not: LU with partial pivoting and the float32
+    # residual keep it below about n * eps (Wilkinson's gamma_n); NumPy's float32 LU gives
+    # ~1e-8 here.
+    n, eps = A.shape[0], np.finfo(A.dtype).eps
+    r = float(cp.linalg.norm(A @ x - b))
+    eta = r / (float(cp.linalg.norm(A)) * float(cp.linalg.norm(x)) + float(cp.linalg.norm(b)))
+    assert eta < n * eps, eta
     with pytest.raises(np.linalg.LinAlgError, match="singular"):
         linalg.solve(cp.zeros((3, 3)), cp.ones(3))
     with pytest.raises(ValueError, match="square"):
@@ -221,8 +227,6 @@ def test_inv_det_norm_pinv(gpu_cp, dtype, request):
 
 @pytest.mark.gpu
 @pytest.mark.parametrize("dtype", FLOATS)
-@pytest.mark.skip(reason="cuSOLVER SVD broken on an H200 (EXECUTION_FAILED, then an illegal "
-                         "address); see docs/NOTES.md")
 def test_svd_qr(gpu_cp, dtype):
     cp = gpu_cp
     from cuarray.scipy import linalg

@@ -9,6 +9,7 @@ import warnings
 import numpy as np
 import pytest
 import scipy.sparse as ssp
+import scipy.sparse.linalg as sspla
 
 from cuarray.scipy.sparse import _base
 from cuarray.scipy.sparse._kernels import index_dtype
@@ -82,6 +83,35 @@ def test_scalar_and_type_errors_need_no_device():
         sparse.coo_matrix(object())
     with pytest.raises(ValueError):
         sparse.csr_matrix(("a", "b", "c", "d"))
+
+
+def test_ndarray_operators_defer_to_sparse():
+    """ndarray's forward binary operators return NotImplemented for operands with a higher
+    __array_priority__ (sparse matrices), as NumPy's do; reflected and in-place ones don't."""
+    import operator
+    from cuarray import ndarray
+    from cuarray.scipy import sparse
+
+    class Other:
+        __array_priority__ = sparse.csr_matrix.__array_priority__
+
+        def __radd__(self, o):
+            return "radd"
+
+        def __rmatmul__(self, o):
+            return "rmatmul"
+
+    a = object.__new__(ndarray)  # no device memory: giving way happens before any work
+    assert a + Other() == "radd" and a @ Other() == "rmatmul"
+    for name in ("add", "sub", "mul", "truediv", "floordiv", "mod", "divmod", "pow",
+                 "matmul", "and", "or", "xor", "lshift", "rshift"):
+        for cls in (sparse.csr_matrix, sparse.csc_matrix, sparse.coo_matrix, sparse.dia_matrix):
+            assert getattr(ndarray, f"__{name}__")(a, object.__new__(cls)) is NotImplemented
+    with pytest.raises(TypeError, match="unsupported operand"):
+        operator.floordiv(a, Other())
+    from cuarray._core.ndarray import _defer
+    for x in (a, 2, 2.5, 1j, True, np.float64(2), np.int8(1), np.ones(2), None, "s"):
+        assert not _defer(x)  # these still reach cuarray's ufuncs (and their errors)
 
 
 # ---- the tutorial's example -----------------------------------------------------------------
@@ -295,15 +325,23 @@ def test_mixed_dtype_products(cp):
         _close(got, want, np.float32)
 
 
-def test_dense_at_sparse(cp):
+@pytest.mark.parametrize("fmt", ["csr", "csc", "coo"])
+def test_dense_op_sparse(cp, fmt):
+    # ndarray's operators give way to sparse operands, so S's reflected methods run.
+    rng = np.random.default_rng(2)
     h = _random_coo((6, 5), 0.5, np.float64)
-    S = _dev_coo(cp, h, "csr")
-    Y = np.random.default_rng(2).standard_normal((3, 6))
-    # `dense @ S` reaches S.__rmatmul__ once ndarray's operators return NotImplemented for
-    # sparse operands; the reflected methods are what it calls.
-    _close(S.__rmatmul__(cp.asarray(Y[0])), Y[0] @ h.tocsr())
-    _close(S.__rmatmul__(cp.asarray(Y)), Y @ h.tocsr())
-    _close(S.__rmul__(cp.asarray(Y)), Y @ h.tocsr())
+    S, hs = _dev_coo(cp, h, fmt), h.asformat(fmt)
+    Y, E = rng.standard_normal((3, 6)), rng.standard_normal((6, 5))
+    for got, want in ((cp.asarray(Y[0]) @ S, Y[0] @ hs), (cp.asarray(Y) @ S, Y @ hs),
+                      (cp.asarray(Y) * S, Y * hs), (cp.asarray(E) + S, E + hs),
+                      (cp.asarray(E) - S, E - hs)):
+        assert isinstance(got, cp.ndarray) and got.shape == want.shape
+        _close(got, want)
+    for op in ("__floordiv__", "__pow__", "__and__", "__mod__"):  # S has no reflected method
+        with pytest.raises(TypeError, match="unsupported operand"):
+            getattr(__import__("operator"), op)(cp.asarray(E), S)
+    with pytest.raises(ValueError, match="dimension mismatch"):
+        cp.asarray(Y.T) @ S
 
 
 def test_product_errors(cp):
@@ -596,10 +634,7 @@ def test_linear_operator(cp):
 
 @pytest.mark.gpu
 @pytest.mark.parametrize("dtype", [np.float32, np.float64, np.complex64, np.complex128])
-def test_spsolve(gpu_cp, dtype, request):
-    # Known failure on an H200 (2026-11-21 GPU run), tracked in docs/NOTES.md.
-    if dtype in (np.float32, np.complex64):
-        request.applymarker(pytest.mark.xfail(reason='spsolve does not emit MatrixRankWarning for singular single-precision systems', strict=False))
+def test_spsolve(gpu_cp, dtype):
     cp = gpu_cp
     from cuarray.scipy import sparse
     from cuarray.scipy.sparse import linalg as spla
@@ -618,6 +653,15 @@ def test_spsolve(gpu_cp, dtype, request):
     with pytest.warns(spla.MatrixRankWarning):
         y = spla.spsolve(S, cp.ones(2, dtype=dtype))
     assert np.isnan(y.get()).all()
+    # A larger singular system (column 5 = 2 * column 1), on which SciPy warns too.
+    D = (ssp.random(8, 8, density=0.4, random_state=1) + ssp.eye(8)).toarray()
+    D[:, 5] = 2 * D[:, 1]
+    D = D.astype(dtype)
+    with pytest.warns(sspla.MatrixRankWarning):
+        sspla.spsolve(ssp.csc_matrix(D), np.ones(8, dtype))
+    with pytest.warns(spla.MatrixRankWarning, match="Matrix is exactly singular"):
+        y = spla.spsolve(sparse.csr_matrix(cp.asarray(D)), cp.ones(8, dtype=dtype))
+    assert y.dtype == np.dtype(dtype) and np.isnan(y.get()).all()
 
 
 @pytest.mark.gpu

@@ -7,6 +7,7 @@ float16 results accumulate in float32, as CuPy does.
 """
 import numpy
 
+from cuarray._core import _argwhole
 from cuarray._core import dtypes as _dt
 from cuarray._core import ufunc_table as _table
 from cuarray._core.ndarray import ndarray
@@ -128,7 +129,7 @@ def reduce(uf, a, axis=0, dtype=None, out=None, keepdims=False, initial=None, wh
     name = _name or uf.__name__
     _check(a, name)
     if uf.nin != 2 or uf.nout != 1:
-        raise ValueError(f"reduce only supported for binary functions")
+        raise ValueError("reduce only supported for binary functions")
     npuf = uf._np
     arg_dt = None if dtype is None else _dt.check_dtype(dtype)
     res = _numpy_reduce_dtype(npuf, a.dtype, arg_dt)
@@ -308,7 +309,6 @@ def mean(a, axis=None, dtype=None, out=None, keepdims=False, *, where=True):
     if _masked(where):
         w = _where_array(where, "mean")
         s = sum(a, axis, acc, None, keepdims, where=w)
-        from cuarray._core.shapes import broadcast_shapes
         wb = w if w._shape == a._shape else _broadcast(w, a._shape)
         c = count_nonzero(wb, axis, keepdims=keepdims)
         r = _uf("divide")(s, c)
@@ -423,8 +423,11 @@ def _argreduce(name, a, axis, out, keepdims, greater, skipnan):
            .replace("NANA", "_cu_isnan(a.v)" if inexact else "false")
            .replace("NANB", "_cu_isnan(b.v)" if inexact else "false")
            .replace("SKIPNAN", "true" if skipnan else "false"))
-    outa = _arg_launch(name, a, axes, out if axis is not None else None,
-                       keepdims and axis is not None, vt, pre)
+    if axis is None and not skipnan and _argwhole.supports(a):
+        outa = _argwhole.argwhole(a, greater)
+    else:
+        outa = _arg_launch(name, a, axes, out if axis is not None else None,
+                           keepdims and axis is not None, vt, pre)
     if axis is None:
         if keepdims:
             outa = outa.reshape((1,) * ndim)
@@ -442,7 +445,6 @@ def _arg_launch(name, a, axes, out, keepdims, vt, pre):
     key = (name, a.dtype.char, pre)
 
     def build():
-        ct = _dt.ctype(vt)
         params = [RParam("in0", "in", vt), RParam("out0", "out", _i64)]
         return ReduceOp(f"cuarray_{name}_{a.dtype.char}", params, "_cu_mk(in0, _j)", "_cu_argred(a, b)",
                         "out0 = a.i", "_cu_mk(_cu_vt(), -1)", "_cu_arg", _HELPERS + pre,

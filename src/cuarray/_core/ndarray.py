@@ -399,7 +399,7 @@ class ndarray:
 
     # ---- arithmetic (ufuncs) --------------------------------------------------------------
     def __add__(self, other):
-        return _u.add(self, other)
+        return NotImplemented if _defer(other) else _u.add(self, other)
 
     def __radd__(self, other):
         return _u.add(other, self)
@@ -408,7 +408,7 @@ class ndarray:
         return _u.add(self, other, out=self)
 
     def __sub__(self, other):
-        return _u.subtract(self, other)
+        return NotImplemented if _defer(other) else _u.subtract(self, other)
 
     def __rsub__(self, other):
         return _u.subtract(other, self)
@@ -417,7 +417,7 @@ class ndarray:
         return _u.subtract(self, other, out=self)
 
     def __mul__(self, other):
-        return _u.multiply(self, other)
+        return NotImplemented if _defer(other) else _u.multiply(self, other)
 
     def __rmul__(self, other):
         return _u.multiply(other, self)
@@ -426,7 +426,7 @@ class ndarray:
         return _u.multiply(self, other, out=self)
 
     def __truediv__(self, other):
-        return _u.divide(self, other)
+        return NotImplemented if _defer(other) else _u.divide(self, other)
 
     def __rtruediv__(self, other):
         return _u.divide(other, self)
@@ -435,7 +435,7 @@ class ndarray:
         return _u.divide(self, other, out=self)
 
     def __floordiv__(self, other):
-        return _u.floor_divide(self, other)
+        return NotImplemented if _defer(other) else _u.floor_divide(self, other)
 
     def __rfloordiv__(self, other):
         return _u.floor_divide(other, self)
@@ -444,7 +444,7 @@ class ndarray:
         return _u.floor_divide(self, other, out=self)
 
     def __mod__(self, other):
-        return _u.remainder(self, other)
+        return NotImplemented if _defer(other) else _u.remainder(self, other)
 
     def __rmod__(self, other):
         return _u.remainder(other, self)
@@ -453,13 +453,13 @@ class ndarray:
         return _u.remainder(self, other, out=self)
 
     def __divmod__(self, other):
-        return _u.divmod(self, other)
+        return NotImplemented if _defer(other) else _u.divmod(self, other)
 
     def __rdivmod__(self, other):
         return _u.divmod(other, self)
 
     def __pow__(self, other, modulo=None):
-        if modulo is not None:
+        if modulo is not None or _defer(other):
             return NotImplemented
         return _u.power(self, other)
 
@@ -470,6 +470,8 @@ class ndarray:
         return _u.power(self, other, out=self)
 
     def __matmul__(self, other):
+        if _defer(other):
+            return NotImplemented
         from cuarray.linalg import _products
         return _products.matmul(self, other)
 
@@ -482,7 +484,7 @@ class ndarray:
         return _products.matmul(self, other, out=self)
 
     def __and__(self, other):
-        return _u.bitwise_and(self, other)
+        return NotImplemented if _defer(other) else _u.bitwise_and(self, other)
 
     def __rand__(self, other):
         return _u.bitwise_and(other, self)
@@ -491,7 +493,7 @@ class ndarray:
         return _u.bitwise_and(self, other, out=self)
 
     def __or__(self, other):
-        return _u.bitwise_or(self, other)
+        return NotImplemented if _defer(other) else _u.bitwise_or(self, other)
 
     def __ror__(self, other):
         return _u.bitwise_or(other, self)
@@ -500,7 +502,7 @@ class ndarray:
         return _u.bitwise_or(self, other, out=self)
 
     def __xor__(self, other):
-        return _u.bitwise_xor(self, other)
+        return NotImplemented if _defer(other) else _u.bitwise_xor(self, other)
 
     def __rxor__(self, other):
         return _u.bitwise_xor(other, self)
@@ -509,7 +511,7 @@ class ndarray:
         return _u.bitwise_xor(self, other, out=self)
 
     def __lshift__(self, other):
-        return _u.left_shift(self, other)
+        return NotImplemented if _defer(other) else _u.left_shift(self, other)
 
     def __rlshift__(self, other):
         return _u.left_shift(other, self)
@@ -518,7 +520,7 @@ class ndarray:
         return _u.left_shift(self, other, out=self)
 
     def __rshift__(self, other):
-        return _u.right_shift(self, other)
+        return NotImplemented if _defer(other) else _u.right_shift(self, other)
 
     def __rrshift__(self, other):
         return _u.right_shift(other, self)
@@ -755,6 +757,19 @@ class Flags:
     def __repr__(self):
         return (f"  C_CONTIGUOUS : {self.c_contiguous}\n  F_CONTIGUOUS : {self.f_contiguous}\n"
                 f"  OWNDATA : {self.owndata}")
+
+
+# Operands that never take an operator over: the common case costs one set lookup.
+_OWN = frozenset({ndarray, int, float, complex, bool})
+
+
+def _defer(other):
+    """NumPy's rule for forward binary operators (binop_override.h): give way to an operand
+    of another type with a higher __array_priority__, so that its reflected method runs
+    (`dense @ sparse` is the sparse matrix's __rmatmul__). Reflected and in-place operators
+    never give way, as in NumPy."""
+    return (type(other) not in _OWN and not isinstance(other, ndarray)
+            and getattr(other, "__array_priority__", 0.0) > ndarray.__array_priority__)
 
 
 from cuarray._core import _ops as _u  # noqa: E402  (ufuncs need the ndarray class first)

@@ -8,6 +8,7 @@ depends on the data (nonzero, compress, extract, tril_indices ...) read that siz
 host once.
 """
 import operator
+import warnings
 
 import numpy
 
@@ -107,6 +108,21 @@ def _finish(res, out, name):
     return out
 
 
+def _check_out_kind(dtype, out, name):
+    """NumPy 2.5's rule for take's (and compress's) out=: the result is cast into `out`;
+    a cast the 'same_kind' rule refuses still happens, with a DeprecationWarning. (NumPy
+    before 2.5 checked the reverse cast, out to result, under 'safe': a float64 take into
+    a complex out raised TypeError there, and is allowed from 2.5 on.)"""
+    if out is None:
+        return
+    _need(out, f"{name} out=")
+    if not numpy.can_cast(dtype, out.dtype, "same_kind"):
+        warnings.warn(f"Implicit casting of output to a different kind. The result of {name} "
+                      f"({dtype}) is cast to out's {out.dtype}, which the 'same_kind' rule does "
+                      f"not allow (deprecated in NumPy 2.5); pass an out of a compatible dtype.",
+                      DeprecationWarning, stacklevel=3)
+
+
 def _raise_check(x, n, axis=0):
     """NumPy's IndexError for out-of-bounds values of x, when CUARRAY_CHECK_BOUNDS is on."""
     if _indexing.check_bounds_enabled():
@@ -128,11 +144,7 @@ def take(a, indices, axis=None, out=None, mode="raise"):
     else:
         axis = _sh.normalize_axis(axis, a.ndim)
     n = a._shape[axis]
-    if out is not None:
-        _need(out, "take out=")
-        if not numpy.can_cast(out.dtype, a.dtype, "safe"):
-            raise TypeError(f"Cannot cast array data from {out.dtype!r} to {a.dtype!r} according "
-                            f"to the rule 'safe'")
+    _check_out_kind(a.dtype, out, "take")
     if isinstance(indices, (int, numpy.integer)) or (isinstance(indices, numpy.ndarray) and
                                                      indices.ndim == 0):
         i = operator.index(indices)
@@ -286,6 +298,7 @@ def _truncate_condition(cond, n, axis):
 def compress(condition, a, axis=None, out=None):
     """cuarray version of `numpy.compress` (reads the selected count: synchronises)."""
     _need(a, "compress")
+    _check_out_kind(a.dtype, out, "compress")
     cond = _device(condition)
     if cond.ndim != 1:
         raise ValueError("condition must be a 1-d array")
@@ -343,17 +356,29 @@ def select(condlist, choicelist, default=0):
     dtype = _dt.check_dtype(dtype)
     shape = _sh.broadcast_shapes(*[c._shape for c in conds],
                                  *[c._shape for c in choices + [dflt] if isinstance(c, ndarray)])
-    from cuarray._core._copy import copy_into, to_scalar
+
+    def scalar(x, rule):
+        # numpy.select makes scalars arrays (Python ints int64) before copying them into the
+        # result: choices under 'same_kind', so a Python int choice with unsigned choices is
+        # NumPy's TypeError; the default unsafely (np.full), so it wraps.
+        h = numpy.asarray(x)
+        if not numpy.can_cast(h.dtype, dtype, rule):
+            raise TypeError(f"Cannot cast array data from {h.dtype!r} to {dtype!r} according to "
+                            f"the rule '{rule}'")
+        return h.astype(dtype)[()]
+
+    choices = [v if isinstance(v, ndarray) else scalar(v, "same_kind") for v in choices]
+    from cuarray._core._copy import copy_into
     res = ndarray._alloc(shape, dtype)
     if not res.size:
         return res
     if isinstance(dflt, ndarray):
         copy_into(res, dflt)
     else:
-        res.fill(to_scalar(dflt, dtype))
+        res.fill(scalar(dflt, "unsafe"))
     # last to first, so the first condition that holds wins
     for c, v in zip(conds[::-1], choices[::-1]):
-        _indexing.mask_fill(res, c, v if isinstance(v, ndarray) else to_scalar(v, dtype))
+        _indexing.mask_fill(res, c, v)
     return res
 
 

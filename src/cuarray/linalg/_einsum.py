@@ -265,6 +265,25 @@ def _contract(x, lx, y, ly, keep, sizes, dtype):
     return z.reshape(tuple(sizes[c] for c in labels)), labels
 
 
+def compute_dtype(op_dtypes, dtype, out_dtype, casting):
+    """The dtype einsum computes in, as NumPy's C einsum picks it: `dtype`, else the common
+    dtype of the operands and `out` (so float32 operands summed into a float64 `out` are
+    summed in float64). Operands are cast to it, and `out` both read from and written
+    from it, under `casting`; TypeError otherwise, before any work is done."""
+    if dtype is None:
+        dt = numpy.result_type(*op_dtypes, *(() if out_dtype is None else (out_dtype,)))
+    else:
+        dt = numpy.dtype(dtype)
+    casts = [(d, dt, f"operand {i}") for i, d in enumerate(op_dtypes)]
+    if out_dtype is not None:
+        casts += [(out_dtype, dt, "the output"), (dt, out_dtype, "the output")]
+    for src, dst, what in casts:
+        if not numpy.can_cast(src, dst, casting):
+            raise TypeError(f"einsum: cannot cast {what} from {src!r} to {dst!r} according to "
+                            f"the rule '{casting}'")
+    return dt
+
+
 def einsum(*operands, out=None, dtype=None, order="K", casting="safe", optimize=False):
     """Evaluate the Einstein summation convention (cuarray version of `numpy.einsum`).
 
@@ -273,19 +292,16 @@ def einsum(*operands, out=None, dtype=None, order="K", casting="safe", optimize=
     explicit ['einsum_path', ...] list) picks the pairwise contraction order, each
     contraction being one batched GEMM. Like NumPy, results that need no arithmetic
     (a transpose, a diagonal) are views; `order='C'`/`'F'` asks for a contiguous result.
+    Without `dtype`, an `out` joins the operands in setting the computation dtype, as in
+    NumPy's C einsum, whatever `optimize` is (NumPy's BLAS path computes in the operands').
     """
     subscripts, ops = split_operands(operands)
     ops = [as_array(x, "einsum") for x in ops]
     if not ops:
         raise ValueError("No input operands")
-    if dtype is None:
-        dt = numpy.result_type(*[x.dtype for x in ops])
-    else:
-        dt = numpy.dtype(dtype)
-        for i, x in enumerate(ops):
-            if not numpy.can_cast(x.dtype, dt, casting):
-                raise TypeError(f"Cannot cast array data from {x.dtype!r} to {dt!r} according "
-                                f"to the rule '{casting}'")
+    if out is not None:
+        out = as_array(out, "einsum")
+    dt = compute_dtype([x.dtype for x in ops], dtype, None if out is None else out.dtype, casting)
     key = tuple(optimize) if isinstance(optimize, list) else optimize
     parsed, sizes, views, path = plan(subscripts, tuple(x.shape for x in ops), key)
     output = parsed.output
@@ -314,7 +330,6 @@ def einsum(*operands, out=None, dtype=None, order="K", casting="safe", optimize=
     x, labels = _sum_away(x, labels, set(output))
     result = x.transpose([labels.index(c) for c in output]) if labels != output else x
     if out is not None:
-        out = as_array(out, "einsum")
         if out.shape != result.shape:
             raise ValueError(f"einsum: output array has shape {out.shape}, the result has "
                              f"shape {result.shape}")
