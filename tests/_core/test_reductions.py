@@ -189,7 +189,8 @@ def test_argmax_argmin_whole_array(dtype, n):
         got = getattr(cuarray, name)(g)
         assert got.shape == () and got.dtype == numpy.int64
         assert int(got) == getattr(numpy, name)(x), (name, dtype, n)
-    assert int(cuarray.argmax(g[1:])) == numpy.argmax(x[1:])   # unaligned: the general path
+    if n > 1:                                                  # unaligned: the general path
+        assert int(cuarray.argmax(g[1:])) == numpy.argmax(x[1:])
     if dtype in "efd" and n > 10:
         x[n // 4] = numpy.nan
         x[n // 5] = numpy.nan

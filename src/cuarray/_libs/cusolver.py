@@ -1,7 +1,7 @@
 """cuSOLVER dense handles: one per (device, thread), bound to the current stream at every use.
 
 Each handle carries the objects its calls need: a `cusolverDnParams_t` for the 64-bit
-generic API (Xgetrf, Xpotrf, Xsyevd, Xgesvd, Xgeev, ...) and the Jacobi
+generic API (Xgetrf, Xpotrf, Xsyevd, Xgesvd, Xgesvdp, Xgeev, ...) and the Jacobi
 parameter objects for syevj/gesvdj (default tolerance, sorted results).
 """
 import threading
@@ -33,9 +33,11 @@ class Solver:
         self.stream = None
 
 
-def get_solver():
+def get_solver(purpose=None):
     """The `Solver` of this thread and the current device, on the current stream.
 
+    `purpose` names a separate handle: Xgesvdp gets its own (on an H100 it raised
+    INTERNAL_ERROR on a handle that had run other solvers, and succeeded on a fresh one).
     Like the cuBLAS handles, solvers live as long as the process (see _libs/cublas.py).
     """
     dev = ensure_context()
@@ -43,9 +45,10 @@ def get_solver():
         solvers = _tls.solvers
     except AttributeError:
         solvers = _tls.solvers = {}
-    s = solvers.get(dev)
+    key = dev if purpose is None else (dev, purpose)
+    s = solvers.get(key)
     if s is None:
-        s = solvers[dev] = Solver()
+        s = solvers[key] = Solver()
     stream = current_stream_ptr()
     if stream != s.stream:
         cusolverDn.set_stream(s.ptr, stream)

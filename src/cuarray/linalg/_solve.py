@@ -339,17 +339,23 @@ def _qr_empty(batch, m, n, k, dt, mode):
 def svd_algorithm(dtype, k, compute_uv):
     """The cuSOLVER routine for a single matrix of `dtype`, min(m, n) = k.
 
-    Measured on an H100 (1024 x 1024 float64; CuPy, which uses gesvd: 130 ms with vectors,
-    82 ms without): gesvdj (Jacobi) 88 ms with vectors, 87 without; Xgesvd 137 and 78 ms;
-    Xgesvdp raised INTERNAL_ERROR. Jacobi's single-precision singular values were 5x less
-    accurate than gesvd's, so it takes only double-precision matrices with vectors.
-    $CUARRAY_SVD_ALGO ('gesvd' or 'gesvdj') overrides the choice.
+    Measured on an H100, 1024 x 1024 float64 (CuPy, which uses gesvd: 130-138 ms with
+    vectors, 82 ms without): Xgesvdp (polar decomposition) 38 ms with vectors; gesvdj
+    (Jacobi) 88 / 87 ms; Xgesvd 137-142 / 78 ms. gesvdp takes matrices from k = 256 (its
+    fixed cost: 3.3 ms at 64 x 64), gesvdj double-precision ones from k = 64 (its
+    single-precision singular values were 5x less accurate than gesvd's), Xgesvd the rest
+    and every call without vectors. $CUARRAY_SVD_ALGO ('gesvd', 'gesvdj' or 'gesvdp')
+    overrides the choice.
     """
     algo = os.environ.get("CUARRAY_SVD_ALGO")
     if algo is None:
-        return "gesvdj" if compute_uv and dtype.char in "dD" and k >= 64 else "gesvd"
-    if algo not in ("gesvdj", "gesvd"):
-        raise ValueError(f"CUARRAY_SVD_ALGO={algo!r}: expected 'gesvdj' or 'gesvd'")
+        if not compute_uv:
+            return "gesvd"
+        if k >= 256:
+            return "gesvdp"
+        return "gesvdj" if dtype.char in "dD" and k >= 64 else "gesvd"
+    if algo not in ("gesvdj", "gesvd", "gesvdp"):
+        raise ValueError(f"CUARRAY_SVD_ALGO={algo!r}: expected 'gesvdj', 'gesvd' or 'gesvdp'")
     return algo
 
 
@@ -380,7 +386,11 @@ def svd(a, full_matrices=True, compute_uv=True, hermitian=False):
         u, s, vh = _gesvdj_batched(a, dt, rdt, compute_uv)
     else:
         algo = svd_algorithm(dt, k, compute_uv)
+        if algo == "gesvdp" and not compute_uv:
+            algo = "gesvd"                  # gesvdp computes vectors in any case
         u, s, vh = _svd_loop(a, dt, rdt, full_matrices, compute_uv, algo)
+        if s is None:                       # gesvdp perturbed the matrix: redo it exactly
+            u, s, vh = _svd_loop(a, dt, rdt, full_matrices, compute_uv, "gesvdj")
     if not compute_uv:
         return s
     if not full_matrices:
@@ -420,6 +430,23 @@ def _svd_loop(a, dt, rdt, full, uv, algo):
                        M, ts, s.data.ptr + i * K * rdt.itemsize, t, ptr(u, i, ucols * M), M,
                        t, ptr(v, i, N * N), N, t, ws.data.ptr, dsize, hptr, hsize,
                        info.data.ptr + 4 * i)
+    elif algo == "gesvdp":
+        sol = _cusolver.get_solver("gesvdp")
+        econ = int(not full)
+        dsize, hsize = _dn.xgesvdp_buffer_size(
+            sol.ptr, sol.params, EIG_VECTOR, econ, M, N, t, buf.data.ptr, M, ts, s.data.ptr, t,
+            ptr(u, 0, 0), M, t, ptr(v, 0, 0), N, t)
+        ws = _device_workspace(dsize)
+        hws, hptr = _host_workspace(hsize)
+        perturbed = False
+        for i in range(count):
+            # The return value is the size of the perturbation gesvdp applied (0: none).
+            perturbed |= _dn.xgesvdp(
+                sol.ptr, sol.params, EIG_VECTOR, econ, M, N, t, buf.data.ptr + i * M * N * isz, M,
+                ts, s.data.ptr + i * K * rdt.itemsize, t, ptr(u, i, ucols * M), M, t,
+                ptr(v, i, N * N), N, t, ws.data.ptr, dsize, hptr, hsize, info.data.ptr + 4 * i) > 0
+        if perturbed:
+            return None, None, None
     else:
         jobz, econ = (EIG_VECTOR if uv else EIG_NOVECTOR), int(not full)
         if not uv:
