@@ -27,8 +27,9 @@ import numpy
 import pytest
 
 import cuarray
-from cuarray._core import _copy
+from cuarray._core import _compact, _gather_scatter, _index_plan
 from cuarray._core import _indexing as ix
+from cuarray._core import _copy
 from cuarray._runtime import compiler as _compiler
 
 # ---- the CPU stand-in for the GPU -------------------------------------------------------------
@@ -237,8 +238,8 @@ def _host_address(host):
 
 # Caches of compiled kernels: emulated and real kernels must never meet in one.
 _CACHES = [("cuarray._core._copy", "_copy_ops"), ("cuarray._core._copy", "_fill_ops"),
-           ("cuarray._core._indexing", "_flag_ops"), ("cuarray._core._indexing", "_kernels"),
-           ("cuarray._core._indexing", "_compact_kernels"), ("cuarray._core._indexing", "_mask_ops"),
+           ("cuarray._core._gather_scatter", "_flag_ops"), ("cuarray._core._gather_scatter", "_kernels"),
+           ("cuarray._core._compact", "_compact_kernels"), ("cuarray._core._compact", "_mask_ops"),
            ("cuarray._core._ops", "_where_ops"), ("cuarray._core._ufunc_at", "_reduceat_ops"),
            ("cuarray._core.scan", "_ops"), ("cuarray._core._reductions", "_ops"),
            ("cuarray._routines.creation", "_arange_ops"), ("cuarray._routines.indexing", "_ops")]
@@ -296,7 +297,7 @@ def emulate(monkeypatch):
         (device.get_device_id, lambda: 0),
         (_compiler.compile_module, emu.compile_module),
         (stream.current_stream_ptr, lambda: 0),
-        (_copy._memcpy, lambda dst, src: ctypes.memmove(dst._ptr, src._ptr, src.nbytes)),
+        (_copy.memcpy, lambda dst, src, n: ctypes.memmove(dst, src, n)),
         (elementwise._grid_cap, lambda: 3),    # few blocks: grid-stride loops go round
         (pinned.copy_host_to_device, lambda dst, host, nbytes, sp, sync: ctypes.memmove(
             dst, _host_address(host), nbytes)),
@@ -496,9 +497,9 @@ def test_check_key_axes():
 
 def test_collapse_keeps_c_order():
     # (2, 3, 1, 4) with contiguous strides merges to one axis; a broken stride keeps two
-    assert ix.collapse_dims([2, 3, 1, 4], [[96, 32, 7, 8]]) == ((24,), [(8,)])
-    assert ix.collapse_dims([2, 3, 4], [[96, 32, 8], [0, 0, 8]]) == ((6, 4), [(32, 8), (0, 8)])
-    assert ix.collapse_dims([1, 1], [[5, 6]]) == ((), [()])
+    assert _index_plan.collapse_dims([2, 3, 1, 4], [[96, 32, 7, 8]]) == ((24,), [(8,)])
+    assert _index_plan.collapse_dims([2, 3, 4], [[96, 32, 8], [0, 0, 8]]) == ((6, 4), [(32, 8), (0, 8)])
+    assert _index_plan.collapse_dims([1, 1], [[5, 6]]) == ((), [()])
 
 
 def test_value_strides():
@@ -523,11 +524,11 @@ class _Idx:
 def test_index_width_goes_64_bit_only_when_needed():
     small = _Idx((1000,))
     plan = ix.plan_index((1 << 20, 4), (16, 4), [small])
-    assert ix._layout(plan, [small])[-1] is False
+    assert _gather_scatter._layout(plan, [small])[-1] is False
     big = ix.plan_index((1 << 29, 4), (16, 4), [small])        # offsets reach 2^33 bytes
-    assert ix._layout(big, [small])[-1] is True
+    assert _gather_scatter._layout(big, [small])[-1] is True
     many = _Idx((1 << 31,), numpy.int32)
-    assert ix._layout(ix.plan_index((10,), (4,), [many]), [many])[-1] is True
+    assert _gather_scatter._layout(ix.plan_index((10,), (4,), [many]), [many])[-1] is True
 
 
 # ---- kernels compiled by NVRTC (CPU) ----------------------------------------------------------
@@ -541,15 +542,15 @@ def _nvrtc(src):
 def test_gather_and_scatter_compile(nd, idx64):
     for mode in ("wrap", "clip"):
         for it in (1, 2, 4, 8, 16):
-            _nvrtc(ix.gs_source("g", "gather", nd, ("long long", "unsigned char"), idx64, mode, ix._RAW[it])[0])
-        _nvrtc(ix.gs_source("s", "scatter", nd, ("int",), idx64, mode, ix._RAW[16],
-                            ("scalar", ix._RAW[16], ("s", 16, 8)), "*(cu_b16*)_p = _v;")[0])
-        _nvrtc(ix.gs_source("s", "scatter", nd, (), idx64, mode, ix._RAW[2],
-                            ("array", ix._RAW[2]), "*(unsigned short*)_p = _v;")[0])
+            _nvrtc(_gather_scatter.gs_source("g", "gather", nd, ("long long", "unsigned char"), idx64, mode, _gather_scatter._RAW[it])[0])
+        _nvrtc(_gather_scatter.gs_source("s", "scatter", nd, ("int",), idx64, mode, _gather_scatter._RAW[16],
+                            ("scalar", _gather_scatter._RAW[16], ("s", 16, 8)), "*(cu_b16*)_p = _v;")[0])
+        _nvrtc(_gather_scatter.gs_source("s", "scatter", nd, (), idx64, mode, _gather_scatter._RAW[2],
+                            ("array", _gather_scatter._RAW[2]), "*(unsigned short*)_p = _v;")[0])
 
 
 def test_scatter_packs_one_kind_per_parameter():
-    src, kinds = ix.gs_source("s", "scatter", 2, ("int", "long long"), False, "wrap", "float",
+    src, kinds = _gather_scatter.gs_source("s", "scatter", 2, ("int", "long long"), False, "wrap", "float",
                               ("array", "float"), "")
     params = _split_params(_KERNEL.search(src).group(2))
     assert len(params) == len(kinds) == 1 + 3 + 2 * (3 + 2) + 2 * 2 + 1
@@ -559,7 +560,7 @@ def test_scatter_packs_one_kind_per_parameter():
 def test_compaction_compiles(mode):
     for m in ("unsigned char", "half", "complex<double>", "long long"):
         for nd in (1, 4):
-            _nvrtc(ix.compact_source("c", m, mode, nd, ix._RAW[8]))
+            _nvrtc(_compact.compact_source("c", m, mode, nd, _gather_scatter._RAW[8]))
 
 
 # ---- getitem (emu and GPU) ------------------------------------------------------------------------

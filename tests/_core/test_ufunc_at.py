@@ -13,7 +13,7 @@ import numpy
 import pytest
 
 import cuarray
-from cuarray._core import _indexing as ix
+from cuarray._core import _gather_scatter
 from cuarray._core import _ufunc_at as ua
 from cuarray._core import dtypes as _dt
 from cuarray._core.elementwise import _SCALAR_KIND
@@ -69,7 +69,7 @@ def _at_source(name, a, b):
     kind, stmt, pre = ua.at_code(name, A, loop, uf.nin)
     value = None if uf.nin == 1 else ("scalar", _dt.ctype(loop[1]), _SCALAR_KIND[loop[1].char])
     serial = (1, 1) if kind == "serial" else ()
-    return ix.gs_source("k", "scatter", 1, ("long long",), False, "wrap", _dt.ctype(A), value, stmt,
+    return _gather_scatter.gs_source("k", "scatter", 1, ("long long",), False, "wrap", _dt.ctype(A), value, stmt,
                         pre, *serial)[0]
 
 

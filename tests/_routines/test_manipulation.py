@@ -5,6 +5,7 @@ import pytest
 
 import cuarray
 from cuarray import testing
+from cuarray._routines import _take_put, joining, padding
 from cuarray._routines import manipulation as m
 
 gpu = pytest.mark.gpu
@@ -16,9 +17,9 @@ def _rand(xp, shape, dtype, seed=0, scale=10):
 
 # ---- CPU: planning helpers ----------------------------------------------------------------------
 def test_concat_shape():
-    assert m.concat_shape([(2, 3), (4, 3)], 0) == ((6, 3), 0)
-    assert m.concat_shape([(2, 3), (2, 5)], -1) == ((2, 8), 1)
-    assert m.concat_shape([(0, 3), (2, 3)], 0) == ((2, 3), 0)
+    assert joining.concat_shape([(2, 3), (4, 3)], 0) == ((6, 3), 0)
+    assert joining.concat_shape([(2, 3), (2, 5)], -1) == ((2, 8), 1)
+    assert joining.concat_shape([(0, 3), (2, 3)], 0) == ((2, 3), 0)
 
 
 @pytest.mark.parametrize("shapes,axis,exc,text", [
@@ -30,7 +31,7 @@ def test_concat_shape():
 ])
 def test_concat_shape_errors(shapes, axis, exc, text):
     with pytest.raises(exc) as e:
-        m.concat_shape(shapes, axis)
+        joining.concat_shape(shapes, axis)
     assert text in str(e.value)
     # the same error NumPy gives
     if shapes:
@@ -40,12 +41,12 @@ def test_concat_shape_errors(shapes, axis, exc, text):
 
 def test_join_dtype():
     f32, i64 = numpy.dtype("f4"), numpy.dtype("i8")
-    assert m.join_dtype([f32, i64], None, "same_kind") == numpy.result_type(f32, i64)
-    assert m.join_dtype([f32, f32], "f8", "same_kind") == numpy.dtype("f8")
+    assert joining.join_dtype([f32, i64], None, "same_kind") == numpy.result_type(f32, i64)
+    assert joining.join_dtype([f32, f32], "f8", "same_kind") == numpy.dtype("f8")
     with pytest.raises(TypeError, match="Cannot cast array data from dtype\\('float32'\\) to dtype\\('int64'\\)"):
-        m.join_dtype([f32], i64, "same_kind")
+        joining.join_dtype([f32], i64, "same_kind")
     with pytest.raises(TypeError):
-        m.join_dtype([numpy.dtype("U3")], None, "same_kind")
+        joining.join_dtype([numpy.dtype("U3")], None, "same_kind")
 
 
 @pytest.mark.parametrize("n,spec", [(10, 3), (10, 5), (3, 5), (0, 2), (10, [2, 5, 7]), (10, [7, 2]),
@@ -53,7 +54,7 @@ def test_join_dtype():
 def test_split_bounds(n, spec):
     x = numpy.arange(n)
     want = [(p[0], p[-1] + 1) if p.size else None for p in numpy.array_split(x, spec)]
-    got = m.split_bounds(n, spec)
+    got = joining.split_bounds(n, spec)
     assert len(got) == len(want)
     for (s, e), w in zip(got, want):
         part = x[s:e]
@@ -62,7 +63,7 @@ def test_split_bounds(n, spec):
 
 def test_split_bounds_error():
     with pytest.raises(ValueError, match="number sections must be larger than 0"):
-        m.split_bounds(4, 0)
+        joining.split_bounds(4, 0)
 
 
 @pytest.mark.parametrize("spec,ndim", [(1, 2), ((1, 2), 3), (((1, 2), (3, 4)), 2), ([[1], [2]], 2),
@@ -72,25 +73,25 @@ def test_pad_pairs_matches_numpy(spec, ndim):
     for as_index in (False, True):
         if spec is None and as_index:
             continue
-        got = m.pad_pairs(spec, ndim, as_index)
+        got = padding.pad_pairs(spec, ndim, as_index)
         want = _as_pairs(spec, ndim, as_index)
         assert [tuple(p) for p in got] == [tuple(p) for p in want]
 
 
 def test_pad_pairs_errors():
     with pytest.raises(ValueError, match="index can't contain negative values"):
-        m.pad_pairs(-1, 2, as_index=True)
+        padding.pad_pairs(-1, 2, as_index=True)
     with pytest.raises(ValueError, match="index can't contain negative values"):
-        m.pad_pairs(((1, 2), (3, -4)), 2, as_index=True)
+        padding.pad_pairs(((1, 2), (3, -4)), 2, as_index=True)
     with pytest.raises(ValueError):
-        m.pad_pairs(((1, 2, 3),), 2)
+        padding.pad_pairs(((1, 2, 3),), 2)
 
 
 def test_pad_width_forms():
-    assert m._pad_width({0: 2, 1: (1, 3)}, 3) == [(2, 2), (1, 3), (0, 0)]
-    assert m._pad_width(((1, 2),), 2) == [(1, 2), (1, 2)]
+    assert padding._pad_width({0: 2, 1: (1, 3)}, 3) == [(2, 2), (1, 3), (0, 0)]
+    assert padding._pad_width(((1, 2),), 2) == [(1, 2), (1, 2)]
     with pytest.raises(TypeError, match="`pad_width` must be of integral type"):
-        m._pad_width(1.5, 2)
+        padding._pad_width(1.5, 2)
 
 
 def _compile(op, raw_info=None, ndim=None):
@@ -105,10 +106,10 @@ def _compile(op, raw_info=None, ndim=None):
 @pytest.mark.parametrize("dtype", ["?", "b", "e", "f", "d", "F", "D", "Q"])
 def test_kernels_compile(dtype):
     dt = numpy.dtype(dtype)
-    _compile(m._take_op(dt))
-    _compile(m._take_op(dt), ndim=2)
-    _compile(m._put_op(dt, numpy.dtype("e")))
-    _compile(m._put_op(numpy.dtype("e"), dt))
+    _compile(_take_put._take_op(dt))
+    _compile(_take_put._take_op(dt), ndim=2)
+    _compile(_take_put._put_op(dt, numpy.dtype("e")))
+    _compile(_take_put._put_op(numpy.dtype("e"), dt))
 
 
 def test_resize_and_delete_kernels_compile():
@@ -292,7 +293,7 @@ def test_join_errors(xp, call):
 
 def test_join_refuses_host_data():
     with pytest.raises(TypeError, match="cuarray.asarray"):
-        m.concatenate([numpy.zeros(3), numpy.zeros(3)])
+        joining.concatenate([numpy.zeros(3), numpy.zeros(3)])
 
 
 @gpu
@@ -537,7 +538,7 @@ def test_pad(xp, dtype, mode, kwargs, width):
 def test_pad_empty_mode(xp, width):
     a = _rand(xp, (3, 4), numpy.float32)
     r = xp.pad(a, width, "empty")
-    pairs = m.pad_pairs(width, 2, as_index=True)
+    pairs = padding.pad_pairs(width, 2, as_index=True)
     return r[tuple(slice(lo, lo + n) for (lo, _), n in zip(pairs, a.shape))], xp.asarray(r.shape)
 
 

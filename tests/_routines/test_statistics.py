@@ -10,7 +10,7 @@ import numpy
 import pytest
 
 import cuarray
-from cuarray._routines import sorting, statistics as st
+from cuarray._routines import histograms as hg, sorting, statistics as st
 
 sys.path.insert(0, os.path.dirname(__file__))
 from test_sorting import DTYPES, compile_op, host_library, nvrtc, special_values  # noqa: E402
@@ -84,7 +84,7 @@ def test_unsigned_subtract_matches_numpy():
     impl = pytest.importorskip("numpy.lib._histograms_impl")
     for a, b in [(numpy.int8(100), numpy.int8(-100)), (5, 2), (2.5, 1), (numpy.float32(3), 1.5),
                  (numpy.int64(2**62), numpy.int64(-2**62)), (numpy.uint8(7), numpy.uint8(3))]:
-        r, e = st._unsigned_subtract(a, b), impl._unsigned_subtract(a, b)
+        r, e = hg._unsigned_subtract(a, b), impl._unsigned_subtract(a, b)
         assert r == e and numpy.asarray(r).dtype == numpy.asarray(e).dtype
 
 
@@ -110,24 +110,24 @@ def test_correlate_digitize_kernels_compile(dtype):
             compile_op(st._corr_op(dtype, conj, rev))
     if dtype.kind != "c":
         for side in (False, True):
-            compile_op(st._digitize_op(dtype, numpy.dtype("f8"), side))
-            compile_op(st._digitize_op(dtype, dtype, side))
+            compile_op(hg._digitize_op(dtype, numpy.dtype("f8"), side))
+            compile_op(hg._digitize_op(dtype, dtype, side))
 
 
 @pytest.mark.parametrize("xdt", REAL, ids=str)
 def test_histogram_kernels_compile(xdt):
     f4, f8, c8 = numpy.dtype("f4"), numpy.dtype("f8"), numpy.dtype("c8")  # noqa: F841
     edt = xdt if xdt.kind in "ef" else f8
-    binfns = [st.uniform_bin_source(edt, numpy.result_type(xdt, f8), numpy.result_type(xdt, f8), edt, f8),
-              st.uniform_bin_source(edt, xdt, xdt, edt, edt),
-              st.edges_bin_source(f8, numpy.result_type(xdt, f8)), st.edges_bin_source(xdt, xdt), st._BIN_DD]
+    binfns = [hg.uniform_bin_source(edt, numpy.result_type(xdt, f8), numpy.result_type(xdt, f8), edt, f8),
+              hg.uniform_bin_source(edt, xdt, xdt, edt, edt),
+              hg.edges_bin_source(f8, numpy.result_type(xdt, f8)), hg.edges_bin_source(xdt, xdt), hg._BIN_DD]
     if xdt.kind in "biu":
-        binfns.append(st._BIN_COUNT)
+        binfns.append(hg._BIN_COUNT)
     variants = [(None, 1, True, 8), (f4, 1, False, 1), (c8, 2, True, 2), (numpy.dtype("i8"), 1, True, 1),
                 (None, 1, False, 1)]
     for k, binfn in enumerate(binfns):
         for wdt, nacc, shared, ncopy in variants[k % 2::2] if k else variants:
-            nvrtc(st.hist_source(binfn, xdt, wdt, nacc, shared, ncopy), "hist")
+            nvrtc(hg.hist_source(binfn, xdt, wdt, nacc, shared, ncopy), "hist")
 
 
 # ---- GPU: order statistics ------------------------------------------------------------------------
@@ -388,13 +388,13 @@ def test_histogram(dtype):
                 e = _np(numpy.histogram, x, bins, range=rng_)
             except ValueError as exc:  # e.g. too many float16 bins for the range
                 with pytest.raises(ValueError, match=str(exc)[:20]):
-                    _np(st.histogram, g, gb, range=rng_)
+                    _np(hg.histogram, g, gb, range=rng_)
                 continue
-            _hist_eq(_np(st.histogram, g, gb, range=rng_), e)
+            _hist_eq(_np(hg.histogram, g, gb, range=rng_), e)
             if not isinstance(bins, str):
-                _hist_eq(_np(st.histogram, g, gb, range=rng_, weights=cuarray.asarray(w), density=True),
+                _hist_eq(_np(hg.histogram, g, gb, range=rng_, weights=cuarray.asarray(w), density=True),
                          _np(numpy.histogram, x, bins, range=rng_, weights=w, density=True))
-    _hist_eq((st.histogram_bin_edges(g, "doane"),), (_np(numpy.histogram_bin_edges, x, "doane"),))
+    _hist_eq((hg.histogram_bin_edges(g, "doane"),), (_np(numpy.histogram_bin_edges, x, "doane"),))
 
 
 @pytest.mark.gpu
@@ -404,26 +404,26 @@ def test_histogram_weights_dtypes_and_errors():
     g = cuarray.asarray(x)
     for w in (rng.integers(0, 5, 500), rng.random(500).astype(numpy.float32), (rng.random(500) + 1j).astype("c8"),
               rng.random(500) + 2j):
-        _hist_eq(st.histogram(g, 6, weights=cuarray.asarray(w)), numpy.histogram(x, 6, weights=w))
+        _hist_eq(hg.histogram(g, 6, weights=cuarray.asarray(w)), numpy.histogram(x, 6, weights=w))
     for bins in ("scott", "rice", "sqrt", "stone"):
-        _hist_eq(_np(st.histogram, g, bins), _np(numpy.histogram, x, bins))
+        _hist_eq(_np(hg.histogram, g, bins), _np(numpy.histogram, x, bins))
     with pytest.raises(ValueError, match="must be positive, when an integer"):
-        st.histogram(g, 0)
+        hg.histogram(g, 0)
     with pytest.raises(TypeError, match="must be an integer, a string, or an array"):
-        st.histogram(g, 2.5)
+        hg.histogram(g, 2.5)
     with pytest.raises(ValueError, match="is not a valid estimator"):
-        st.histogram(g, "foo")
+        hg.histogram(g, "foo")
     with pytest.raises(ValueError, match="max must be larger than min"):
-        st.histogram(g, 5, range=(1, 0))
+        hg.histogram(g, 5, range=(1, 0))
     with pytest.raises(ValueError, match="must increase monotonically"):
-        st.histogram(g, cuarray.asarray(numpy.array([0.0, 2, 1])))
+        hg.histogram(g, cuarray.asarray(numpy.array([0.0, 2, 1])))
     with pytest.raises(ValueError, match="weights should have the same shape"):
-        st.histogram(g, 5, weights=cuarray.zeros(3))
+        hg.histogram(g, 5, weights=cuarray.zeros(3))
     xn = x.copy()
     xn[0] = numpy.nan
     with pytest.raises(ValueError, match="autodetected range of"):
-        st.histogram(cuarray.asarray(xn), 5)
-    _hist_eq(st.histogram(cuarray.asarray(xn), 5, range=(-1, 1)), numpy.histogram(xn, 5, range=(-1, 1)))
+        hg.histogram(cuarray.asarray(xn), 5)
+    _hist_eq(hg.histogram(cuarray.asarray(xn), 5, range=(-1, 1)), numpy.histogram(xn, 5, range=(-1, 1)))
 
 
 @pytest.mark.gpu
@@ -434,18 +434,18 @@ def test_histogram2d_histogramdd():
     gx, gy, gz = cuarray.asarray(xs), cuarray.asarray(ys), cuarray.asarray(zs)
     for bins in (5, (3, 4), [numpy.array([-2, 0, 0.5, 3]), 4]):
         gb = bins if not isinstance(bins, list) else [cuarray.asarray(bins[0]), bins[1]]
-        _hist_eq(st.histogram2d(gx, gy, gb), numpy.histogram2d(xs, ys, bins))
-        _hist_eq(st.histogram2d(gx, gy, gb, density=True, weights=cuarray.asarray(w)),
+        _hist_eq(hg.histogram2d(gx, gy, gb), numpy.histogram2d(xs, ys, bins))
+        _hist_eq(hg.histogram2d(gx, gy, gb, density=True, weights=cuarray.asarray(w)),
                  numpy.histogram2d(xs, ys, bins, density=True, weights=w))
-    _hist_eq(st.histogram2d(gx, gy, 4, range=[(-1, 1), (0, 2)]), numpy.histogram2d(xs, ys, 4, range=[(-1, 1), (0, 2)]))
+    _hist_eq(hg.histogram2d(gx, gy, 4, range=[(-1, 1), (0, 2)]), numpy.histogram2d(xs, ys, 4, range=[(-1, 1), (0, 2)]))
     sample = numpy.stack([xs, ys, zs], 1)
-    _hist_eq(st.histogramdd(cuarray.asarray(sample), bins=(2, 3, 4)), numpy.histogramdd(sample, bins=(2, 3, 4)))
-    _hist_eq(st.histogramdd([gx, gy, gz], bins=3, weights=cuarray.asarray(w), density=True),
+    _hist_eq(hg.histogramdd(cuarray.asarray(sample), bins=(2, 3, 4)), numpy.histogramdd(sample, bins=(2, 3, 4)))
+    _hist_eq(hg.histogramdd([gx, gy, gz], bins=3, weights=cuarray.asarray(w), density=True),
              numpy.histogramdd([xs, ys, zs], bins=3, weights=w, density=True))
     with pytest.raises(ValueError, match="dimension of bins must be equal"):
-        st.histogramdd(cuarray.asarray(sample), bins=(2, 3))
+        hg.histogramdd(cuarray.asarray(sample), bins=(2, 3))
     with pytest.raises(ValueError, match="x and y must have the same length"):
-        st.histogram2d(gx, gy[:3])
+        hg.histogram2d(gx, gy[:3])
 
 
 @pytest.mark.gpu
@@ -456,17 +456,17 @@ def test_bincount(dtype):
     w = rng.random(3000)
     g = cuarray.asarray(x)
     for mn in (0, 5, 200):
-        _close(st.bincount(g, minlength=mn), numpy.bincount(x, minlength=mn))
-        _close(st.bincount(g, weights=cuarray.asarray(w), minlength=mn), numpy.bincount(x, weights=w, minlength=mn))
+        _close(hg.bincount(g, minlength=mn), numpy.bincount(x, minlength=mn))
+        _close(hg.bincount(g, weights=cuarray.asarray(w), minlength=mn), numpy.bincount(x, weights=w, minlength=mn))
     big = rng.integers(0, 100000, 5000)
-    _close(st.bincount(cuarray.asarray(big)), numpy.bincount(big))
-    _close(st.bincount(cuarray.asarray(big[:0])), numpy.bincount(big[:0]))
+    _close(hg.bincount(cuarray.asarray(big)), numpy.bincount(big))
+    _close(hg.bincount(cuarray.asarray(big[:0])), numpy.bincount(big[:0]))
     with pytest.raises(ValueError, match="negative"):
-        st.bincount(cuarray.asarray(numpy.array([1, -1])))
+        hg.bincount(cuarray.asarray(numpy.array([1, -1])))
     with pytest.raises(TypeError, match="according to the rule 'safe'"):
-        st.bincount(cuarray.zeros(3))
+        hg.bincount(cuarray.zeros(3))
     with pytest.raises(ValueError, match="object too deep"):
-        st.bincount(cuarray.zeros((2, 2), numpy.int64))
+        hg.bincount(cuarray.zeros((2, 2), numpy.int64))
 
 
 @pytest.mark.gpu
@@ -479,7 +479,7 @@ def test_digitize(dtype):
         x.flat[2] = numpy.nan
     for bins in (numpy.array([-1.0, 0, 1, 1, 2.5]), numpy.array([3, 1, 0, -2]), numpy.array([0.5]), numpy.array([])):
         for right in (False, True):
-            _close(st.digitize(cuarray.asarray(x), cuarray.asarray(bins), right),
+            _close(hg.digitize(cuarray.asarray(x), cuarray.asarray(bins), right),
                    numpy.digitize(x, bins, right))
     with pytest.raises(TypeError, match="x may not be complex"):
-        st.digitize(cuarray.zeros(2, numpy.complex64), cuarray.zeros(2))
+        hg.digitize(cuarray.zeros(2, numpy.complex64), cuarray.zeros(2))

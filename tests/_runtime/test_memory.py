@@ -14,7 +14,7 @@ import numpy
 import pytest
 
 from cuarray._runtime import device as _device
-from cuarray._runtime import memory
+from cuarray._runtime import memory, memory_pool
 from cuarray._runtime.driver import CUDARuntimeError
 
 
@@ -54,9 +54,10 @@ class FakeMemory(memory.BaseMemory):
 def env(monkeypatch):
     """No driver: device 0, a settable current stream, 1 GiB of device memory."""
     state = {"stream": 0, "device": 0}
-    monkeypatch.setattr(memory, "get_device_id", lambda: state["device"])
-    monkeypatch.setattr(memory, "current_stream_ptr", lambda: state["stream"])
-    monkeypatch.setattr(memory, "_total_memory", lambda dev: 1 << 30)
+    for mod in (memory, memory_pool):
+        monkeypatch.setattr(mod, "get_device_id", lambda: state["device"])
+        monkeypatch.setattr(mod, "current_stream_ptr", lambda: state["stream"])
+    monkeypatch.setattr(memory_pool, "_total_memory", lambda dev: 1 << 30)
     monkeypatch.delenv("CUARRAY_GPU_MEMORY_LIMIT", raising=False)
     return state
 
@@ -79,7 +80,7 @@ class S:
 
 
 def test_round_size():
-    assert [memory._round_size(n) for n in (1, 511, 512, 513, 1024, 1025)] == \
+    assert [memory_pool._round_size(n) for n in (1, 511, 512, 513, 1024, 1025)] == \
         [512, 512, 512, 1024, 1024, 1536]
 
 

@@ -6,7 +6,7 @@ import types
 import numpy
 import pytest
 
-from cuarray._runtime import memory
+from cuarray._runtime import memory, memory_pool
 from cuarray._runtime import pinned
 from cuarray._runtime.driver import CUDARuntimeError
 
@@ -295,7 +295,7 @@ def test_host_to_device(drv, use_pool, nbytes, sync):
     assert pool.used_bytes() == 0           # staging blocks went back to the pool
     n = 1 if nbytes <= 8192 else 2
     assert pool.n_free_blocks() == n
-    assert pool.total_bytes() == (memory._round_size(nbytes) if n == 1 else 2 * 2048)
+    assert pool.total_bytes() == (memory_pool._round_size(nbytes) if n == 1 else 2 * 2048)
 
 
 def test_host_to_device_async_keeps_block_until_copy_runs(drv, use_pool):

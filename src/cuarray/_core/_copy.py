@@ -12,14 +12,13 @@ _copy_ops = {}
 _fill_ops = {}
 
 
-def _memcpy(dst, src):
+def memcpy(dst_ptr, src_ptr, nbytes):
     """Same-layout copies go to the driver's memcpy: on an H100 it matched the copy kernel
     on 1 GiB, was 3% faster on 64 MiB pieces (concatenate) and cost 15 µs per small copy
     from Python where the kernel launch cost 24 µs."""
-    n = src.size * src.dtype.itemsize
-    if n:
+    if nbytes:
         ensure_context()
-        _driver.check(_driver._drv().cuMemcpyAsync(dst._ptr, src._ptr, n, _stream.current_stream_ptr()))
+        _driver.check(_driver._drv().cuMemcpyAsync(dst_ptr, src_ptr, nbytes, _stream.current_stream_ptr()))
 
 
 def _copy_op(dtype):
@@ -58,7 +57,7 @@ def copy_into(dst, src):
         src = copy(src)  # NumPy semantics for overlapping views such as a[1:] = a[:-1]
     if src.dtype == dst.dtype and src._shape == dst._shape:
         if ((src._c_contig and dst._c_contig) or (src._f_contig and dst._f_contig)):
-            _memcpy(dst, src)
+            memcpy(dst._ptr, src._ptr, src.nbytes)
             return
         if _transpose.transpose_copy(src, dst):
             return
@@ -70,7 +69,7 @@ def copy(a, order="C"):
     out = ndarray._alloc(a._shape, a.dtype, _result_order(a, order))
     if a.size:
         if ((a._c_contig and out._c_contig) or (a._f_contig and out._f_contig)):
-            _memcpy(out, a)
+            memcpy(out._ptr, a._ptr, a.nbytes)
         elif not _transpose.transpose_copy(a, out):
             _copy_op(a.dtype).launch((a, out))
     return out

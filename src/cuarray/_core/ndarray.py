@@ -8,7 +8,6 @@ from cuarray._core import dtypes as _dt
 from cuarray._core import shapes as _sh
 from cuarray._runtime import memory as _memory
 from cuarray._runtime.memory import alloc_mem as _alloc_mem
-from cuarray._runtime import device as _device
 
 
 class ndarray:
@@ -220,7 +219,7 @@ class ndarray:
 
     def _scalar(self, kind):
         if self.size != 1:
-            raise TypeError(f"only length-1 arrays can be converted to Python scalars")
+            raise TypeError("only length-1 arrays can be converted to Python scalars")
         return kind(self.get().reshape(()))
 
     def __bool__(self):
@@ -647,8 +646,8 @@ class ndarray:
         return _m.around(self, decimals, out)
 
     def repeat(self, repeats, axis=None):
-        from cuarray._routines import manipulation
-        return manipulation.repeat(self, repeats, axis)
+        from cuarray._routines import rearranging
+        return rearranging.repeat(self, repeats, axis)
 
     def trace(self, offset=0, axis1=0, axis2=1, dtype=None, out=None):
         from cuarray._routines import math as _m

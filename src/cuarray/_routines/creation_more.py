@@ -14,8 +14,9 @@ from cuarray._core import _copy
 from cuarray._core import dtypes as _dt
 from cuarray._core.elementwise import Op, Param
 from cuarray._core.ndarray import ndarray
+from cuarray._routines._args import _device, _host_error
 from cuarray._routines.creation import arange, array, empty, zeros
-from cuarray._routines.manipulation import _device, _host_error, broadcast_arrays, moveaxis
+from cuarray._routines.manipulation import broadcast_arrays, moveaxis
 
 _i64 = numpy.dtype(numpy.int64)
 _bool = numpy.dtype(numpy.bool_)

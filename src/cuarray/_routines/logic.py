@@ -19,7 +19,9 @@ from cuarray._core import ufunc_table as _table
 from cuarray._core.elementwise import Op, Param
 from cuarray._core.ndarray import ndarray
 from cuarray._core.reduction import ReduceOp, RParam
-from cuarray._routines.manipulation import _device, _norm_axis, expand_dims, stack
+from cuarray._routines._args import _device, _norm_axis
+from cuarray._routines.joining import stack
+from cuarray._routines.manipulation import expand_dims
 
 _i64 = numpy.dtype(numpy.int64)
 _u8 = numpy.dtype(numpy.uint8)
@@ -410,7 +412,7 @@ def piecewise(x, condlist, funclist, *args, **kw):
     n = conds._shape[0]
     if n == n2 - 1:
         condelse = _u.logical_not(_r.any(conds, axis=0, keepdims=True))
-        from cuarray._routines.manipulation import concatenate
+        from cuarray._routines.joining import concatenate
         conds = concatenate([conds, condelse], axis=0)
         n += 1
     elif n != n2:

@@ -16,8 +16,10 @@ from cuarray._core import _reductions as _r
 from cuarray._core import dtypes as _dt
 from cuarray._core.elementwise import Op, Param
 from cuarray._core.ndarray import ndarray
-from cuarray._routines.manipulation import (_device, _host_error, _norm_axis, _take_axis,
-                                            atleast_1d, concatenate, hstack)
+from cuarray._routines._args import _device, _host_error, _norm_axis
+from cuarray._routines._take_put import _take_axis
+from cuarray._routines.joining import concatenate, hstack
+from cuarray._routines.manipulation import atleast_1d
 
 _i64 = numpy.dtype(numpy.int64)
 _f64 = numpy.dtype(numpy.float64)
@@ -263,7 +265,7 @@ def gradient(f, *varargs, axis=None, edge_order=1):
     if axis is None:
         axes = tuple(range(N))
     else:
-        from cuarray._routines.manipulation import _axis_tuple
+        from cuarray._routines._args import _axis_tuple
         axes = _axis_tuple(axis, N)
     len_axes = len(axes)
     n = len(varargs)
@@ -665,7 +667,7 @@ def roots(p):
     if p.ndim != 1:
         raise ValueError("Input must be a rank-1 array.")
     from cuarray._routines.creation import zeros, ones
-    from cuarray._routines.manipulation import stack
+    from cuarray._routines.joining import stack
     nz = _u.not_equal(p, 0)
     first, back, anyv = (int(v) for v in stack([_r.argmax(nz), _r.argmax(nz[::-1]),
                                                 _r.any(nz).astype(_i64)]).get()) \

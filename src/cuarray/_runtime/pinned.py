@@ -207,7 +207,7 @@ class PinnedMemoryPool:
         with self._lock:
             self._total += size
             self._used += size
-        self._blocks.add(mem)  # reachable from the pool: see memory.SingleDeviceMemoryPool
+        self._blocks.add(mem)  # reachable from the pool: see memory_pool.SingleDeviceMemoryPool
         return mem
 
     def _release(self, mem, size, event):

@@ -53,7 +53,7 @@ def toeplitz(c, r=None):
     """The Toeplitz matrix with first column c and first row r (r[0] ignored); r defaults
     to conj(c) (cuarray version of `scipy.linalg.toeplitz`)."""
     from cuarray._core._ops import conjugate
-    from cuarray._routines.manipulation import concatenate
+    from cuarray._routines.joining import concatenate
     c = _vec(c, "toeplitz")
     r = conjugate(c) if r is None else _vec(r, "toeplitz")
     c, r = _batched(c, r)
@@ -65,7 +65,7 @@ def hankel(c, r=None):
     """The Hankel matrix with first column c and last row r (r[0] ignored); r defaults to
     zeros (cuarray version of `scipy.linalg.hankel`)."""
     from cuarray._routines.creation import zeros_like
-    from cuarray._routines.manipulation import concatenate
+    from cuarray._routines.joining import concatenate
     c = _vec(c, "hankel")
     r = zeros_like(c) if r is None else _vec(r, "hankel")
     c, r = _batched(c, r)

@@ -306,7 +306,7 @@ class _compressed_matrix(spmatrix):
         return res.tocsc() if self._major == 1 else res
 
     def _add_sparse(self, other, sign):
-        from cuarray._routines.manipulation import concatenate
+        from cuarray._routines.joining import concatenate
         from cuarray.scipy.sparse._csr import csr_matrix
         A, B = self.tocoo(), other.tocoo()
         dt = numpy.result_type(A.dtype, B.dtype)

@@ -396,7 +396,7 @@ def gather_2d(x, rows, cols):
 def intersect_products(A, B, dtype, idx_dtype):
     """(rows, cols, values) of A_ij * B_ij where both canonical COO matrices store (i, j):
     the two key lists sorted together put each shared key twice in a row, A's first."""
-    from cuarray._routines.manipulation import concatenate
+    from cuarray._routines.joining import concatenate
     from cuarray._routines.sorting import argsort
     n_minor = max(A.shape[1], 1)
     keys = concatenate([_key(A.row, A.col, n_minor), _key(B.row, B.col, n_minor)])

@@ -37,7 +37,7 @@ class LinearOperator:
 
     # ---- the products -------------------------------------------------------------------
     def _matmat(self, X):
-        from cuarray._routines.manipulation import hstack
+        from cuarray._routines.joining import hstack
         return hstack([self.matvec(col.reshape(-1, 1)) for col in X.T])
 
     def _matvec(self, x):
@@ -49,7 +49,7 @@ class LinearOperator:
         return self.H.matvec(x)
 
     def _rmatmat(self, X):
-        from cuarray._routines.manipulation import hstack
+        from cuarray._routines.joining import hstack
         return hstack([self.rmatvec(col.reshape(-1, 1)) for col in X.T])
 
     def matvec(self, x):

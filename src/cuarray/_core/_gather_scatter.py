@@ -1,0 +1,296 @@
+"""The gather / scatter kernel of advanced indexing, and its bounds checks.
+
+One generated kernel walks the planned result (`_index_plan.IndexPlan`) in C order: the
+gather (getitem, take) moves raw bytes, the scatter (setitem, `ufunc.at`) writes raw bytes
+or runs a statement on each addressed element. Out-of-bounds indices wrap, as CuPy's do;
+`CUARRAY_CHECK_BOUNDS=1` makes them raise NumPy's IndexError instead (one device check and
+one host read).
+"""
+import os
+
+import numpy
+
+from cuarray._core import dtypes as _dt
+from cuarray._core import shapes as _sh
+from cuarray._core._index_plan import collapse_dims, value_strides
+from cuarray._core.ndarray import ndarray
+from cuarray._runtime.compiler import c_identifier, compile_module
+from cuarray._runtime.device import ensure_context
+from cuarray._runtime.launch import ArgPacker
+from cuarray._runtime import stream as _stream
+
+_I64 = numpy.dtype(numpy.int64)
+# 32-bit indexing below this many elements/bytes; the margin covers the grid-stride step.
+_I32_LIMIT = 2**31 - 2**24
+_BLOCK = 256
+_UNROLL = 4
+
+
+def check_bounds_enabled():
+    """True when CUARRAY_CHECK_BOUNDS asks out-of-bounds indices to raise (read per call)."""
+    v = os.environ.get("CUARRAY_CHECK_BOUNDS")
+    return bool(v) and v not in ("0", "false", "False")
+
+
+# ---- bounds ---------------------------------------------------------------------------------
+
+_flag_ops = {}
+
+
+def first_out_of_range(x, lo, hi):
+    """One value of integer array `x` outside [lo, hi), or None; one device pass and one
+    host read (synchronises)."""
+    if x.size == 0:
+        return None
+    from cuarray._core.elementwise import Op, Param
+    op = _flag_ops.get(0)
+    if op is None:
+        op = _flag_ops[0] = Op(
+            "cuarray_index_range_check",
+            [Param("x", "in", _I64), Param("flag", "raw", _I64), Param("lo", "scalar", _I64),
+             Param("hi", "scalar", _I64)],
+            "if (x < lo || x >= hi) { if (atomicCAS((unsigned long long*)flag.data_, 0ull, 1ull) == 0ull)"
+            " flag.data_[1] = x; }")
+    flag = ndarray._alloc((2,), _I64)
+    flag.data.memset_async(0, 16)
+    op.launch((x, flag, numpy.int64(lo), numpy.int64(hi)))
+    found, v = flag.get().tolist()
+    return v if found else None
+
+
+def _check_arrays(plan, entries):
+    for pos, n, _, axis in plan.arrays:
+        bad = first_out_of_range(entries[pos], -n, n)
+        if bad is not None:
+            raise IndexError(f"index {bad} is out of bounds for axis {axis} with size {n}")
+
+
+def _check_empty_axes(plan, entries):
+    """Indices into an empty axis cannot wrap: NumPy's IndexError, naming the first one."""
+    for pos, n, _, axis in plan.arrays:
+        x = entries[pos]
+        if n == 0 and x.size:
+            v = int(x.reshape(-1)[0:1].get()[0])
+            raise IndexError(f"index {v} is out of bounds for axis {axis} with size 0")
+
+
+# ---- the gather / scatter kernel ------------------------------------------------------------
+
+_RAW = {1: "unsigned char", 2: "unsigned short", 4: "unsigned int", 8: "unsigned long long",
+        16: "cu_b16"}
+_RAW_KIND = {1: "B", 2: "H", 4: "I", 8: "Q", 16: ("s", 16, 8)}
+_PRELUDE = r"""
+#include <cuarray/core.cuh>
+struct cu_b16 { unsigned long long lo, hi; };
+"""
+_kernels = {}
+
+
+def gs_source(name, kind, nd, idx_ctypes, idx64, mode, elem, value=None, stmt="",
+              preamble="", block=_BLOCK, unroll=_UNROLL):
+    """CUDA source and ArgPacker kinds of a gather or scatter kernel.
+
+    kind 'gather': out[i] = element at the addressed place (type `elem`, raw bytes).
+    kind 'scatter': `stmt` runs with `_p` (char*, the addressed element) and, when `value`
+    is ('array', ctype) or ('scalar', ctype, packer kind), `_v` (the value for result
+    element i). mode: 'wrap' or 'clip' for out-of-range indices.
+    """
+    I = "long long" if idx64 else "int"
+    ik = "q" if idx64 else "i"
+    sig, kinds = [], []
+    gather = kind == "gather"
+    sig.append(("const char* __restrict__ _base" if gather else "char* __restrict__ _base"))
+    kinds.append("P")
+    if gather:
+        sig.append(f"{elem}* __restrict__ _out")
+        kinds.append("P")
+    vmode = value[0] if value else None
+    if vmode == "array":
+        sig.append("const char* __restrict__ _val" + "".join(f", const {I} _vs{d}" for d in range(nd)))
+        kinds += ["P"] + [ik] * nd
+    elif vmode == "scalar":
+        sig.append(f"const {value[1]} _val")
+        kinds.append(value[2])
+    for k, ct in enumerate(idx_ctypes):
+        sig.append(f"const char* __restrict__ _x{k}, const long long _n{k}, const {I} _a{k}" +
+                   "".join(f", const {I} _xs{k}_{d}" for d in range(nd)))
+        kinds += ["P", "q", ik] + [ik] * nd
+    sig += [f"const {I} _sh{d}" for d in range(nd)] + [f"const {I} _ss{d}" for d in range(nd)]
+    kinds += [ik] * (2 * nd)
+    sig.append(f"const {I} _N")
+    kinds.append(ik)
+
+    nk = len(idx_ctypes)
+    off = [f"{I} _r = i, _o = 0;" + (f" {I} _ov = 0;" if vmode == "array" else "") +
+           "".join(f" {I} _o{k} = 0;" for k in range(nk)) + " (void)_r;"]
+    for d in range(nd - 1, -1, -1):
+        terms = [f"_o += _c * _ss{d};"] + ([f"_ov += _c * _vs{d};"] if vmode == "array" else []) + \
+                [f"_o{k} += _c * _xs{k}_{d};" for k in range(nk)]
+        if d:
+            off.append(f"{{ const {I} _c = _r % _sh{d}; _r /= _sh{d}; {' '.join(terms)} }}")
+        else:
+            off.append(f"{{ const {I} _c = _r; {' '.join(terms)} }}")
+    fix = "_j %= _n{k}; if (_j < 0) _j += _n{k};" if mode == "wrap" else "_j = _j < 0 ? 0 : _n{k} - 1;"
+    for k, ct in enumerate(idx_ctypes):
+        off.append(f"{{ long long _j = (long long)*(const {ct}*)(_x{k} + _o{k}); "
+                   f"if ((unsigned long long)_j >= (unsigned long long)_n{k}) {{ {fix.format(k=k)} }} "
+                   f"_o += ({I})_j * _a{k}; }}")
+    offset_code = " ".join(off)
+    step = block * unroll
+    lines = [_PRELUDE, preamble,
+             f'extern "C" __global__ void {name}({", ".join(sig)}) {{',
+             f"  for ({I} _b = ({I})blockIdx.x * {step} + threadIdx.x; _b < _N; _b += ({I})gridDim.x * {step}) {{"]
+    if gather:
+        lines += [
+            f"    {I} _off[{unroll}];",
+            "    #pragma unroll",
+            f"    for (int _u = 0; _u < {unroll}; ++_u) {{ const {I} i = _b + _u * {block}; _off[_u] = 0;"
+            f" if (i < _N) {{ {offset_code} _off[_u] = _o; }} }}",
+            f"    {elem} _e[{unroll}];",
+            "    #pragma unroll",
+            f"    for (int _u = 0; _u < {unroll}; ++_u) {{ if (_b + _u * {block} < _N)"
+            f" _e[_u] = *(const {elem}*)(_base + _off[_u]); }}",
+            "    #pragma unroll",
+            f"    for (int _u = 0; _u < {unroll}; ++_u) {{ const {I} i = _b + _u * {block};"
+            f" if (i < _N) _out[i] = _e[_u]; }}",
+        ]
+    else:
+        if vmode == "array":
+            vload = f"const {value[1]} _v = *(const {value[1]}*)(_val + _ov);"
+        elif vmode == "scalar":
+            vload = f"const {value[1]} _v = _val;"
+        else:
+            vload = ""
+        lines += [
+            "    #pragma unroll",
+            f"    for (int _u = 0; _u < {unroll}; ++_u) {{ const {I} i = _b + _u * {block};"
+            f" if (i < _N) {{ {offset_code} char* _p = _base + _o; {vload} {stmt} }} }}",
+        ]
+    lines += ["  }", "}"]
+    return "\n".join(lines), kinds
+
+
+def _extent(sizes, strides):
+    return sum((n - 1) * abs(s) for n, s in zip(sizes, strides))
+
+
+def _layout(plan, entries, vstrides=None):
+    """Collapsed (sizes, src strides, value strides or None, per-array strides) and the
+    index width needed."""
+    arrs = [entries[pos] for pos, _, _, _ in plan.arrays]
+    lists = [[s for _, s, _ in plan.dims]]
+    for x in arrs:
+        bst = _sh.broadcast_strides(x._shape, x._strides, plan.bshape)
+        lists.append([0 if b < 0 else bst[b] for _, _, b in plan.dims])
+    if vstrides is not None:
+        lists.append(list(vstrides))
+    sizes, cl = collapse_dims([n for n, _, _ in plan.dims], lists)
+    n = _sh.prod(plan.shape)
+    reach = _extent(sizes, cl[0]) + sum(abs(st) * max(m - 1, 0) for _, m, st, _ in plan.arrays)
+    big = n >= _I32_LIMIT or reach >= _I32_LIMIT or any(_extent(sizes, s) >= _I32_LIMIT for s in cl)
+    src = cl[0]
+    ast = cl[1:1 + len(arrs)]
+    vst = cl[-1] if vstrides is not None else None
+    return sizes, src, vst, arrs, ast, big
+
+
+def _launch(key, build, vals, n, block=_BLOCK, unroll=_UNROLL, grid=None):
+    entry = _kernels.get(key)
+    if entry is None:
+        src, kinds = build()
+        name = key[0]
+        fn = compile_module(src, (), name=name).get_function(name)
+        entry = _kernels[key] = (fn, ArgPacker(kinds))
+    fn, packer = entry
+    if grid is None:
+        from cuarray._core.elementwise import _grid_cap
+        grid = min((n + block * unroll - 1) // (block * unroll), _grid_cap())
+    fn.launch((grid, 1, 1), (block, 1, 1), packer.pack(vals), 0, _stream.current_stream_ptr())
+
+
+def _array_vals(vals, arrs, plan, ast):
+    for x, (_, n, st, _), xs in zip(arrs, plan.arrays, ast):
+        vals += [x._ptr, n, st]
+        vals.extend(xs)
+
+
+def gather(a, plan, entries, mode="wrap", out=None, check=True):
+    """The planned `a[key]` as a new C-contiguous array (or written into `out`, a
+    C-contiguous array of the result's shape and a's dtype). check: raise for
+    out-of-bounds indices when CUARRAY_CHECK_BOUNDS is on (mode 'wrap' only)."""
+    ensure_context()
+    if check and mode == "wrap" and check_bounds_enabled():
+        _check_arrays(plan, entries)
+    _check_empty_axes(plan, entries)
+    res = ndarray._alloc(plan.shape, a.dtype) if out is None else out
+    if res.size == 0:
+        return res
+    sizes, src, _, arrs, ast, big = _layout(plan, entries)
+    nd = len(sizes)
+    it = a.dtype.itemsize
+    ctypes_ = tuple(_dt.ctype(x.dtype) for x in arrs)
+    key = (c_identifier(f"cuarray_gather_{it}_{nd}_{''.join(x.dtype.char for x in arrs)}_{mode}_"
+                        f"{int(big)}"),)
+    vals = [a._ptr + plan.offset, res._ptr]
+    _array_vals(vals, arrs, plan, ast)
+    vals += list(sizes) + list(src) + [res.size]
+    _launch(key, lambda: gs_source(key[0], "gather", nd, ctypes_, big, mode, _RAW[it]), vals, res.size)
+    return res
+
+
+def scatter_kernel(a, plan, entries, value, tag, stmt="*({T}*)_p = _v;", preamble="",
+                   elem=None, vdtype=None, serial=False, mode="wrap", check=True):
+    """Run `stmt` on every element of `a` addressed by the plan.
+
+    value: None, ('scalar', numpy scalar) or ('array', device array broadcastable to the
+    result). `elem`: C type for `{T}` (default: raw bytes of a's itemsize); `vdtype`: the
+    value's dtype as the kernel reads it (default: raw bytes). serial: one thread, in order.
+    """
+    ensure_context()
+    if check and mode == "wrap" and check_bounds_enabled():
+        _check_arrays(plan, entries)
+    _check_empty_axes(plan, entries)
+    n = _sh.prod(plan.shape)
+    if n == 0:
+        return
+    it = a.dtype.itemsize
+    elem = elem or _RAW[it]
+    vmode = value[0] if value else None
+    vstrides = None
+    if vmode == "array":
+        v = value[1]
+        if v._mem is a._mem:
+            v = v.copy()   # the value must not change while it is written (a[i] = a[::-1])
+        vstrides = value_strides(v._shape, v._strides, plan.shape)
+    sizes, src, vst, arrs, ast, big = _layout(plan, entries, vstrides)
+    nd = len(sizes)
+    ctypes_ = tuple(_dt.ctype(x.dtype) for x in arrs)
+    vals = [a._ptr + plan.offset]
+    if vmode == "array":
+        vc = _dt.ctype(vdtype) if vdtype is not None else _RAW[v.dtype.itemsize]
+        vspec = ("array", vc)
+        vals.append(v._ptr)
+        vals.extend(vst)
+    elif vmode == "scalar":
+        s = value[1]
+        if vdtype is not None:
+            from cuarray._core.elementwise import _SCALAR_KIND, _append_scalar
+            vspec = ("scalar", _dt.ctype(vdtype), _SCALAR_KIND[vdtype.char])
+            _append_scalar(vals, s)
+        else:
+            w = s.dtype.itemsize
+            vspec = ("scalar", _RAW[w], _RAW_KIND[w])
+            b = s.tobytes()
+            vals.append(b if w == 16 else int.from_bytes(b, "little"))
+    else:
+        vspec = None
+    _array_vals(vals, arrs, plan, ast)
+    vals += list(sizes) + list(src) + [n]
+    stmt = stmt.replace("{T}", elem)
+    block, unroll = (1, 1) if serial else (_BLOCK, _UNROLL)
+    key = (c_identifier(f"cuarray_scatter_{tag}_{it}_{nd}_{''.join(x.dtype.char for x in arrs)}_"
+                        f"{vmode or 'none'}{vspec[1] if vspec else ''}_{mode}_{int(big)}"
+                        f"{'_serial' if serial else ''}"), stmt, preamble)
+    _launch(key, lambda: gs_source(key[0], "scatter", nd, ctypes_, big, mode, elem, vspec, stmt,
+                                   preamble, block, unroll),
+            vals, n, block, unroll, 1 if serial else None)

@@ -1,0 +1,69 @@
+"""Argument helpers shared by the routine files: device-only array arguments (host data is
+refused with a TypeError naming `cuarray.asarray`), explicit uploads of planning data, and
+NumPy's axis normalisation and messages.
+
+They live apart from any one chapter because the chapter files share them.
+"""
+import operator
+
+import numpy
+
+from cuarray._core.ndarray import ndarray
+
+_SCALARS = (bool, int, float, complex, numpy.generic)
+_AxisError = numpy.exceptions.AxisError
+
+
+def _host_error(name, x):
+    kind = "numpy.ndarray" if isinstance(x, numpy.ndarray) else type(x).__name__
+    return TypeError(f"cuarray.{name} does not accept {kind}; move it to the GPU with "
+                     f"cuarray.asarray(x)")
+
+
+def _device(x, name):
+    """`x` as a cuarray array: arrays (and CUDA-protocol objects) pass, Python/NumPy scalars
+    become 0-d arrays, host arrays and sequences are refused."""
+    if isinstance(x, ndarray):
+        return x
+    from cuarray._core import transfer
+    if isinstance(x, _SCALARS):
+        return transfer.asarray(numpy.asarray(x))
+    if not isinstance(x, (numpy.ndarray, list, tuple)):
+        ext = transfer._from_protocols(x)
+        if ext is not None:
+            return ext
+    raise _host_error(name, x)
+
+
+def _upload(host):
+    """An explicit host-to-device copy of planning data (index vectors, masks)."""
+    from cuarray._core import transfer
+    return transfer.asarray(numpy.ascontiguousarray(host))
+
+
+def _norm_axis(axis, ndim, argname=None):
+    axis = operator.index(axis)
+    if not -ndim <= axis < ndim:
+        raise _AxisError(axis, ndim, argname)
+    return axis % ndim
+
+
+def _axis_tuple(axis, ndim, argname=None, allow_duplicate=False):
+    """NumPy's normalize_axis_tuple."""
+    if type(axis) not in (tuple, list):
+        try:
+            axis = [operator.index(axis)]
+        except TypeError:
+            pass
+    axis = tuple(_norm_axis(ax, ndim, argname) for ax in axis)
+    if not allow_duplicate and len(set(axis)) != len(axis):
+        raise ValueError(f"repeated axis in `{argname}` argument" if argname else "repeated axis")
+    return axis
+
+
+def _shape_str(shape):
+    return "(" + ",".join(str(s) for s in shape) + ("," if len(shape) == 1 else "") + ")"
+
+
+def _order_of(a):
+    return "F" if a.ndim > 1 and a._f_contig and not a._c_contig else "C"
