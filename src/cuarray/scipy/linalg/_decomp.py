@@ -198,4 +198,10 @@ def norm(a, ord=None, axis=None, keepdims=False, check_finite=True):
     if check_finite:
         _check_finite(a)
     from cuarray.linalg import norm as _norm
-    return _norm(a, ord, axis, keepdims)
+    r = _norm(a, ord, axis, keepdims)
+    if a.size and a.dtype.char in "fdFD" and axis is None and not keepdims and (
+            (a.ndim == 1 and ord in (None, 2))
+            or (a.ndim == 2 and ord in (1, numpy.inf) and (a.flags.c_contiguous or a.flags.f_contiguous))):
+        # SciPy answers these through BLAS nrm2 / LAPACK lange, which return a Python float.
+        r = r.astype(numpy.float64)
+    return r
