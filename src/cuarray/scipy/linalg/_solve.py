@@ -405,8 +405,9 @@ def inv(a, overwrite_a=False, check_finite=True, *, assume_a=None, lower=False):
 
 
 def det(a, overwrite_a=False, check_finite=True):
-    """The determinant, in double precision whatever the input precision, as SciPy
-    (cuarray version of `scipy.linalg.det`); a 0-d array (or one per matrix of a stack)."""
+    """The determinant as a double-precision value, as SciPy returns it (cuarray version of
+    `scipy.linalg.det`); a 0-d array (or one per matrix of a stack). SciPy factors a
+    single-precision matrix in single precision; cuarray factors it in double."""
     a = as_array(a, "det")
     if a.ndim < 2 or a.shape[-1] != a.shape[-2]:
         raise ValueError(f"The input array must be square, got shape {a.shape}")
