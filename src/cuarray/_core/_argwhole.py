@@ -45,22 +45,21 @@ __device__ __forceinline__ void _merge(C& av, int& ai, const C& bv, int bi) {
   else take = _better(bv, av) || (bv == av && bi < ai);
   if (take) { av = bv; ai = bi; }
 }
-__device__ __forceinline__ void _block_merge(C& v, int& i, C* s_v, int* s_i) {
+__device__ __forceinline__ void _warp_merge(C& v, int& i) {
   #pragma unroll
   for (int d = 16; d >= 1; d >>= 1) {
     const C ov = __shfl_down_sync(0xffffffffu, v, d); const int oi = __shfl_down_sync(0xffffffffu, i, d);
     _merge(v, i, ov, oi);
   }
+}
+__device__ __forceinline__ void _block_merge(C& v, int& i, C* s_v, int* s_i) {
+  _warp_merge(v, i);
   const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
   if (lane == 0) { s_v[warp] = v; s_i[warp] = i; }
   __syncthreads();
   if (warp == 0) {
     v = lane < (int)(blockDim.x >> 5) ? s_v[lane] : v; i = lane < (int)(blockDim.x >> 5) ? s_i[lane] : -1;
-    #pragma unroll
-    for (int d = 16; d >= 1; d >>= 1) {
-      const C ov = __shfl_down_sync(0xffffffffu, v, d); const int oi = __shfl_down_sync(0xffffffffu, i, d);
-      _merge(v, i, ov, oi);
-    }
+    _warp_merge(v, i);
   }
 }
 extern "C" __global__ void __launch_bounds__(256) cuarray_argwhole(const S* __restrict__ x, const int n,

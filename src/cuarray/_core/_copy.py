@@ -12,6 +12,11 @@ _copy_ops = {}
 _fill_ops = {}
 
 
+def _same_layout(a, b):
+    """Both C-contiguous or both F-contiguous: the bytes copy one to one."""
+    return (a._c_contig and b._c_contig) or (a._f_contig and b._f_contig)
+
+
 def memcpy(dst_ptr, src_ptr, nbytes):
     """Same-layout copies go to the driver's memcpy: on an H100 it matched the copy kernel
     on 1 GiB, was 3% faster on 64 MiB pieces (concatenate) and cost 15 µs per small copy
@@ -56,7 +61,7 @@ def copy_into(dst, src):
     elif src._mem is dst._mem and src is not dst and _overlap(src, dst):
         src = copy(src)  # NumPy semantics for overlapping views such as a[1:] = a[:-1]
     if src.dtype == dst.dtype and src._shape == dst._shape:
-        if ((src._c_contig and dst._c_contig) or (src._f_contig and dst._f_contig)):
+        if _same_layout(src, dst):
             memcpy(dst._ptr, src._ptr, src.nbytes)
             return
         if _transpose.transpose_copy(src, dst):
@@ -68,7 +73,7 @@ def copy(a, order="C"):
     from cuarray._core.ndarray import ndarray
     out = ndarray._alloc(a._shape, a.dtype, _result_order(a, order))
     if a.size:
-        if ((a._c_contig and out._c_contig) or (a._f_contig and out._f_contig)):
+        if _same_layout(a, out):
             memcpy(out._ptr, a._ptr, a.nbytes)
         elif not _transpose.transpose_copy(a, out):
             _copy_op(a.dtype).launch((a, out))
