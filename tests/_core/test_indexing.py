@@ -28,6 +28,7 @@ import pytest
 
 import cuarray
 from cuarray._core import _compact, _gather_scatter, _index_plan
+from cuarray._core import dtypes as _dt
 from cuarray._core import _indexing as ix
 from cuarray._core import _copy
 from cuarray._runtime import compiler as _compiler
@@ -236,12 +237,14 @@ def _host_address(host):
         raise ValueError("host copies need contiguous memory")
     return host.ctypes.data
 
-# Caches of compiled kernels: emulated and real kernels must never meet in one.
+# Caches of compiled kernels and per-stream scratch: emulated and real ones must never meet.
 _CACHES = [("cuarray._core._copy", "_copy_ops"), ("cuarray._core._copy", "_fill_ops"),
            ("cuarray._core._gather_scatter", "_flag_ops"), ("cuarray._core._gather_scatter", "_kernels"),
            ("cuarray._core._compact", "_compact_kernels"), ("cuarray._core._compact", "_mask_ops"),
            ("cuarray._core._ops", "_where_ops"), ("cuarray._core._ufunc_at", "_reduceat_ops"),
-           ("cuarray._core.scan", "_ops"), ("cuarray._core._reductions", "_ops"),
+           ("cuarray._core.scan", "_ops"), ("cuarray._core.scan", "_status"),
+           ("cuarray._core._argwhole", "_kernels"), ("cuarray._core._argwhole", "_part"),
+           ("cuarray._core._reductions", "_ops"),
            ("cuarray._routines.creation", "_arange_ops"), ("cuarray._routines.indexing", "_ops")]
 
 
@@ -540,9 +543,11 @@ def _nvrtc(src):
 @pytest.mark.parametrize("nd", [0, 1, 3])
 @pytest.mark.parametrize("idx64", [False, True])
 def test_gather_and_scatter_compile(nd, idx64):
+    idx_types = tuple(_dt.ctype(numpy.dtype(c)) for c in "bBhHiIlLqQ?")
     for mode in ("wrap", "clip"):
         for it in (1, 2, 4, 8, 16):
             _nvrtc(_gather_scatter.gs_source("g", "gather", nd, ("long long", "unsigned char"), idx64, mode, _gather_scatter._RAW[it])[0])
+        _nvrtc(_gather_scatter.gs_source("g", "gather", nd, idx_types, idx64, mode, _gather_scatter._RAW[4])[0])
         _nvrtc(_gather_scatter.gs_source("s", "scatter", nd, ("int",), idx64, mode, _gather_scatter._RAW[16],
                             ("scalar", _gather_scatter._RAW[16], ("s", 16, 8)), "*(cu_b16*)_p = _v;")[0])
         _nvrtc(_gather_scatter.gs_source("s", "scatter", nd, (), idx64, mode, _gather_scatter._RAW[2],

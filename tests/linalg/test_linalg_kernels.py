@@ -36,3 +36,8 @@ def test_slogdet_kernel_compiles(dtype, pivot):
 def test_eigenvector_kernel_compiles(dtype):
     assert _compile(_solve.eigvec_source(numpy.dtype(dtype))) is not None
 
+
+
+@pytest.mark.parametrize("itemsize", [4, 8, 16])
+def test_zero_triangle_kernel_compiles(itemsize):
+    assert _compile(_solve.triangle_source(itemsize)) is not None

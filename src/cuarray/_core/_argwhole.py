@@ -15,11 +15,15 @@ from cuarray._core.ndarray import ndarray
 from cuarray._runtime import memory as _memory
 from cuarray._runtime import stream as _stream
 from cuarray._runtime.compiler import compile_module
-from cuarray._runtime.device import ensure_context
+from cuarray._runtime.device import ensure_context, get_device_id
 from cuarray._runtime.launch import ArgPacker
 
 _BLOCK = 256
-_UNROLL = 4
+# unroll: 16-byte loads in flight per thread; blocks_per_sm: the grid's size; chunked: each
+# block reads one contiguous range (else the grid strides over the whole array). Measured on
+# an H100, 2^28 float32, 10 calls back to back (CuPy 0.367 ms): this layout 0.366 ms;
+# unroll 8 0.365; chunked 0.386-0.395 whatever the unroll or grid (as the sum kernel reads).
+LAYOUT = dict(unroll=4, blocks_per_sm=8, chunked=False)
 _INT32_MAX = 2**31 - 1
 
 _SOURCE = r"""
@@ -67,9 +71,18 @@ extern "C" __global__ void __launch_bounds__(256) cuarray_argwhole(const S* __re
   __shared__ C s_v[32]; __shared__ int s_i[32];
   C bv = C(0); int bi = -1;
   const int nvec = n / V;
+#if CHUNKED
+  // Each block walks its own contiguous range of vectors, as the sum kernel does.
+  const int per = (nvec + gridDim.x - 1) / gridDim.x;
+  const int lo = blockIdx.x * per, hi = min(nvec, lo + per);
+  const int stride = blockDim.x;
+  int g = lo + threadIdx.x;
+#else
+  const int hi = nvec;
   const int stride = gridDim.x * blockDim.x;
   int g = blockIdx.x * blockDim.x + threadIdx.x;
-  for (; g + (UNROLL - 1) * stride < nvec; g += UNROLL * stride) {
+#endif
+  for (; g + (UNROLL - 1) * stride < hi; g += UNROLL * stride) {
     uint4 w[UNROLL];
     #pragma unroll
     for (int u = 0; u < UNROLL; ++u) w[u] = ((const uint4*)x)[g + u * stride];
@@ -80,12 +93,12 @@ extern "C" __global__ void __launch_bounds__(256) cuarray_argwhole(const S* __re
       for (int k = 0; k < V; ++k) _step(bv, bi, cuarray_cast<C>(e[k]), (g + u * stride) * V + k);
     }
   }
-  for (; g < nvec; g += stride) {
+  for (; g < hi; g += stride) {
     const uint4 w = ((const uint4*)x)[g]; S e[V]; memcpy(e, &w, 16);
     #pragma unroll
     for (int k = 0; k < V; ++k) _step(bv, bi, cuarray_cast<C>(e[k]), g * V + k);
   }
-  for (int j = nvec * V + blockIdx.x * blockDim.x + threadIdx.x; j < n; j += stride)
+  for (int j = nvec * V + blockIdx.x * blockDim.x + threadIdx.x; j < n; j += gridDim.x * blockDim.x)
     _step(bv, bi, cuarray_cast<C>(x[j]), j);
   _block_merge(bv, bi, s_v, s_i);
   if (threadIdx.x == 0) { pv[blockIdx.x] = bv; pi[blockIdx.x] = bi; }
@@ -119,16 +132,19 @@ def _compare_dtype(dtype):
     return dtype
 
 
-def source(dtype, greater):
+def source(dtype, greater, unroll=None, chunked=None):
     dtype = numpy.dtype(dtype)
     cmp = _compare_dtype(dtype)
+    unroll = LAYOUT["unroll"] if unroll is None else unroll
+    chunked = LAYOUT["chunked"] if chunked is None else chunked
     return (_SOURCE.replace("STORE", _dt.ctype(dtype)).replace("CMPT", _dt.ctype(cmp))
             .replace("VEC", str(16 // dtype.itemsize)).replace("ISFLOAT", "1" if dtype.kind == "f" else "0")
-            .replace("OP", ">" if greater else "<").replace("UNROLL", str(_UNROLL)))
+            .replace("OP", ">" if greater else "<").replace("UNROLL", str(unroll))
+            .replace("CHUNKED", "1" if chunked else "0"))
 
 
 def _entry(dtype, greater):
-    key = (dtype.char, greater)
+    key = (dtype.char, greater, LAYOUT["unroll"], LAYOUT["chunked"])
     e = _kernels.get(key)
     if e is None:
         mod = compile_module(source(dtype, greater), (), name="cuarray_argwhole")
@@ -141,14 +157,27 @@ def argwhole(a, greater):
     """The flat index (a 0-d int64 array) of the first maximum (greater) or minimum of `a`."""
     ensure_context()
     fn, pk, fin, fpk = _entry(a.dtype, greater)
-    vec = 16 // a.dtype.itemsize
     n = a.size
-    grid = max(1, min(-(-n // (vec * _BLOCK)), _sm_count() * (2048 // _BLOCK)))
-    cmp_size = _compare_dtype(a.dtype).itemsize
-    part = _memory.alloc(grid * (cmp_size + 4) + 16)
-    pv, pi = part.ptr, part.ptr + (grid * cmp_size + 15) // 16 * 16
-    out = ndarray._alloc((), numpy.dtype(numpy.int64))
+    grid = max(1, min(-(-n // ((16 // a.dtype.itemsize) * _BLOCK)), _sm_count() * LAYOUT["blocks_per_sm"]))
     s = _stream.current_stream_ptr()
+    # The per-block partials live in a buffer kept per stream: launches on one stream run
+    # in order, so the next call cannot overwrite them before the merge has read them, and
+    # the first kernel starts without waiting on an allocation.
+    part = _partials(s, grid)
+    pv, pi = part.ptr, part.ptr + grid * 8
     fn.launch((grid, 1, 1), (_BLOCK, 1, 1), pk.pack([a._ptr, n, pv, pi]), 0, s)
+    out = ndarray._alloc((), numpy.dtype(numpy.int64))
     fin.launch((1, 1, 1), (_BLOCK, 1, 1), fpk.pack([pv, pi, grid, out._ptr]), 0, s)
     return out
+
+
+_part = {}
+
+
+def _partials(stream_ptr, grid):
+    """Room for `grid` (value, index) partials (values of at most 8 bytes) on this stream."""
+    key = (get_device_id(), stream_ptr)
+    p = _part.get(key)
+    if p is None or p[0] < grid:
+        p = _part[key] = (grid, _memory.alloc(grid * 12 + 16))
+    return p[1]

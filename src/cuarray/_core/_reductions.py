@@ -404,30 +404,18 @@ def _argreduce(name, a, axis, out, keepdims, greater, skipnan):
     if a.size == 0:
         raise ValueError(f"attempt to get {name} of an empty sequence")
     ndim = a.ndim
-    if axis is None:
-        a = a.reshape(-1)
-        axes = (0,)
-    else:
-        axes = normalize_axes(axis, a.ndim)
-    vt = a.dtype
-    if vt == _f16:
-        vt = _f32
-    ct = _dt.ctype(vt)
-    if vt.kind == "c":
-        op = ">" if greater else "<"
-        cmp = f"(b.re {op} a.re) || (b.re == a.re && b.im {op} a.im)"
-    else:
-        cmp = f"b {'>' if greater else '<'} a"
-    inexact = vt.kind in "fc"
-    pre = (_ARG.replace("VT", ct).replace("CMP", cmp)
-           .replace("NANA", "_cu_isnan(a.v)" if inexact else "false")
-           .replace("NANB", "_cu_isnan(b.v)" if inexact else "false")
-           .replace("SKIPNAN", "true" if skipnan else "false"))
     if axis is None and not skipnan and _argwhole.supports(a):
+        # C-contiguous: the flat index is the element's offset, whatever the shape.
         outa = _argwhole.argwhole(a, greater)
     else:
+        if axis is None:
+            a = a.reshape(-1)
+            axes = (0,)
+        else:
+            axes = normalize_axes(axis, a.ndim)
+        vt = _f32 if a.dtype == _f16 else a.dtype
         outa = _arg_launch(name, a, axes, out if axis is not None else None,
-                           keepdims and axis is not None, vt, pre)
+                           keepdims and axis is not None, vt, _arg_preamble(vt, greater, skipnan))
     if axis is None:
         if keepdims:
             outa = outa.reshape((1,) * ndim)
@@ -435,6 +423,19 @@ def _argreduce(name, a, axis, out, keepdims, greater, skipnan):
             out[...] = outa
             return out
     return outa
+
+
+def _arg_preamble(vt, greater, skipnan):
+    if vt.kind == "c":
+        op = ">" if greater else "<"
+        cmp = f"(b.re {op} a.re) || (b.re == a.re && b.im {op} a.im)"
+    else:
+        cmp = f"b {'>' if greater else '<'} a"
+    inexact = vt.kind in "fc"
+    return (_ARG.replace("VT", _dt.ctype(vt)).replace("CMP", cmp)
+            .replace("NANA", "_cu_isnan(a.v)" if inexact else "false")
+            .replace("NANB", "_cu_isnan(b.v)" if inexact else "false")
+            .replace("SKIPNAN", "true" if skipnan else "false"))
 
 
 def _arg_launch(name, a, axes, out, keepdims, vt, pre):

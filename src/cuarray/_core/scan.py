@@ -14,7 +14,7 @@ from cuarray._core.ndarray import ndarray
 from cuarray._core.shapes import normalize_axis
 from cuarray._core.reduction import _collapse
 from cuarray._runtime.compiler import c_identifier, compile_module
-from cuarray._runtime.device import ensure_context
+from cuarray._runtime.device import ensure_context, get_device_id
 from cuarray._runtime.launch import ArgPacker
 from cuarray._runtime import memory as _memory
 from cuarray._runtime import stream as _stream
@@ -24,12 +24,17 @@ BLOCK = 256
 _INT32_MAX = 2**31 - 1
 # The look-back kernel's shape: threads per tile, elements per thread (capped so that a
 # tile's accumulators take at most tile_bytes), blocked vector loads, atomic tile tickets,
-# status and value in one word (accumulators of at most 4 bytes). Measured on an H100,
-# cumsum of 2^26 float32 (CuPy 0.557 ms, PyTorch 0.264 ms): this shape 0.252 ms; without
-# the packed word 0.356 ms; blocked vector loads 0.39 ms; 512 threads or 32 items 0.265 ms;
-# tiles by blockIdx.x 0.247 ms, which is not worth giving up the ticket's guarantee that
-# no tile ever waits on one that has not started.
-LOOKBACK = dict(block=256, items=16, tile_bytes=16384, vec=False, ticket=True, packed=True)
+# status and value in one word (accumulators of at most 4 bytes), blocks per SM asked of
+# the compiler, scanned values kept in registers (else scanned again from shared memory).
+# Measured on an H100, cumsum of 2^26 float32 (CuPy 0.557 ms, PyTorch 0.264 ms), second
+# session: without the packed word 0.356 ms; blocked vector loads 0.39 ms; 512 threads or
+# 32 items 0.265 ms. Third session (10 calls back to back, CuPy 0.559 ms): values kept in
+# registers (39 of them: 6 blocks per SM) 0.226 ms; rescanned with 8 blocks per SM asked
+# for (32 registers) 0.2095; the same with tiles by blockIdx.x 0.207, not worth giving up
+# the ticket's guarantee that no tile waits on one that has not started; 24 items 0.25;
+# 128 threads 0.212; 512 threads 0.22. A copy of the same bytes: 0.182 ms.
+LOOKBACK = dict(block=256, items=16, tile_bytes=16384, vec=False, ticket=True, packed=True,
+                min_blocks=8, keep=False)
 
 _PRELUDE = r"""
 #include <cuarray/core.cuh>
@@ -93,25 +98,41 @@ class ScanOp:
         idx64 = x.size > _INT32_MAX - 4096
         ticket = cfg["ticket"]
         packed = cfg["packed"] and acc_size <= 4
-        key = ("lb", block, items, vec, ticket, packed, idx64, x.dtype.char, out.dtype.char)
+        min_blocks = cfg.get("min_blocks", 0)
+        keep = cfg.get("keep", True) or vec
+        key = ("lb", block, items, vec, ticket, packed, min_blocks, keep, idx64, x.dtype.char,
+               out.dtype.char)
         fn_packer = self._kernels.get(key)
         if fn_packer is None:
-            src = self._source_lookback(x.dtype, out.dtype, block, items, vec, ticket, idx64, packed)
+            src = self._source_lookback(x.dtype, out.dtype, block, items, vec, ticket, idx64, packed,
+                                        min_blocks, keep)
             fn = compile_module(src, (), name=self.name).get_function(self.name + "_lb")
             I = "q" if idx64 else "i"
-            kinds = ["P", "P", I, I, "P", "P", _SCALAR_KIND[self.acc_dtype.char]]
+            kinds = ["P", "P", I, I, "P", "P", "Q", "I", _SCALAR_KIND[self.acc_dtype.char]]
             fn_packer = self._kernels[key] = (fn, ArgPacker(kinds))
         fn, packer = fn_packer
-        # counter (16 bytes), one flag per tile, then aggregate and prefix slots (16 bytes
-        # each); packed: counter, then one status-and-value word per tile.
-        slots = 16 + (tiles * 8 if packed else _round16(tiles * 4))
-        scratch = _memory.alloc(slots + (0 if packed else 32 * (tiles + 1)))
+        sp = _stream.current_stream_ptr()
+        if packed:
+            # Status words that outlive the call: no memset, one launch (see _StatusWords).
+            words = _status_words(sp, tiles, ticket)
+            vals = [x._ptr, out._ptr, N, per_row, words.mem.ptr, 0, words.base, words.epoch]
+            _append_scalar(vals, ident_value)
+            try:
+                fn.launch((tiles, 1, 1), (block, 1, 1), packer.pack(vals), 0, sp)
+            except BaseException:
+                _status.pop(words.key, None)   # the ticket count no longer matches the counter
+                raise
+            return
+        # counter (16 bytes), one flag per tile, then aggregate and prefix slots (16 bytes each)
+        slots = 16 + _round16(tiles * 4)
+        scratch = _memory.alloc(slots + 32 * (tiles + 1))
         scratch.memset_async(0, slots)
-        vals = [x._ptr, out._ptr, N, per_row, scratch.ptr, scratch.ptr + slots]
+        vals = [x._ptr, out._ptr, N, per_row, scratch.ptr, scratch.ptr + slots, 0, 0]
         _append_scalar(vals, ident_value)
-        fn.launch((tiles, 1, 1), (block, 1, 1), packer.pack(vals), 0, _stream.current_stream_ptr())
+        fn.launch((tiles, 1, 1), (block, 1, 1), packer.pack(vals), 0, sp)
 
-    def _source_lookback(self, in_dt, out_dt, block, items, vec, ticket, idx64, packed=False):
+    def _source_lookback(self, in_dt, out_dt, block, items, vec, ticket, idx64, packed=False,
+                         min_blocks=0, keep=True):
         """The single-pass scan kernel: `block` threads of `items` elements each per tile.
 
         vec: each thread reads and writes its `items` consecutive elements as 16-byte
@@ -119,6 +140,9 @@ class ScanOp:
         ticket: tiles are numbered by an atomic counter (progress never depends on block
         scheduling order), else by blockIdx.x as CUB does (the load starts at once).
         packed: accumulators of at most 4 bytes are published with their status in one word.
+        min_blocks: asks the compiler to fit that many blocks per SM (0: its own choice).
+        keep: each thread keeps its scanned elements in registers between the block scan
+        and the store (else it scans them again from shared memory: fewer registers).
         """
         I = "long long" if idx64 else "int"
         A = _dt.ctype(self.acc_dtype)
@@ -126,6 +150,7 @@ class ScanOp:
         OUT = _dt.ctype(out_dt)
         tile = block * items
         nw = block // 32
+        bounds = f"{block}, {min_blocks}" if min_blocks else f"{block}"
         vin, vout = 16 // in_dt.itemsize, 16 // out_dt.itemsize
         # Shared memory is padded by one element per 32 so that thread t reading its
         # `items` consecutive elements does not collide on banks with thread t + 2.
@@ -174,14 +199,22 @@ class ScanOp:
                 f"  for (int k = 0; k < {items}; ++k) {{ const int j = k * {block} + tid;"
                 f"    s_data[{pad('j')}] = j < rem ? _map(in[base + j]) : ident; }}",
                 "  __syncthreads();",
-                f"  T local[{items}];",
-                f"  T acc = s_data[{pad(f'tid * {items}')}]; local[0] = acc;",
-                "  #pragma unroll",
-                f"  for (int k = 1; k < {items}; ++k) {{ acc = _op(acc, s_data[{pad(f'tid * {items} + k')}]); local[k] = acc; }}",
+                *([f"  T local[{items}];",
+                   f"  T acc = s_data[{pad(f'tid * {items}')}]; local[0] = acc;",
+                   "  #pragma unroll",
+                   f"  for (int k = 1; k < {items}; ++k) {{ acc = _op(acc, s_data[{pad(f'tid * {items} + k')}]); local[k] = acc; }}"]
+                  if keep else
+                  [f"  T acc = s_data[{pad(f'tid * {items}')}];",
+                   "  #pragma unroll",
+                   f"  for (int k = 1; k < {items}; ++k) acc = _op(acc, s_data[{pad(f'tid * {items} + k')}]);"]),
             ]
             store = [
+                *([] if keep else ["  T r = pre;"]),
                 "  #pragma unroll",
-                f"  for (int k = 0; k < {items}; ++k) s_data[{pad(f'tid * {items} + k')}] = _op(pre, local[k]);",
+                (f"  for (int k = 0; k < {items}; ++k) s_data[{pad(f'tid * {items} + k')}] = _op(pre, local[k]);"
+                 if keep else
+                 f"  for (int k = 0; k < {items}; ++k) {{ r = _op(r, s_data[{pad(f'tid * {items} + k')}]);"
+                 f" s_data[{pad(f'tid * {items} + k')}] = r; }}"),
                 "  __syncthreads();",
                 "  #pragma unroll",
                 f"  for (int k = 0; k < {items}; ++k) {{ const int j = k * {block} + tid;"
@@ -189,7 +222,7 @@ class ScanOp:
             ]
         if ticket:
             tile_id = ["  __shared__ int s_tile;",
-                       "  if (threadIdx.x == 0) s_tile = atomicAdd(counter, 1);",
+                       "  if (threadIdx.x == 0) s_tile = (int)(atomicAdd((unsigned long long*)counter, 1ull) - ticket0);",
                        "  __syncthreads();",
                        "  const int tile = s_tile;"]
         else:
@@ -217,10 +250,15 @@ class ScanOp:
                 "}",
                 "__device__ __forceinline__ T _cu_unpack(unsigned long long w) {",
                 "  const unsigned b = (unsigned)(w >> 32); T v; memcpy(&v, &b, sizeof(T)); return v;",
+                "}",
+                "// A word written by an earlier launch (another epoch) reads as not yet published.",
+                "__device__ __forceinline__ int _cu_status(unsigned long long w, unsigned epoch) {",
+                "  const unsigned s = (unsigned)w; return (s >> 2) == epoch ? (int)(s & 3u) : 0;",
                 "}"]),
-            f'extern "C" __global__ void __launch_bounds__({block}) {self.name}_lb('
+            f'extern "C" __global__ void __launch_bounds__({bounds}) {self.name}_lb('
             f"const {IN}* __restrict__ in, {OUT}* __restrict__ out,"
-            f" const {I} N, const {I} per_row, int* counter, _cu_slot* slots, const T ident) {{",
+            f" const {I} N, const {I} per_row, int* counter, _cu_slot* slots,"
+            " const unsigned long long ticket0, const unsigned epoch, const T ident) {",
             "  int* flags = counter + 4;",
             "  _cu_slot* aggs = slots; _cu_slot* prefs = slots + (gridDim.x + 1);",
             *smem,
@@ -347,26 +385,59 @@ def _lookback_slots():
 def _lookback_packed():
     """Look-back through one 64-bit word per tile, status in the low half and a value of at
     most 4 bytes in the high half: one atomic store publishes both, one load reads both,
-    so no fences are needed."""
+    so no fences are needed. The status carries the launch's epoch (epoch << 2 | flag), so
+    words left by earlier launches need no clearing."""
     return [
         "  unsigned long long* words = (unsigned long long*)flags;",
         "  if (warp == 0) {",
-        "    if (lane == 0) atomicExch(&words[tile], _cu_pack(t == 0 ? 2u : 1u, total));",
+        "    if (lane == 0) atomicExch(&words[tile], _cu_pack((epoch << 2) | (t == 0 ? 2u : 1u), total));",
         "    T run = ident;",
         "    if (t != 0) {",
         "      const int row_first = (int)(row * per_row);",
         "      int p = tile - 1 - lane;",
         "      while (true) {",
-        "        unsigned long long w = p >= row_first ? ((volatile unsigned long long*)words)[p] : 2ull;",
-        "        int f = (int)(unsigned)w;",
+        "        unsigned long long w = 0; int f = 2;",
+        "        if (p >= row_first) { w = ((volatile unsigned long long*)words)[p]; f = _cu_status(w, epoch); }",
         "        while (__any_sync(0xffffffffu, f == 0)) {",
-        "          if (f == 0) { w = ((volatile unsigned long long*)words)[p]; f = (int)(unsigned)w; }",
+        "          if (f == 0) { w = ((volatile unsigned long long*)words)[p]; f = _cu_status(w, epoch); }",
         "        }",
         "        T v = p >= row_first ? _cu_unpack(w) : ident;",
         *_LOOKBACK_COMBINE,
-        "      if (lane == 0) atomicExch(&words[tile], _cu_pack(2u, _op(run, total)));",
+        "      if (lane == 0) atomicExch(&words[tile], _cu_pack((epoch << 2) | 2u, _op(run, total)));",
         "    }",
     ]
+
+
+class _StatusWords:
+    """The packed look-back's scratch for one (device, stream): a 64-bit ticket counter,
+    then one status-and-value word per tile. It is cleared once, when made; afterwards each
+    launch gets the next epoch (stale words read as unpublished) and the counter's value at
+    its start as `ticket0` (tiles are numbered counter - ticket0). Launches on one stream run in order,
+    so the host knows that value. Saves a memset and its launch per scan."""
+
+    __slots__ = ("key", "mem", "cap", "launched", "epoch", "base")
+
+    def __init__(self, key, cap):
+        self.key, self.cap = key, cap
+        self.mem = _memory.alloc(16 + 8 * cap)
+        self.mem.memset_async(0, 16 + 8 * cap)
+        self.launched = self.epoch = self.base = 0
+
+
+_status = {}
+_EPOCH_LIMIT = 1 << 30   # epoch << 2 must fit the word's 32-bit status half
+
+
+def _status_words(stream_ptr, tiles, ticket):
+    key = (get_device_id(), stream_ptr)
+    w = _status.get(key)
+    if w is None or w.cap < tiles or w.epoch + 1 >= _EPOCH_LIMIT:
+        w = _status[key] = _StatusWords(key, max(tiles, 2 * w.cap if w is not None else 4096))
+    w.epoch += 1
+    w.base = w.launched
+    if ticket:   # tiles numbered by blockIdx.x leave the counter alone
+        w.launched += tiles
+    return w
 
 
 # One look-back step's combine: lanes past the nearest inclusive prefix drop out.
@@ -389,6 +460,7 @@ def _round16(n):
 
 # ---- the NumPy functions ------------------------------------------------------------------
 _ops = {}
+_result_dtypes = {}   # (NumPy ufunc, input dtype char, dtype=) -> NumPy's result dtype
 _f16 = numpy.dtype(numpy.float16)
 _f32 = numpy.dtype(numpy.float32)
 
@@ -398,12 +470,16 @@ def _scan(name, npuf, a, axis, dtype, out, nan_neutral=None):
         raise TypeError(f"cuarray.{name} needs a cuarray.ndarray, got {type(a).__name__}; move host "
                         f"data to the GPU with cuarray.asarray(x)")
     if axis is None:
-        a = a.reshape(-1)
+        if a.ndim != 1:
+            a = a.reshape(-1)
         axis = 0
     else:
         axis = normalize_axis(axis, a.ndim)
     arg = None if dtype is None else _dt.check_dtype(dtype)
-    res = npuf.accumulate(numpy.ones(1, a.dtype), dtype=arg).dtype
+    rkey = (npuf, a.dtype.char, arg)
+    res = _result_dtypes.get(rkey)
+    if res is None:
+        res = _result_dtypes[rkey] = npuf.accumulate(numpy.ones(1, a.dtype), dtype=arg).dtype
     acc = _f32 if res == _f16 else res
     if out is None:
         out = ndarray._alloc(a._shape, res, "F" if a._f_contig and not a._c_contig else "C")
@@ -411,20 +487,25 @@ def _scan(name, npuf, a, axis, dtype, out, nan_neutral=None):
         raise ValueError(f"cuarray.{name}: out must be a cuarray.ndarray of shape {a._shape}")
     if a.size == 0:
         return out
-    from cuarray._core import ufunc_table as _table
-    nm = npuf.__name__
     key = (name, a.dtype.char, acc.char)
     op = _ops.get(key)
     if op is None:
-        loop = npuf.resolve_dtypes((acc, acc, None))
-        body = _table.body(nm, loop[:2], loop[2:])
-        pre = (f"__device__ __forceinline__ {_dt.ctype(acc)} _red({_dt.ctype(acc)} in0, {_dt.ctype(acc)} in1)"
-               f" {{ {_dt.ctype(loop[2])} out0; {body} return cuarray_cast<{_dt.ctype(acc)}>(out0); }}")
-        mp = "x" if nan_neutral is None or a.dtype.kind not in "fc" else f"(_cu_isnan(x) ? T({nan_neutral}) : x)"
-        assoc = nm in ("add", "multiply", "maximum", "minimum", "fmax", "fmin", "logical_and",
-                       "logical_or", "logical_xor", "bitwise_and", "bitwise_or", "bitwise_xor")
-        op = _ops[key] = ScanOp(f"cuarray_{name}_{a.dtype.char}{acc.char}", a.dtype, acc, mp,
-                                "_red(a, b)", None, assoc, pre)
+        op = _ops[key] = _make_op(name, npuf, a.dtype, acc, nan_neutral)
+    op.launch(a, out, axis, op.identity)
+    return out
+
+
+def _make_op(name, npuf, in_dt, acc, nan_neutral):
+    """The ScanOp of `name` for one input and accumulator dtype, its identity resolved."""
+    from cuarray._core import ufunc_table as _table
+    nm = npuf.__name__
+    loop = npuf.resolve_dtypes((acc, acc, None))
+    body = _table.body(nm, loop[:2], loop[2:])
+    pre = (f"__device__ __forceinline__ {_dt.ctype(acc)} _red({_dt.ctype(acc)} in0, {_dt.ctype(acc)} in1)"
+           f" {{ {_dt.ctype(loop[2])} out0; {body} return cuarray_cast<{_dt.ctype(acc)}>(out0); }}")
+    mp = "x" if nan_neutral is None or in_dt.kind not in "fc" else f"(_cu_isnan(x) ? T({nan_neutral}) : x)"
+    assoc = nm in ("add", "multiply", "maximum", "minimum", "fmax", "fmin", "logical_and",
+                   "logical_or", "logical_xor", "bitwise_and", "bitwise_or", "bitwise_xor")
     ident = npuf.identity
     if ident is None:
         from cuarray._core._reductions import _sentinel
@@ -432,8 +513,8 @@ def _scan(name, npuf, a, axis, dtype, out, nan_neutral=None):
     else:
         from cuarray._core._copy import to_scalar
         ident_v = to_scalar(ident, acc)
-    op.launch(a, out, axis, ident_v)
-    return out
+    return ScanOp(f"cuarray_{name}_{in_dt.char}{acc.char}", in_dt, acc, mp, "_red(a, b)", ident_v,
+                  assoc, pre)
 
 
 def _np(name):
