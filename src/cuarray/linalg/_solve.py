@@ -613,7 +613,6 @@ def _eigh(a, UPLO, vectors):
         return cuarray.empty(batch + (n,), dtype=rdt), cuarray.empty(a.shape, dtype=dt)
     # buf read column-major is A^T = conj(A): A's lower triangle is its upper one, and its
     # eigenvectors are the conjugates of A's.
-    buf = _c_copy(a, dt)
     uplo = FILL_UPPER if UPLO == "L" else FILL_LOWER
     w = cuarray.empty(batch + (n,), dtype=rdt)
     info = cuarray.zeros(count, dtype=numpy.int32)
@@ -621,6 +620,7 @@ def _eigh(a, UPLO, vectors):
     jobz = EIG_VECTOR if vectors else EIG_NOVECTOR
     step = n * n * dt.itemsize
     if count > 1 and n <= _SMALL:
+        buf = _c_copy(a, dt)
         size_fn = _fn("{}syevj_batched_buffer_size", dt, "{}heevj_batched_buffer_size")
         lwork = size_fn(s.ptr, jobz, uplo, n, buf.data.ptr, n, w.data.ptr, s.syevj, count)
         work = cuarray.empty(max(lwork, 1), dtype=dt)
@@ -628,11 +628,14 @@ def _eigh(a, UPLO, vectors):
             s.ptr, jobz, uplo, n, buf.data.ptr, n, w.data.ptr, work.data.ptr, lwork,
             info.data.ptr, s.syevj, count)
     else:
+        # Workspaces first, then the copy: syevd follows the copy on the GPU without a gap.
+        buf = cuarray.empty(a.shape, dtype=dt)
         t, tw = CUDA_DTYPE[dt], CUDA_DTYPE[rdt]
         dsize, hsize = _dn.xsyevd_buffer_size(s.ptr, s.params, jobz, uplo, n, t, buf.data.ptr,
                                               n, tw, w.data.ptr, t)
         ws = _device_workspace(dsize)
         hws, hptr = _host_workspace(hsize)
+        _copy_into(buf, a)
         for i in range(count):
             _dn.xsyevd(s.ptr, s.params, jobz, uplo, n, t, buf.data.ptr + i * step, n, tw,
                        w.data.ptr + i * n * rdt.itemsize, t, ws.data.ptr, dsize, hptr, hsize,
