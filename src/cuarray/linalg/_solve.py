@@ -22,7 +22,8 @@ from cuarray._libs import cusolver as _cusolver
 from cuarray._libs.cublas import CUDA_DTYPE, FILL_LOWER, FILL_UPPER, OP_N, OP_T
 from cuarray._libs.cusolver import EIG_NOVECTOR, EIG_VECTOR
 from cuarray._core._copy import copy_into as _copy_into
-from cuarray._runtime.stream import get_current_stream
+from cuarray._runtime import pinned as _pinned
+from cuarray._runtime.stream import current_stream_ptr, get_current_stream
 from cuarray.linalg._products import broadcast_batch, matmul
 from cuarray.linalg._util import (
     LinAlgError, as_array, assert_2d, assert_stacked_2d, assert_stacked_square, common_type,
@@ -98,10 +99,26 @@ def _release_host_workspace(hsize):
 
 def _check(info, message):
     """Raise LinAlgError(message) where cuSOLVER reported a failure (synchronises)."""
-    h = info.get()
-    if h.size and h.min() < 0:
+    _check_fetched(_fetch_info(info), message)
+
+
+def _fetch_info(info):
+    """Queue the copy of cuSOLVER's info array into pinned host memory. `_check_fetched`
+    waits for this copy alone, so work queued after it (getrs after getrf, zeroing the other
+    triangle after potrf) keeps the GPU busy while the host reads the result."""
+    host = _pinned.alloc_pinned_memory(info.nbytes)
+    sp = current_stream_ptr()
+    _pinned.check(_pinned._drv().cuMemcpyDtoHAsync(host.ptr, info.data.ptr, info.nbytes, sp))
+    return host, _pinned._record(sp), info.size
+
+
+def _check_fetched(fetched, message):
+    host, event, n = fetched
+    event.synchronize()
+    h = host.as_numpy(4 * n).view(numpy.int32)
+    if n and h.min() < 0:
         raise RuntimeError(f"cuSOLVER rejected argument {-int(h.min())} (a cuarray bug)")
-    if h.size and h.max() > 0:
+    if n and h.max() > 0:
         raise LinAlgError(message)
 
 
@@ -205,9 +222,10 @@ def solve(a, b):
     abuf = _c_copy(cuarray.broadcast_to(a, batch + (n, n)), dt)
     bbuf = _colmajor_copy(cuarray.broadcast_to(b2, batch + (n, nrhs)), dt)
     ipiv, info, ptrs = lu_factor(abuf, n, count, dt)
+    fetched = _fetch_info(info)
     # abuf holds A^T: solve (A^T)^T X = B.
     _lu_solve(abuf, ipiv, ptrs, bbuf, n, nrhs, count, dt, OP_T)
-    _check(info, "Singular matrix")
+    _check_fetched(fetched, "Singular matrix")
     x = bbuf.swapaxes(-1, -2)
     return x[..., 0] if vector else x
 
@@ -228,12 +246,13 @@ def _inv(a, check):
     count = prod(a.shape[:-2])
     abuf = _c_copy(a, dt)
     ipiv, info, ptrs = lu_factor(abuf, n, count, dt)
+    fetched = _fetch_info(info) if check else None
     x = cuarray.ascontiguousarray(
         cuarray.broadcast_to(cuarray.eye(n, dtype=dt), a.shape[:-2] + (n, n)))
     # abuf holds A^T; X = (A^T)^-1 column-major is A^-1 row-major.
     _lu_solve(abuf, ipiv, ptrs, x, n, n, count, dt, OP_N)
     if check:
-        _check(info, "Singular matrix")
+        _check_fetched(fetched, "Singular matrix")
     return x
 
 
@@ -250,7 +269,8 @@ def cholesky(a, /, *, upper=False):
     # buf read column-major is A^T: its upper factor U (A^T = U^H U) read row-major is
     # the lower factor L of A, and its lower factor is A's upper one.
     uplo = FILL_LOWER if upper else FILL_UPPER
-    info = cuarray.zeros(count, dtype=numpy.int32)
+    # potrf writes every info entry; no memset, so the copy is the first work on the GPU.
+    info = cuarray.empty(count, dtype=numpy.int32)
     step = n * n * dt.itemsize
     if count > 1 and n <= _SMALL:
         buf = _c_copy(a, dt)
@@ -269,10 +289,10 @@ def cholesky(a, /, *, upper=False):
         for i in range(count):
             _dn.xpotrf(s.ptr, s.params, uplo, n, t, buf.data.ptr + i * step, n, t,
                        ws.data.ptr, dsize, hptr, hsize, info.data.ptr + 4 * i)
-    # Zero the other triangle in place before the check: the GPU has work queued while the
-    # host waits for `info` (CuPy checks first, and the GPU idles for that round trip).
+    # Zero the other triangle in place while the host checks `info`.
+    fetched = _fetch_info(info)
     _zero_triangle(buf, n, count, upper)
-    _check(info, "Matrix is not positive definite")
+    _check_fetched(fetched, "Matrix is not positive definite")
     return buf
 
 
