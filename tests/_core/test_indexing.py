@@ -244,6 +244,7 @@ _CACHES = [("cuarray._core._copy", "_copy_ops"), ("cuarray._core._copy", "_fill_
            ("cuarray._core._ops", "_where_ops"), ("cuarray._core._ufunc_at", "_reduceat_ops"),
            ("cuarray._core.scan", "_ops"), ("cuarray._core.scan", "_status"),
            ("cuarray._core._argwhole", "_kernels"), ("cuarray._core._argwhole", "_part"),
+           ("cuarray._core._indexing", "_fast"),
            ("cuarray._core._reductions", "_ops"),
            ("cuarray._routines.creation", "_arange_ops"), ("cuarray._routines.indexing", "_ops")]
 
@@ -587,6 +588,21 @@ def test_getitem_dtypes(xp, dtype, rng):
     m = rand((7, 6), numpy.bool_, rng)
     same(d[m], x[m])
     same(d[m[:, 0]], x[m[:, 0]])
+
+
+@pytest.mark.parametrize("view", [lambda a: a, lambda a: a.T, lambda a: a[::-1, ::2], lambda a: a[1:, 3]])
+@pytest.mark.parametrize("ishape", [(5,), (2, 3), ()])
+def test_getitem_repeated_layout(xp, view, ishape, rng):
+    """A device index array in the same layouts twice: the second call replays the first's
+    launch (getitem's cache) with fresh data, negative indices and a strided index."""
+    from cuarray._core import _indexing
+    for _ in range(2):
+        x = view(rng.standard_normal((9, 8)).astype(numpy.float32))
+        i = rng.integers(-x.shape[0], x.shape[0], (2,) + ishape)[::2].reshape(ishape)
+        di = xp.asarray(rng.integers(-x.shape[0], x.shape[0], (2,) + ishape))[::2].reshape(ishape)
+        di[...] = xp.asarray(i)
+        same(view(xp.asarray(numpy.ascontiguousarray(x.base if x.base is not None else x)))[di], x[i])
+    assert any(k[4] == di.shape for k in _indexing._fast) or ishape == ()
 
 
 @pytest.mark.parametrize("view", [lambda a: a.T, lambda a: a[::-1, ::2], lambda a: a[1:, 3],

@@ -123,14 +123,33 @@ def prepare(a, key):
 
 # ---- getitem / setitem --------------------------------------------------------------------
 
+_fast = {}   # layouts of `a` and of one integer index array -> FastGather
+
+
 def getitem(a, key):
     """a[key] for a key with index arrays, masks or bools (ndarray.__getitem__ calls this)."""
+    fk = None
+    if type(key) is ndarray and key.dtype.kind in "iu":
+        fk = (a._shape, a._strides, a.dtype.char, a._device_id, key._shape, key._strides,
+              key.dtype.char, key._device_id)
+        hit = _fast.get(fk)
+        if hit is not None and not check_bounds_enabled():
+            return hit.run(a, key)
     entries = normalize_key(key)
     m = _full_mask(a, entries)
     if m is not None:
         return compress_flat(m, a)
     entries = expand_masks(a._shape, entries)
-    return gather(a, plan_index(a._shape, a._strides, entries), entries)
+    record = None
+    if fk is not None and a.size:
+        record = lambda fg: _remember(fk, fg)   # noqa: E731
+    return gather(a, plan_index(a._shape, a._strides, entries), entries, record=record)
+
+
+def _remember(fk, fast_gather):
+    if len(_fast) >= 256:
+        _fast.pop(next(iter(_fast)))
+    _fast[fk] = fast_gather
 
 
 def setitem(a, key, value):
