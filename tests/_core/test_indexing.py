@@ -29,6 +29,7 @@ import pytest
 import cuarray
 from cuarray._core import _compact, _gather_scatter, _index_plan
 from cuarray._core import dtypes as _dt
+from cuarray._core import shapes as _sh
 from cuarray._core import _indexing as ix
 from cuarray._core import _copy
 from cuarray._runtime import compiler as _compiler
@@ -501,9 +502,9 @@ def test_check_key_axes():
 
 def test_collapse_keeps_c_order():
     # (2, 3, 1, 4) with contiguous strides merges to one axis; a broken stride keeps two
-    assert _index_plan.collapse_dims([2, 3, 1, 4], [[96, 32, 7, 8]]) == ((24,), [(8,)])
-    assert _index_plan.collapse_dims([2, 3, 4], [[96, 32, 8], [0, 0, 8]]) == ((6, 4), [(32, 8), (0, 8)])
-    assert _index_plan.collapse_dims([1, 1], [[5, 6]]) == ((), [()])
+    assert _sh.collapse_dims([2, 3, 1, 4], [[96, 32, 7, 8]]) == ((24,), [(8,)])
+    assert _sh.collapse_dims([2, 3, 4], [[96, 32, 8], [0, 0, 8]]) == ((6, 4), [(32, 8), (0, 8)])
+    assert _sh.collapse_dims([1, 1], [[5, 6]]) == ((), [()])
 
 
 def test_value_strides():

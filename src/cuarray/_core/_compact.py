@@ -10,7 +10,7 @@ import numpy
 
 from cuarray._core import dtypes as _dt
 from cuarray._core._gather_scatter import _BLOCK, _RAW
-from cuarray._core._index_plan import collapse_dims
+from cuarray._core.shapes import collapse_dims
 from cuarray._core.ndarray import ndarray
 from cuarray._runtime.compiler import c_identifier, compile_module
 from cuarray._runtime.device import ensure_context

@@ -12,7 +12,8 @@ import numpy
 
 from cuarray._core import dtypes as _dt
 from cuarray._core import shapes as _sh
-from cuarray._core._index_plan import collapse_dims, value_strides
+from cuarray._core._index_plan import value_strides
+from cuarray._core.shapes import collapse_dims
 from cuarray._core.ndarray import ndarray
 from cuarray._runtime.compiler import c_identifier, compile_module
 from cuarray._runtime.device import ensure_context

@@ -10,12 +10,11 @@ axes as the strides allow. Two kernel shapes:
 When there are too few outputs to fill the GPU, the reduced range is split into S
 chunks whose partial accumulators go to scratch memory, and a second kernel combines them.
 """
-import numpy
 
 from cuarray._core import dtypes as _dt
-from cuarray._core.elementwise import _SCALAR_KIND, _append_scalar, _sm_count
+from cuarray._core.elementwise import _SCALAR_KIND, _sm_count
 from cuarray._core.ndarray import ndarray
-from cuarray._core.shapes import broadcast_shapes, broadcast_strides
+from cuarray._core.shapes import broadcast_shapes, broadcast_strides, collapse_dims
 from cuarray._runtime.compiler import c_identifier, compile_module
 from cuarray._runtime.device import ensure_context
 from cuarray._runtime.launch import ArgPacker
@@ -236,23 +235,11 @@ class _Plan:
 def _collapse(shape, strides_list, ref_idx):
     """Drop size-1 axes, order by the reference operand's strides (largest first), merge
     axes contiguous in every operand. Returns (shape, [strides per operand])."""
-    dims = [d for d, n in enumerate(shape) if n != 1]
-    if strides_list and len(dims) > 1 and ref_idx < len(strides_list):
+    dims = list(range(len(shape)))
+    if strides_list and ref_idx < len(strides_list):
         ref = strides_list[ref_idx]
         dims.sort(key=lambda d: -abs(ref[d]))
-    cshape = []
-    cst = [[] for _ in strides_list]
-    for d in dims:
-        n = shape[d]
-        if cshape and all(c[-1] == st[d] * n for c, st in zip(cst, strides_list)):
-            cshape[-1] *= n
-            for c, st in zip(cst, strides_list):
-                c[-1] = st[d]
-            continue
-        cshape.append(n)
-        for c, st in zip(cst, strides_list):
-            c.append(st[d])
-    return tuple(cshape), [tuple(c) for c in cst]
+    return collapse_dims([shape[d] for d in dims], [[st[d] for d in dims] for st in strides_list])
 
 
 def generate(op, args, nk, nr, row, block, idx64, split):
@@ -342,7 +329,7 @@ def generate(op, args, nk, nr, row, block, idx64, split):
         body.append(f"  for ({I} _m = blockIdx.x; _m < _M; _m += gridDim.x) {{")
         body += ["    " + x for x in in_k_offsets("_m")]
         body.append(f"    type_reduce a = {op.identity};")
-        body += ["    " + x for x in _unrolled(f"_jbeg + threadIdx.x", f"{block}", I, in_r_offsets, load_lines, op)]
+        body += ["    " + x for x in _unrolled("_jbeg + threadIdx.x", f"{block}", I, in_r_offsets, load_lines, op)]
         body.append("    _s[_tid] = a;")
         body.append("    __syncthreads();")
         s = block // 2

@@ -251,3 +251,21 @@ def plan_basic_index(shape, strides, key):
         out_strides.append(strides[dim])
         dim += 1
     return tuple(out_shape), tuple(out_strides), offset
+
+
+def collapse_dims(sizes, stride_lists):
+    """Drop size-1 axes and merge neighbours contiguous in every stride list, keeping C order
+    (the kernels' linear index stays the result's C-order index)."""
+    keep = [d for d, n in enumerate(sizes) if n != 1]
+    out_n, out_s = [], [[] for _ in stride_lists]
+    for d in keep:
+        n = sizes[d]
+        if out_n and all(o[-1] == s[d] * n for o, s in zip(out_s, stride_lists)):
+            out_n[-1] *= n
+            for o, s in zip(out_s, stride_lists):
+                o[-1] = s[d]
+            continue
+        out_n.append(n)
+        for o, s in zip(out_s, stride_lists):
+            o.append(s[d])
+    return tuple(out_n), [tuple(o) for o in out_s]
