@@ -380,6 +380,9 @@ def test_pool_invariants_under_random_use(pool, dev, env):
         assert pool.free_bytes() == pool.total_bytes() - used
         spans = sorted((p.ptr, p.ptr + p.mem.size) for p in live)
         assert all(a[1] <= b[0] for a, b in zip(spans, spans[1:])), "overlapping blocks"
+        for arena in pool._pool()._arenas.values():
+            assert arena.sizes == sorted(arena.bins), "sizes must list exactly the bins"
+            assert all(c.free and c.size == size for size, b in arena.bins.items() for c in b)
     del live
     assert pool.used_bytes() == 0
     pool.free_all_blocks()
@@ -454,6 +457,26 @@ def test_using_allocator_is_per_thread(env, restore_allocator):
 def test_alloc_zero(env):
     p = memory.alloc(0)
     assert isinstance(p, memory.MemoryPointer) and p.ptr == 0 and p.size == 0
+
+
+def test_emptied_bins_stay_listed_until_take_passes_them(pool, dev):
+    p = pool.malloc(2048)
+    del p
+    arena = next(iter(pool._pool()._arenas.values()))
+    q = pool.malloc(2048)            # exact fit: its bin empties but stays listed
+    assert arena.sizes == [2048] and arena.bins[2048] == {}
+    r = pool.malloc(1024)            # best fit steps over the empty bin and drops it
+    assert arena.sizes == [] and arena.bins == {}
+    assert r.ptr != q.ptr and len(dev.live) == 2
+    del q
+    assert arena.sizes == [2048] and len(arena.bins[2048]) == 1
+    s = pool.malloc(1024)            # best fit splits the free 2048 block
+    assert s.ptr == arena_block_ptr(arena, 1024) - 1024
+
+
+def arena_block_ptr(arena, size):
+    (chunk,) = arena.bins[size]
+    return chunk.ptr
 
 
 def test_malloc_hot_path_is_cheap(pool):

