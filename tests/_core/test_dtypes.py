@@ -78,3 +78,19 @@ def test_complex_helpers():
     assert dtypes.real_dtype("F") == numpy.float32
     assert dtypes.real_dtype(numpy.complex128) == numpy.float64
     assert dtypes.real_dtype("i2") == numpy.int16
+
+
+def test_check_dtype_remembers_only_what_it_accepted():
+    import numpy as np
+    from cuarray._core import dtypes as d
+    for spec in (np.float32, "f4", "<f4", ">f4", float, int, bool, complex, "e", np.dtype("u2")):
+        want = np.dtype(spec).newbyteorder("=")
+        for _ in range(2):   # the second answer comes from the cache
+            got = d.check_dtype(spec)
+            assert got == want and got.isnative
+    for bad in (np.dtype("U3"), [("a", "f4")], "f16", np.longdouble, object, "M8[s]"):
+        for _ in range(2):
+            with pytest.raises(TypeError):
+                d.check_dtype(bad)
+    assert all(isinstance(v, np.dtype) for v in d._checked.values())
+    assert len(d._checked) <= 256

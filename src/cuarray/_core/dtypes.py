@@ -26,11 +26,28 @@ _NON_NUMERIC = {"U": "str", "S": "bytes", "O": "object", "M": "datetime64",
                 "m": "timedelta64", "V": "void"}
 
 
+_checked = {}   # what check_dtype accepted, by its argument: every creation call asks
+
+
 def check_dtype(dtype):
     """`numpy.dtype(dtype)` if cuarray supports it, else TypeError.
 
     Byte order is normalised to native: device memory has one byte order.
     """
+    try:
+        return _checked[dtype]
+    except (KeyError, TypeError):   # TypeError: an unhashable spec such as a field list
+        pass
+    dt = _check_dtype(dtype)
+    if len(_checked) < 256:
+        try:
+            _checked[dtype] = dt
+        except TypeError:
+            pass
+    return dt
+
+
+def _check_dtype(dtype):
     dt = dtype if isinstance(dtype, numpy.dtype) else numpy.dtype(dtype)
     if (dt.kind, dt.itemsize) in _CTYPE and dt.fields is None:
         return dt if dt.isnative else dt.newbyteorder("=")
