@@ -1,20 +1,17 @@
-"""cuBLAS handles: one per (device, thread), bound to the current stream at every use.
+"""cuBLAS handles: one per (device, thread), bound to the current stream at every use
+(_handles.py).
 
 `CUARRAY_TF32=1` lets float32 GEMMs use TF32 tensor cores (about 8x faster, 10-bit
 mantissa products); without it float32 is computed in full FP32, as NumPy does. The
 variable is read when a thread first uses cuBLAS on a device.
 """
 import os
-import threading
 
 import numpy
 from nvmath.bindings import cublas
 from nvmath.bindings import cublas as lib  # noqa: F401  (the typed functions, for callers)
 
-from cuarray._runtime.device import ensure_context
-from cuarray._runtime.stream import current_stream_ptr
-
-_tls = threading.local()
+from cuarray._libs._handles import PerThread
 
 # cudaDataType codes (library_types.h), shared with cuSOLVER's 64-bit API.
 CUDA_DTYPE = {
@@ -42,32 +39,16 @@ def tf32_enabled():
     return os.environ.get("CUARRAY_TF32", "0") not in ("", "0")
 
 
-class _Handle:
-    __slots__ = ("ptr", "stream")
+def _create():
+    h = cublas.create()
+    mode = cublas.Math.TF32_TENSOR_OP_MATH if tf32_enabled() else cublas.Math.DEFAULT_MATH
+    cublas.set_math_mode(h, int(mode))
+    return h
 
-    def __init__(self):
-        self.ptr = cublas.create()
-        self.stream = None
-        mode = cublas.Math.TF32_TENSOR_OP_MATH if tf32_enabled() else cublas.Math.DEFAULT_MATH
-        cublas.set_math_mode(self.ptr, int(mode))
+
+_handles = PerThread(_create, lambda h, s: cublas.set_stream(h, s))
 
 
 def get_handle():
-    """The cuBLAS handle of this thread and the current device, on the current stream.
-
-    Handles live as long as their thread's locals; they are not destroyed at thread exit
-    because the owning context may no longer be current there.
-    """
-    dev = ensure_context()
-    try:
-        handles = _tls.handles
-    except AttributeError:
-        handles = _tls.handles = {}
-    h = handles.get(dev)
-    if h is None:
-        h = handles[dev] = _Handle()
-    s = current_stream_ptr()
-    if s != h.stream:
-        cublas.set_stream(h.ptr, s)
-        h.stream = s
-    return h.ptr
+    """The cuBLAS handle of this thread and the current device, on the current stream."""
+    return _handles.get()

@@ -4,15 +4,10 @@ Each handle carries the objects its calls need: a `cusolverDnParams_t` for the 6
 generic API (Xgetrf, Xpotrf, Xsyevd, Xgesvd, Xgesvdp, Xgeev, ...) and the Jacobi
 parameter objects for syevj/gesvdj (default tolerance, sorted results).
 """
-import threading
-
 from nvmath.bindings import cusolverDn
 from nvmath.bindings import cusolverDn as lib  # noqa: F401  (the typed functions, for callers)
 
-from cuarray._runtime.device import ensure_context
-from cuarray._runtime.stream import current_stream_ptr
-
-_tls = threading.local()
+from cuarray._libs._handles import PerThread
 
 EIG_NOVECTOR, EIG_VECTOR = 0, 1
 
@@ -20,7 +15,7 @@ EIG_NOVECTOR, EIG_VECTOR = 0, 1
 class Solver:
     """A cuSOLVER handle and its parameter objects."""
 
-    __slots__ = ("ptr", "params", "syevj", "gesvdj", "stream")
+    __slots__ = ("ptr", "params", "syevj", "gesvdj")
 
     def __init__(self):
         self.ptr = cusolverDn.create()
@@ -30,7 +25,9 @@ class Solver:
         # NumPy's orders: eigenvalues ascending, singular values descending.
         cusolverDn.xsyevj_set_sort_eig(self.syevj, 1)
         cusolverDn.xgesvdj_set_sort_eig(self.gesvdj, 1)
-        self.stream = None
+
+
+_solvers = PerThread(Solver, lambda solver, s: cusolverDn.set_stream(solver.ptr, s))
 
 
 def get_solver(purpose=None):
@@ -38,23 +35,8 @@ def get_solver(purpose=None):
 
     `purpose` names a separate handle: Xgesvdp gets its own (on an H100 it raised
     INTERNAL_ERROR on a handle that had run other solvers, and succeeded on a fresh one).
-    Like the cuBLAS handles, solvers live as long as the process (see _libs/cublas.py).
     """
-    dev = ensure_context()
-    try:
-        solvers = _tls.solvers
-    except AttributeError:
-        solvers = _tls.solvers = {}
-    key = dev if purpose is None else (dev, purpose)
-    s = solvers.get(key)
-    if s is None:
-        s = solvers[key] = Solver()
-    stream = current_stream_ptr()
-    if stream != s.stream:
-        cusolverDn.set_stream(s.ptr, stream)
-        s.stream = stream
-    return s
-
+    return _solvers.get(purpose)
 
 
 def missing_function_error():

@@ -2,7 +2,7 @@
 cuSOLVER sparse handle (cusolverSp) that `cuarray.scipy.sparse.linalg.spsolve` uses.
 
 Handles are one per (device, thread), bound to the current stream at every use, and live
-as long as the process (see _libs/cublas.py). Descriptors are made per call: they are host
+as long as the process (see _libs/_handles.py). Descriptors are made per call: they are host
 structs, cheap next to the product, and safe to destroy once the call is enqueued.
 
 cuSPARSE computes only float32/float64/complex64/complex128 values; `supports(dtype)`
@@ -12,11 +12,10 @@ import threading
 
 import numpy
 
+from cuarray._libs._handles import PerThread
 from cuarray._libs.cublas import CUDA_DTYPE, one_zero
-from cuarray._runtime.device import ensure_context
-from cuarray._runtime.stream import current_stream_ptr
 
-_tls = threading.local()
+_tls = threading.local()   # the legacy matrix descriptor of each thread
 
 INDEX_BASE_ZERO = 0
 OP_N, OP_T, OP_C = 0, 1, 2
@@ -35,40 +34,28 @@ def supports(value_dtype, index_dtype=numpy.dtype(numpy.int32)):
     return value_dtype in _VALUE_TYPES and index_dtype in _INDEX_TYPE
 
 
+def _create_solver_sp():
+    from nvmath.bindings import cusolverSp
+    return cusolverSp.create()
+
+
+def _bind_solver_sp(h, s):
+    from nvmath.bindings import cusolverSp
+    cusolverSp.set_stream(h, s)
+
+
+_handles = PerThread(lambda: _lib().create(), lambda h, s: _lib().set_stream(h, s))
+_solvers_sp = PerThread(_create_solver_sp, _bind_solver_sp)
+
+
 def get_handle():
     """The cuSPARSE handle of this thread and the current device, on the current stream."""
-    dev = ensure_context()
-    try:
-        handles = _tls.handles
-    except AttributeError:
-        handles = _tls.handles = {}
-    h = handles.get(dev)
-    lib = _lib()
-    if h is None:
-        h = handles[dev] = [lib.create(), None]
-    s = current_stream_ptr()
-    if s != h[1]:
-        lib.set_stream(h[0], s)
-        h[1] = s
-    return h[0]
+    return _handles.get()
 
 
 def get_solver_sp():
     """The cusolverSp handle of this thread and the current device, on the current stream."""
-    from nvmath.bindings import cusolverSp
-    dev = ensure_context()
-    try:
-        handles = _tls.solvers
-    except AttributeError:
-        handles = _tls.solvers = {}
-    h = handles.get(dev)
-    if h is None:
-        h = handles[dev] = [cusolverSp.create(), None]
-    s = current_stream_ptr()
-    if s != h[1]:
-        cusolverSp.set_stream(h[0], s)
-        h[1] = s
-    return h[0]
+    return _solvers_sp.get()
 
 
 def errors():
