@@ -11,16 +11,9 @@ sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "scipy"))
 import hostemu  # noqa: E402
 
 
-@pytest.fixture(params=["emu", pytest.param("gpu", marks=pytest.mark.gpu)])
+@pytest.fixture(params=hostemu.BACKENDS)
 def cp(request, monkeypatch):
-    if request.param == "emu":
-        if hostemu.gpu_present():
-            pytest.skip("a GPU is present: the gpu variant of this test runs instead")
-        if not hostemu.have_compiler():
-            pytest.skip("no C++ compiler for the host emulation")
-        hostemu.emulate(monkeypatch)
-    import cuarray
-    return cuarray
+    return hostemu.backend(request, monkeypatch)
 
 
 def test_warm_calls_match_numpy_across_dtypes_and_layouts(cp):

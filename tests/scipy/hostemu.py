@@ -27,6 +27,7 @@ import subprocess
 import threading
 
 import numpy
+import pytest
 
 from cuarray._core import dtypes as _dt
 
@@ -447,6 +448,22 @@ def emulate(monkeypatch):
     for (mod, name), f in _standins().items():
         monkeypatch.setattr(importlib.import_module(mod), name, f)
     return fake
+
+
+BACKENDS = ["emu", pytest.param("gpu", marks=pytest.mark.gpu)]
+
+
+def backend(request, monkeypatch):
+    """cuarray for a test parametrized over BACKENDS: on the GPU, or through this
+    emulation on machines without one (skipped where that variant cannot run)."""
+    if request.param == "emu":
+        if gpu_present():
+            pytest.skip("a GPU is present: the gpu variant of this test runs instead")
+        if not have_compiler():
+            pytest.skip("no C++ compiler for the host emulation")
+        emulate(monkeypatch)
+    import cuarray
+    return cuarray
 
 
 def have_compiler():
