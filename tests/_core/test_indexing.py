@@ -8,9 +8,10 @@ Every behaviour test runs twice: on "emu", a CPU stand-in for the GPU, and on th
 (marked `gpu`). The stand-in builds each generated kernel source as host C++ with g++
 (and also through NVRTC, so both compilers accept it), runs CUDA threads as host threads
 (real threads with barriers where a kernel synchronises; warp ballots and shuffles are
-emulated per warp), and backs cuarray's allocations with host memory. Random inputs are
-fresh per test. This module also lends the stand-in (`xp` fixture, `pytest_generate_tests`)
-to tests/_core/test_ufunc_at.py and tests/_routines/test_indexing_routines.py.
+emulated per warp; grids and blocks may be 2-D, as the reduction kernels launch them), and
+backs cuarray's allocations with host memory. Random inputs are fresh per test. This module
+also lends the stand-in (`xp` fixture, `pytest_generate_tests`) to tests/_core/test_ufunc_at.py,
+tests/_core/test_reductions_warm.py and tests/_routines/test_indexing_routines.py.
 """
 import contextlib
 import ctypes
@@ -54,6 +55,8 @@ thread_local dim3 threadIdx, blockIdx, blockDim, gridDim;
 #define __restrict__ __restrict
 #define __shared__ static
 #define __align__(n) __attribute__((aligned(n)))
+#define __launch_bounds__(...)
+struct alignas(16) uint4 { unsigned x, y, z, w; };
 struct cu_emu_barrier {
   std::mutex m; std::condition_variable cv; unsigned n, count = 0, gen = 0;
   explicit cu_emu_barrier(unsigned n_) : n(n_) {}
@@ -65,25 +68,28 @@ struct cu_emu_barrier {
 static cu_emu_barrier* cu_block_bar = nullptr;
 static std::vector<cu_emu_barrier*> cu_warp_bars;
 static unsigned long long cu_xch[1024];
+// Warps are runs of 32 consecutive linear thread ids, as on the GPU.
+inline unsigned cu_tid() { return threadIdx.y * blockDim.x + threadIdx.x; }
 inline void __syncthreads() { cu_block_bar->wait(); }
 inline void __threadfence() { __atomic_thread_fence(__ATOMIC_SEQ_CST); }
 inline int __popc(unsigned x) { return __builtin_popcount(x); }
-inline void cu_warp_wait() { cu_warp_bars[threadIdx.x / 32]->wait(); }
-inline unsigned cu_lanes() { return std::min(32u, blockDim.x - (threadIdx.x & ~31u)); }
+inline void cu_warp_wait() { cu_warp_bars[cu_tid() / 32]->wait(); }
+inline void __syncwarp(unsigned = 0xffffffffu) { cu_warp_wait(); }
+inline unsigned cu_lanes() { return std::min(32u, blockDim.x * blockDim.y - (cu_tid() & ~31u)); }
 inline unsigned __ballot_sync(unsigned, bool p) {
-  const unsigned t = threadIdx.x, base = t & ~31u;
+  const unsigned t = cu_tid(), base = t & ~31u;
   cu_xch[t] = p; cu_warp_wait();
   unsigned r = 0; for (unsigned l = 0; l < cu_lanes(); ++l) if (cu_xch[base + l]) r |= 1u << l;
   cu_warp_wait(); return r;
 }
 template <class T> T cu_shfl(T v, int src) {
-  const unsigned t = threadIdx.x, base = t & ~31u;
+  const unsigned t = cu_tid(), base = t & ~31u;
   unsigned long long b = 0; std::memcpy(&b, &v, sizeof(T)); cu_xch[t] = b; cu_warp_wait();
   T r = v; if (src >= 0 && (unsigned)src < cu_lanes()) std::memcpy(&r, &cu_xch[base + src], sizeof(T));
   cu_warp_wait(); return r;
 }
-template <class T> T __shfl_up_sync(unsigned, T v, unsigned d) { return cu_shfl(v, (int)(threadIdx.x & 31u) - (int)d); }
-template <class T> T __shfl_down_sync(unsigned, T v, unsigned d) { return cu_shfl(v, (int)(threadIdx.x & 31u) + (int)d); }
+template <class T> T __shfl_up_sync(unsigned, T v, unsigned d) { return cu_shfl(v, (int)(cu_tid() & 31u) - (int)d); }
+template <class T> T __shfl_down_sync(unsigned, T v, unsigned d) { return cu_shfl(v, (int)(cu_tid() & 31u) + (int)d); }
 template <class T> T cu_cas(T* p, T c, T v) { T e = c; __atomic_compare_exchange(p, &e, &v, false, __ATOMIC_SEQ_CST, __ATOMIC_SEQ_CST); return e; }
 inline int atomicCAS(int* p, int c, int v) { return cu_cas(p, c, v); }
 inline unsigned atomicCAS(unsigned* p, unsigned c, unsigned v) { return cu_cas(p, c, v); }
@@ -99,26 +105,31 @@ template <class T> T atomicAnd(T* p, T v) { return __atomic_fetch_and(p, v, __AT
 template <class T> T atomicOr(T* p, T v) { return __atomic_fetch_or(p, v, __ATOMIC_SEQ_CST); }
 template <class T> T atomicXor(T* p, T v) { return __atomic_fetch_xor(p, v, __ATOMIC_SEQ_CST); }
 template <class T> T atomicExch(T* p, T v) { T r; __atomic_exchange(p, &v, &r, __ATOMIC_SEQ_CST); return r; }
-extern "C" void cu_emu_run(void (*tr)(void**), unsigned gx, unsigned bx, void** params, int threaded) {
-  for (unsigned b = 0; b < gx; ++b) {
+extern "C" void cu_emu_run(void (*tr)(void**), unsigned gx, unsigned gy, unsigned bx, unsigned by,
+                           void** params, int threaded) {
+  const unsigned nt = bx * by;
+  auto enter = [=](unsigned b, unsigned t) {
+    gridDim.x = gx; gridDim.y = gy; blockDim.x = bx; blockDim.y = by;
+    blockIdx.x = b % gx; blockIdx.y = b / gx; threadIdx.x = t % bx; threadIdx.y = t / bx;
+  };
+  for (unsigned b = 0; b < gx * gy; ++b) {
     if (!threaded) {
-      gridDim.x = gx; blockDim.x = bx; blockIdx.x = b;
-      for (unsigned t = 0; t < bx; ++t) { threadIdx.x = t; tr(params); }
+      for (unsigned t = 0; t < nt; ++t) { enter(b, t); tr(params); }
       continue;
     }
-    cu_emu_barrier block(bx); cu_block_bar = &block;
+    cu_emu_barrier block(nt); cu_block_bar = &block;
     std::vector<cu_emu_barrier*> warps;
-    for (unsigned w = 0; w < (bx + 31) / 32; ++w) warps.push_back(new cu_emu_barrier(std::min(32u, bx - 32 * w)));
+    for (unsigned w = 0; w < (nt + 31) / 32; ++w) warps.push_back(new cu_emu_barrier(std::min(32u, nt - 32 * w)));
     cu_warp_bars = warps;
     std::vector<std::thread> th;
-    for (unsigned t = 0; t < bx; ++t)
-      th.emplace_back([=] { gridDim.x = gx; blockDim.x = bx; blockIdx.x = b; threadIdx.x = t; tr(params); });
+    for (unsigned t = 0; t < nt; ++t)
+      th.emplace_back([=] { enter(b, t); tr(params); });
     for (auto& x : th) x.join();
     for (auto* w : warps) delete w;
   }
 }
 """
-_KERNEL = re.compile(r'extern "C" __global__ void (\w+)\(([^)]*)\)')
+_KERNEL = re.compile(r'extern "C" __global__ void (?:__launch_bounds__\([^)]*\) )?(\w+)\(([^)]*)\)')
 
 
 def _split_params(params):
@@ -149,12 +160,13 @@ class _Function:
         self.tramp = ctypes.cast(getattr(lib, f"cu_tr_{name}"), ctypes.c_void_p).value
 
     def launch(self, grid, block, params_address, shared_mem=0, stream_ptr=0):
-        assert tuple(grid[1:]) == (1, 1) and tuple(block[1:]) == (1, 1), (grid, block)
-        self.launch1d(grid[0], block[0], params_address, stream_ptr)
+        assert grid[2] == 1 and block[2] == 1, (grid, block)
+        assert grid[0] >= 1 and grid[1] >= 1 and 1 <= block[0] * block[1] <= 1024, (grid, block)
+        self.lib.cu_emu_run(self.tramp, grid[0], grid[1], block[0], block[1], params_address,
+                            int(self.threaded))
 
     def launch1d(self, grid, block, params_address, stream_ptr):
-        assert grid >= 1 and 1 <= block <= 1024, (grid, block)
-        self.lib.cu_emu_run(self.tramp, grid, block, params_address, int(self.threaded))
+        self.launch((grid, 1, 1), (block, 1, 1), params_address, 0, stream_ptr)
 
 
 class _Module:
@@ -212,8 +224,8 @@ class Emulator:
                 os.replace(cpp + ".so", so)
                 os.unlink(cpp)
             lib = ctypes.CDLL(so)
-            lib.cu_emu_run.argtypes = [ctypes.c_void_p, ctypes.c_uint, ctypes.c_uint,
-                                       ctypes.c_void_p, ctypes.c_int]
+            lib.cu_emu_run.argtypes = [ctypes.c_void_p, ctypes.c_uint, ctypes.c_uint, ctypes.c_uint,
+                                       ctypes.c_uint, ctypes.c_void_p, ctypes.c_int]
             # real threads where the kernel synchronises or races (atomics); else one by one
             threaded = any(s in source for s in ("__syncthreads", "_sync(", "atomic"))
             mod = self.mods[key] = _Module(lib, threaded)
@@ -246,7 +258,7 @@ _CACHES = [("cuarray._core._copy", "_copy_ops"), ("cuarray._core._copy", "_fill_
            ("cuarray._core.scan", "_ops"), ("cuarray._core.scan", "_status"),
            ("cuarray._core._argwhole", "_kernels"), ("cuarray._core._argwhole", "_part"),
            ("cuarray._core._indexing", "_fast"),
-           ("cuarray._core._reductions", "_ops"),
+           ("cuarray._core._reductions", "_built"), ("cuarray._core._reductions", "_warm"),
            ("cuarray._routines.creation", "_arange_ops"), ("cuarray._routines.indexing", "_ops")]
 
 
@@ -282,12 +294,16 @@ def emulate(monkeypatch):
 
     def own_kernels(method):
         def run(self, *args, **kwargs):   # ops made elsewhere keep separate emulated kernels
-            saved = self._kernels
-            self._kernels = side.setdefault(id(self), {})
+            names = [n for n in ("_kernels", "_plans") if hasattr(self, n)]   # Op has both
+            own = side.setdefault(id(self), {n: {} for n in names})
+            saved = [(n, getattr(self, n)) for n in names]
+            for n in names:
+                setattr(self, n, own[n])
             try:
                 return method(self, *args, **kwargs)
             finally:
-                self._kernels = saved
+                for n, v in saved:
+                    setattr(self, n, v)
         return run
 
     from cuarray._core import reduction, scan
@@ -304,6 +320,7 @@ def emulate(monkeypatch):
         (stream.current_stream_ptr, lambda: 0),
         (_copy.memcpy, lambda dst, src, n: ctypes.memmove(dst, src, n)),
         (elementwise._grid_cap, lambda: 3),    # few blocks: grid-stride loops go round
+        (elementwise._sm_count, lambda: 1),    # reductions split their range early
         (pinned.copy_host_to_device, lambda dst, host, nbytes, sp, sync: ctypes.memmove(
             dst, _host_address(host), nbytes)),
         (pinned.copy_device_to_host, lambda host, src, nbytes, sp, sync: ctypes.memmove(

@@ -15,7 +15,7 @@ from cuarray._core.ndarray import ndarray
 from cuarray._runtime import memory as _memory
 from cuarray._runtime import stream as _stream
 from cuarray._runtime.compiler import compile_module
-from cuarray._runtime.device import ensure_context, get_device_id
+from cuarray._runtime.device import ensure_context
 from cuarray._runtime.launch import ArgPacker
 
 _BLOCK = 256
@@ -25,6 +25,7 @@ _BLOCK = 256
 # unroll 8 0.365; chunked 0.386-0.395 whatever the unroll or grid (as the sum kernel reads).
 LAYOUT = dict(unroll=4, blocks_per_sm=8, chunked=False)
 _INT32_MAX = 2**31 - 1
+_I64 = numpy.dtype(numpy.int64)
 
 _SOURCE = r"""
 #include <cuarray/core.cuh>
@@ -155,7 +156,7 @@ def _entry(dtype, greater):
 
 def argwhole(a, greater):
     """The flat index (a 0-d int64 array) of the first maximum (greater) or minimum of `a`."""
-    ensure_context()
+    dev = ensure_context()
     fn, pk, fin, fpk = _entry(a.dtype, greater)
     n = a.size
     grid = max(1, min(-(-n // ((16 // a.dtype.itemsize) * _BLOCK)), _sm_count() * LAYOUT["blocks_per_sm"]))
@@ -163,20 +164,20 @@ def argwhole(a, greater):
     # The per-block partials live in a buffer kept per stream: launches on one stream run
     # in order, so the next call cannot overwrite them before the merge has read them, and
     # the first kernel starts without waiting on an allocation.
-    part = _partials(s, grid)
+    part = _partials(dev, s, grid)
     pv, pi = part.ptr, part.ptr + grid * 8
-    fn.launch((grid, 1, 1), (_BLOCK, 1, 1), pk.pack([a._ptr, n, pv, pi]), 0, s)
-    out = ndarray._alloc((), numpy.dtype(numpy.int64))
-    fin.launch((1, 1, 1), (_BLOCK, 1, 1), fpk.pack([pv, pi, grid, out._ptr]), 0, s)
+    fn.launch1d(grid, _BLOCK, pk.pack((a._ptr, n, pv, pi)), s)
+    out = ndarray._alloc((), _I64)
+    fin.launch1d(1, _BLOCK, fpk.pack((pv, pi, grid, out._ptr)), s)
     return out
 
 
 _part = {}
 
 
-def _partials(stream_ptr, grid):
+def _partials(dev, stream_ptr, grid):
     """Room for `grid` (value, index) partials (values of at most 8 bytes) on this stream."""
-    key = (get_device_id(), stream_ptr)
+    key = (dev, stream_ptr)
     p = _part.get(key)
     if p is None or p[0] < grid:
         p = _part[key] = (grid, _memory.alloc(grid * 12 + 16))

@@ -69,7 +69,8 @@ class ReduceOp:
         axes in order, scalars as NumPy scalars); axes: the reduced axes of the full shape.
 
         The launch plan (collapsed axes, strategy, kernel, argument template) is cached per
-        layout, so a warm call only fills in pointers and scalars.
+        layout, so a warm call only fills in pointers and scalars. Returns the plan it ran
+        (None when there are no outputs to write), which callers may `bind` for a warm path.
         """
         ensure_context()
         key = [axes, full_shape]
@@ -86,6 +87,7 @@ class ReduceOp:
                 self._plans.pop(next(iter(self._plans)))
         if plan is not None:
             plan.run(args)
+        return plan
 
     def _plan(self, args, axes, full_shape):
         ins = [a for p, a in zip(self.params, args) if p.role == "in"]
@@ -203,33 +205,68 @@ class _Plan:
             setattr(self, name, v)
 
     def run(self, args):
-        vals = list(self.vals)
-        for pos, k, cplx in self.fill:
-            a = args[k]
-            if cplx:
-                vals[pos] = a.real
-                vals[pos + 1] = a.imag
-            else:
-                vals[pos] = a._ptr if type(a) is ndarray else a
+        self._launch(_filled(self.vals, self.fill, args),
+                     _filled(self.fvals, self.ffill, args) if self.S > 1 else None)
+
+    def bind(self, args):
+        """This launch with the scalars of `args` fixed (see _Bound)."""
+        return _Bound(self, args)
+
+    def _launch(self, vals, fvals):
+        """Launch with every argument but the partial buffer filled in (fvals: the second
+        kernel's, when the reduced range is split)."""
         sp = _stream.current_stream_ptr()
         partial = None
-        if self.S > 1:
+        if fvals is not None:
             partial = _memory.alloc(self.partial_bytes)
-            vals[self.partial_at] = partial.ptr
+            vals[self.partial_at] = fvals[self.fpartial_at] = partial.ptr
         grid, block = self.geom
         self.fn.launch(grid, block, self.packer.pack(vals), 0, sp)
         if partial is not None:
-            fvals = list(self.fvals)
-            for pos, k, cplx in self.ffill:
-                a = args[k]
-                if cplx:
-                    fvals[pos] = a.real
-                    fvals[pos + 1] = a.imag
-                else:
-                    fvals[pos] = a._ptr if type(a) is ndarray else a
-            fvals[self.fpartial_at] = partial.ptr
             grid, block = self.fgeom
             self.fin.launch(grid, block, self.fpacker.pack(fvals), 0, sp)
+
+
+def _filled(template, fill, args):
+    """A copy of an argument template with the pointers and scalars of `args` filled in."""
+    vals = list(template)
+    for pos, k, cplx in fill:
+        a = args[k]
+        if cplx:
+            vals[pos] = a.real
+            vals[pos + 1] = a.imag
+        else:
+            vals[pos] = a._ptr if type(a) is ndarray else a
+    return vals
+
+
+class _Bound:
+    """A plan with its scalar arguments fixed: a warm call fills in only its arrays' pointers,
+    so a reduction's warm path (`_reductions._Warm`) needs no per-call argument walk."""
+
+    __slots__ = ("plan", "vals", "at", "fvals", "fat")
+
+    def __init__(self, plan, args):
+        arrays = [k for k, a in enumerate(args) if type(a) is ndarray]
+        self.plan = plan
+        self.vals = _filled(plan.vals, plan.fill, args)
+        self.at = [(pos, arrays.index(k)) for pos, k, _ in plan.fill if k in arrays]
+        self.fvals = self.fat = None
+        if plan.S > 1:
+            self.fvals = _filled(plan.fvals, plan.ffill, args)
+            self.fat = [(pos, arrays.index(k)) for pos, k, _ in plan.ffill if k in arrays]
+
+    def run(self, arrays):
+        """Launch on `arrays`: the array arguments, in parameter order."""
+        vals = self.vals.copy()
+        for pos, k in self.at:
+            vals[pos] = arrays[k]._ptr
+        fvals = None
+        if self.fvals is not None:
+            fvals = self.fvals.copy()
+            for pos, k in self.fat:
+                fvals[pos] = arrays[k]._ptr
+        self.plan._launch(vals, fvals)
 
 
 def _collapse(shape, strides_list, ref_idx):
