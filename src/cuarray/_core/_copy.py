@@ -4,12 +4,14 @@ import numpy
 from cuarray._core import dtypes as _dt
 from cuarray._core import _transpose
 from cuarray._core.elementwise import Op, Param
+from cuarray._core.ndarray import ndarray
 from cuarray._runtime import driver as _driver
 from cuarray._runtime.device import ensure_context
 from cuarray._runtime import stream as _stream
 
 _copy_ops = {}
 _fill_ops = {}
+_casts = {}   # (source dtype, dtype argument, casting) -> target dtype, see _cast_target
 
 
 def _same_layout(a, b):
@@ -70,7 +72,6 @@ def copy_into(dst, src):
 
 
 def copy(a, order="C"):
-    from cuarray._core.ndarray import ndarray
     out = ndarray._alloc(a._shape, a.dtype, _result_order(a, order))
     if a.size:
         if _same_layout(a, out):
@@ -80,15 +81,34 @@ def copy(a, order="C"):
     return out
 
 
-def astype(a, dtype, order="K", casting="unsafe", copy=True):
-    dtype = _dt.check_dtype(dtype)
-    if not numpy.can_cast(a.dtype, dtype, casting):
-        raise TypeError(f"Cannot cast array data from {a.dtype!r} to {dtype!r} according to the "
+def _cast_target(src, dtype, casting):
+    """`check_dtype(dtype)`, after NumPy's check that `src` casts to it under `casting`.
+
+    Remembered for dtype arguments that are dtypes, types or strings (hashable, and
+    compared safely): numpy.can_cast alone costs 0.4 µs of a 6 µs astype.
+    """
+    key = (src, dtype, casting)
+    known = isinstance(dtype, (numpy.dtype, type, str)) and type(casting) is str
+    if known:
+        dt = _casts.get(key)
+        if dt is not None:
+            return dt
+    dt = _dt.check_dtype(dtype)
+    if not numpy.can_cast(src, dt, casting):
+        raise TypeError(f"Cannot cast array data from {src!r} to {dt!r} according to the "
                         f"rule '{casting}'")
+    if known:
+        if len(_casts) >= 1024:
+            _casts.clear()
+        _casts[key] = dt
+    return dt
+
+
+def astype(a, dtype, order="K", casting="unsafe", copy=True):
+    dtype = _cast_target(a.dtype, dtype, casting)
     order = _result_order(a, order)
     if not copy and dtype == a.dtype and (a._c_contig if order == "C" else a._f_contig):
         return a
-    from cuarray._core.ndarray import ndarray
     out = ndarray._alloc(a._shape, dtype, order)
     if a.size and not (dtype == a.dtype and _transpose.transpose_copy(a, out)):
         _copy_op(dtype).launch((a, out))
@@ -98,7 +118,6 @@ def astype(a, dtype, order="K", casting="unsafe", copy=True):
 def fill(a, value):
     if a.size == 0:
         return
-    from cuarray._core.ndarray import ndarray
     if isinstance(value, ndarray):
         copy_into(a, value)
         return
@@ -118,7 +137,6 @@ def to_scalar(value, dtype):
 
 def assign(view, value):
     """view[...] = value, where value is a scalar, a device array or host data."""
-    from cuarray._core.ndarray import ndarray
     if isinstance(value, ndarray):
         if value._shape != view._shape:
             from cuarray._core.shapes import broadcast_shapes
@@ -153,7 +171,6 @@ def _overlap(a, b):
 
 def copyto(dst, src, casting="same_kind", where=True):
     """cuarray version of `numpy.copyto`: src broadcast into dst under NumPy's casting rule."""
-    from cuarray._core.ndarray import ndarray
     if not isinstance(dst, ndarray):
         raise TypeError(f"copyto() argument 1 must be a cuarray.ndarray, not {type(dst).__name__}")
     if isinstance(src, ndarray):

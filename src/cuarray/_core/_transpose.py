@@ -54,6 +54,7 @@ extern "C" __global__ void __launch_bounds__(256) NAME(
 """
 
 _kernels = {}
+_plans = {}   # (shape, src strides, dst strides, itemsize) -> plan() or ()
 
 
 def source(itemsize, idx64):
@@ -128,8 +129,14 @@ def transpose_copy(src, dst):
     it = src.dtype.itemsize
     if it not in _WORD:
         return False
-    p = plan(src._shape, src._strides, dst._strides, it)
+    key = (src._shape, src._strides, dst._strides, it)
+    p = _plans.get(key)
     if p is None:
+        # plan() is pure but costs ~1 µs, paid by every strided copy that is no transpose.
+        if len(_plans) >= 256:
+            _plans.clear()
+        p = _plans[key] = plan(*key) or ()    # (): not a transpose
+    if not p:
         return False
     R, C, sc, dr, sb, db, batch = p
     if src._mem is dst._mem:
