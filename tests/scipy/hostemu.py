@@ -283,6 +283,11 @@ class FakeDriver:
         return (0, {A.CU_FUNC_ATTRIBUTE_MAX_THREADS_PER_BLOCK: 1024,
                     A.CU_FUNC_ATTRIBUTE_NUM_REGS: 32}.get(attr, 0))
 
+    def cuPointerGetAttribute(self, attr, ptr):
+        # As the driver for host memory it did not allocate: not pinned (uploads then
+        # stage through a pinned buffer from cuMemHostAlloc).
+        return (1, 0)   # CUDA_ERROR_INVALID_VALUE
+
     def cuMemHostAlloc(self, size, flags):
         buf = numpy.empty(size + 64, dtype=numpy.uint8)
         ptr = (buf.ctypes.data + 63) // 64 * 64

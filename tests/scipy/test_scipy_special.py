@@ -274,3 +274,9 @@ def test_special_ufuncs_carry_every_ufunc_attribute():
     from cuarray._core._ops import UFUNCS as CORE
     core = set(vars(CORE["sin"])) - {"_np"}
     assert core <= set(vars(special.erf)), core - set(vars(special.erf))
+
+
+def test_large_input(cp):
+    # 800 KB: host uploads this size stage through pinned memory
+    x = np.random.default_rng().uniform(-6, 6, 100_000)
+    np.testing.assert_allclose(special.erf(cp.asarray(x)).get(), ss.erf(x), rtol=1e-13, atol=1e-15)
