@@ -2,8 +2,6 @@
 import builtins
 import operator
 
-import numpy
-
 from cuarray._core import dtypes as _dt
 from cuarray._core import shapes as _sh
 from cuarray._runtime import memory as _memory
@@ -86,8 +84,9 @@ class ndarray:
             a._f_contig = n == 0 or _sh.is_f_contiguous(shape, a._strides, it)
         return a
 
-    def _view(self, shape, strides, offset=0, dtype=None):
-        """A view sharing this array's memory; offset in bytes."""
+    def _view(self, shape, strides, offset=0, dtype=None, contig=None):
+        """A view sharing this array's memory; offset in bytes. `contig`: the view's (C, F)
+        contiguity when the caller knows it (working it out is two thirds of a view's cost)."""
         v = object.__new__(type(self))
         v._shape = shape
         v._strides = strides
@@ -95,13 +94,18 @@ class ndarray:
         v._mem = self._mem
         v._ptr = self._ptr + offset
         v._device_id = self._device_id
-        n = 1
-        for s in shape:
-            n *= s
-        v.size = n
+        v.size = _sh.prod(shape)
         v.base = self if self.base is None else self.base
-        v._set_flags()
+        if contig is None:
+            v._set_flags()
+        else:
+            v._c_contig, v._f_contig = contig
         return v
+
+    def _permute(self, axes):
+        """A view with this array's axes in the order `axes` (a permutation already checked)."""
+        shape, strides = self._shape, self._strides
+        return self._view(tuple([shape[a] for a in axes]), tuple([strides[a] for a in axes]))
 
     # ---- attributes -----------------------------------------------------------------------
     @property
@@ -110,12 +114,12 @@ class ndarray:
 
     @shape.setter
     def shape(self, new_shape):
-        v = self._reshape_view(new_shape, "C")
+        v = self._reshape_view(_sh.intp_tuple(new_shape), "C")
         if v is None:
             raise AttributeError("Incompatible shape for in-place modification. Use `.reshape()` "
                                  "to make a copy with the desired shape.")
         self._shape, self._strides = v._shape, v._strides
-        self._set_flags()
+        self._c_contig, self._f_contig = v._c_contig, v._f_contig
 
     @property
     def strides(self):
@@ -148,7 +152,9 @@ class ndarray:
 
     @property
     def T(self):
-        return self.transpose()
+        # Reversing the axes swaps C and F contiguity: the flags need no working out.
+        return self._view(self._shape[::-1], self._strides[::-1],
+                          contig=(self._f_contig, self._c_contig))
 
     @property
     def mT(self):
@@ -253,104 +259,134 @@ class ndarray:
         return format(self.get(), spec)
 
     # ---- shape manipulation ---------------------------------------------------------------
-    def _reshape_view(self, new_shape, order):
-        if isinstance(new_shape, (int, numpy.integer)):
-            new_shape = (operator.index(new_shape),)
-        new_shape = tuple(operator.index(s) for s in new_shape)
-        new_shape = _sh.infer_reshape(self.size, new_shape)
-        if order == "C" and self._c_contig:
-            # The common case: a contiguous array gets contiguous strides, no planning.
-            v = object.__new__(type(self))
-            v._shape = new_shape
-            v._strides = _sh.contiguous_strides(new_shape, self.dtype.itemsize, "C")
-            v.dtype = self.dtype
-            v._mem = self._mem
-            v._ptr = self._ptr
-            v._device_id = self._device_id
-            v.size = self.size
-            v.base = self if self.base is None else self.base
-            v._c_contig = True
-            v._f_contig = len(new_shape) <= 1 or self.size <= 1 or \
-                _sh.is_f_contiguous(new_shape, v._strides, self.dtype.itemsize)
-            return v
-        if new_shape == self._shape:
-            return self._view(self._shape, self._strides)
-        st = _sh.reshape_strides(self._shape, self._strides, self.dtype.itemsize, new_shape, order)
-        if st is None:
-            return None
-        return self._view(new_shape, st)
-
     def reshape(self, *shape, order="C", copy=None):
         """A view with the new shape when strides allow, else a copy (NumPy's rules)."""
-        if len(shape) == 1 and not isinstance(shape[0], (int, numpy.integer)):
-            shape = shape[0]
-        if isinstance(order, str):
-            order = order.upper()
+        dims = shape[0] if len(shape) == 1 else shape
+        if type(dims) is int:
+            dims = (dims,)
+        # Fast path (1.1 µs; the general path takes 1.6): a non-empty C-contiguous array read
+        # in C order is a view with C strides for any shape of its size, so only the shape
+        # needs checking. NumPy keeps the old strides for an unchanged shape: general path.
+        if order == "C" and copy is None and self._c_contig and self.size and shape and \
+                type(dims) is tuple:
+            new = _sh.c_reshape(self.size, dims, self.dtype.itemsize)
+            if new is not None and dims != self._shape:
+                return self._view(new[0], new[1], contig=(True, _sh.one_long_axis(new[0])))
+        return self._reshape(shape, order, copy)
+
+    def _reshape(self, args, order, copy):
+        """reshape's general path, its checks in NumPy's order."""
+        order = _sh.order_code(order)
+        if isinstance(copy, str):
+            raise ValueError("strings are not allowed for 'copy' keyword. Use True/False/None "
+                             "instead.")
+        if not args:
+            raise TypeError("reshape() takes exactly 1 argument (0 given)")
+        dims = args[0] if len(args) == 1 else args
+        if dims is None:  # NumPy: a view of the array as it is, whatever `copy` says
+            return self._view(self._shape, self._strides, contig=(self._c_contig, self._f_contig))
+        dims = _sh.intp_tuple(dims)
+        if order == "K":
+            raise ValueError("order 'K' is not permitted for reshaping")
         if order == "A":
             order = "F" if self._f_contig and not self._c_contig else "C"
-        if order not in ("C", "F"):
-            raise ValueError(f"order must be one of 'C', 'F', 'A', got {order!r}")
         if copy:
-            return self.copy(order)._reshape_view(shape, order)
-        v = self._reshape_view(shape, order)
+            return self.copy(order)._reshape_view(dims, order)
+        v = self._reshape_view(dims, order)
         if v is None:
-            if copy is False:
+            if copy is not None:  # a false `copy` forbids copying
                 raise ValueError("Unable to avoid creating a copy while reshaping.")
-            v = self.copy(order)._reshape_view(shape, order)
+            v = self.copy(order)._reshape_view(dims, order)
         return v
 
+    def _reshape_view(self, shape, order):
+        """This array as `shape` (ints; a negative one is the unknown) read in `order`, as a
+        view, or None when its strides do not allow one (NumPy's rules)."""
+        if shape == self._shape:  # NumPy keeps the strides, unit axes' included
+            return self._view(shape, self._strides, contig=(self._c_contig, self._f_contig))
+        shape = _sh.infer_reshape(self.size, shape)
+        it = self.dtype.itemsize
+        if self._c_contig if order == "C" else self._f_contig:
+            other = self.size == 0 or _sh.one_long_axis(shape)  # contiguous the other way too
+            return self._view(shape, _sh.contiguous_strides(shape, it, order),
+                              contig=(True, other) if order == "C" else (other, True))
+        strides = _sh.reshape_strides(self._shape, self._strides, it, shape, order)
+        return None if strides is None else self._view(shape, strides)
+
     def ravel(self, order="C"):
-        order = order.upper() if isinstance(order, str) else order
-        if order == "K":
-            order = "F" if self._f_contig and not self._c_contig else "C"
-        return self.reshape(-1, order=order)
+        """A 1-D view when the layout allows, else a new 1-D array (NumPy's rules)."""
+        src, order = self._in_flat_order(order)
+        if src._c_contig if order == "C" else src._f_contig:
+            return src._reshape_view((-1,), order)
+        return src._flat_copy(order)
 
     def flatten(self, order="C"):
-        order = order.upper() if isinstance(order, str) else order
-        if order == "K" or order == "A":
+        """A new 1-D array of the elements read in `order`."""
+        src, order = self._in_flat_order(order)
+        return src._flat_copy(order)
+
+    def _in_flat_order(self, order):
+        """ravel's and flatten's `order` as (array, 'C' or 'F') to read: 'A' is F for Fortran
+        arrays, 'K' reads memory order (a C- or F-contiguous array in its order, any other one
+        as a view with its axes in NumPy's K order, read in C order)."""
+        order = _sh.order_code(order)
+        if order == "A":
             order = "F" if self._f_contig and not self._c_contig else "C"
-        return self.copy(order).reshape(-1, order=order)
+        elif order == "K":
+            if not (self._c_contig or self._f_contig):
+                return self._permute(_sh.keep_order(self._shape, self._strides)), "C"
+            order = "C" if self._c_contig else "F"
+        return self, order
+
+    def _flat_copy(self, order):
+        flat = self.copy(order)
+        # A new array nothing else holds: flatten it in place, so that it owns its memory
+        # (base None) as NumPy's flattened copies do.
+        flat._shape, flat._strides = (flat.size,), (flat.dtype.itemsize,)
+        flat._c_contig = flat._f_contig = True
+        return flat
 
     def transpose(self, *axes):
-        nd = self.ndim
         if not axes or (len(axes) == 1 and axes[0] is None):
-            axes = tuple(range(nd - 1, -1, -1))
-        elif len(axes) == 1 and not isinstance(axes[0], (int, numpy.integer)):
-            axes = tuple(axes[0])
-        if len(axes) != nd:
-            raise ValueError("axes don't match array")
-        axes = tuple(_sh.normalize_axis(a, nd) for a in axes)
-        if len(set(axes)) != nd:
-            raise ValueError("repeated axis in transpose")
-        return self._view(tuple(self._shape[a] for a in axes), tuple(self._strides[a] for a in axes))
+            return self.T
+        axes = _sh.intp_tuple(axes[0] if len(axes) == 1 else axes)
+        return self._permute(_sh.check_permutation(axes, len(self._shape)))
 
     def swapaxes(self, axis1, axis2):
-        nd = self.ndim
-        a1, a2 = _sh.normalize_axis(axis1, nd), _sh.normalize_axis(axis2, nd)
+        nd = len(self._shape)
+        a1, a2 = _sh.normalize_axis(axis1, nd, "axis1"), _sh.normalize_axis(axis2, nd, "axis2")
         axes = list(range(nd))
-        axes[a1], axes[a2] = axes[a2], axes[a1]
-        return self.transpose(axes)
+        axes[a1], axes[a2] = a2, a1
+        return self._permute(axes)
 
     def squeeze(self, axis=None):
+        shape, strides = self._shape, self._strides
         if axis is None:
-            keep = [d for d, s in enumerate(self._shape) if s != 1]
+            keep = [d for d, n in enumerate(shape) if n != 1]
         else:
-            axes = _sh.normalize_axes(axis, self.ndim)
+            # NumPy's method takes an int or a tuple (a list is refused, as by NumPy)
+            axes = _sh.normalize_axes(axis if type(axis) is tuple else operator.index(axis),
+                                      len(shape))
             for a in axes:
-                if self._shape[a] != 1:
+                if shape[a] != 1:
                     raise ValueError("cannot select an axis to squeeze out which has size not equal to one")
-            keep = [d for d in range(self.ndim) if d not in axes]
-        return self._view(tuple(self._shape[d] for d in keep), tuple(self._strides[d] for d in keep))
+            keep = [d for d in range(len(shape)) if d not in axes]
+        if len(keep) == len(shape):
+            return self  # as NumPy: nothing to squeeze gives the array itself, not a view
+        # Unit axes never count for contiguity, so dropping them keeps the flags.
+        return self._view(tuple([shape[d] for d in keep]), tuple([strides[d] for d in keep]),
+                          contig=(self._c_contig, self._f_contig))
 
     def view(self, dtype=None, type=None):
+        same = (self._c_contig, self._f_contig)
         if dtype is None:
-            return self._view(self._shape, self._strides)
+            return self._view(self._shape, self._strides, contig=same)
         if isinstance(dtype, builtins.type) and issubclass(dtype, ndarray):
-            return self._view(self._shape, self._strides)
+            return self._view(self._shape, self._strides, contig=same)
         dtype = _dt.check_dtype(dtype)
         old, new = self.dtype.itemsize, dtype.itemsize
         if old == new:
-            return self._view(self._shape, self._strides, 0, dtype)
+            return self._view(self._shape, self._strides, 0, dtype, contig=same)
         if self.ndim == 0:
             raise ValueError("Changing the dtype of a 0d array is only supported if the itemsize is unchanged")
         if self._strides[-1] != old and self._shape[-1] != 1:

