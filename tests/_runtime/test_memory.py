@@ -479,6 +479,24 @@ def arena_block_ptr(arena, size):
     return chunk.ptr
 
 
+def test_freed_pieces_wait_in_their_own_bin_until_a_request_needs_them_merged(pool, dev):
+    big = pool.malloc(4096)
+    base = big.ptr
+    del big
+    arena = next(iter(pool._pool()._arenas.values()))
+    p = pool.malloc(512)                 # split from the free 4096 block
+    del p
+    (rest,) = arena.bins[3584]
+    (piece,) = arena.bins[512]           # not merged back: the next 512 finds it
+    q = pool.malloc(512)
+    assert q.ptr == base and arena.bins[3584] == {rest: None} and piece.free is False
+    del q
+    r = pool.malloc(4096)                # no 4096 piece: the run is merged, then taken
+    assert r.ptr == base and dev.calls == 1
+    del r
+    assert pool.n_free_blocks() == 1 and pool.free_bytes() == 4096
+
+
 def test_malloc_hot_path_is_cheap(pool):
     import timeit
     pool.malloc(8000)

@@ -162,6 +162,26 @@ class _Arena:
             self.add(chunk.split(size))
         return chunk
 
+    def coalesce(self):
+        """Merge every run of adjacent free chunks into one; True if any merged."""
+        merged = False
+        for size in list(self.sizes):
+            for c in list(self.bins.get(size, ())):
+                # Start from the first free chunk of each run; merged ones are no longer free.
+                if not c.free or (c.prev is not None and c.prev.free):
+                    continue
+                nxt = c.next
+                if nxt is None or not nxt.free:
+                    continue
+                self.remove(c)
+                while nxt is not None and nxt.free:
+                    self.remove(nxt)
+                    c.merge(nxt)
+                    nxt = c.next
+                self.add(c)
+                merged = True
+        return merged
+
     def n_free(self):
         return sum(len(b) for b in self.bins.values())
 
@@ -229,6 +249,8 @@ class SingleDeviceMemoryPool:
                     chunk.free = False
                 else:
                     chunk = arena.take(size)
+                    if chunk is None and arena.coalesce():
+                        chunk = arena.take(size)
                 if chunk is not None:
                     self._used += size
         if chunk is None:
@@ -305,20 +327,15 @@ class SingleDeviceMemoryPool:
             self._free_chunk(pending.pop())
 
     def _free_chunk(self, chunk):
-        # Caller holds the lock.
+        # Caller holds the lock. The chunk goes back to its own size's bin, unmerged: a loop
+        # that frees and takes one size carved from a larger block then finds it there,
+        # where merging at once made every call split and merge again (+0.8 µs per call).
+        # Neighbours merge when a request finds no fit (`_Arena.coalesce`) and before
+        # blocks are released or counted.
         self._used -= chunk.size
         arena = self._arenas.get(chunk.stream)
         if arena is None:
             arena = self._arenas[chunk.stream] = _Arena()
-        nxt = chunk.next
-        if nxt is not None and nxt.free:
-            arena.remove(nxt)
-            chunk.merge(nxt)
-        prv = chunk.prev
-        if prv is not None and prv.free:
-            arena.remove(prv)
-            prv.merge(chunk)
-            chunk = prv
         b = arena.bins.get(chunk.size)
         if b is not None:  # the bin is listed in `sizes` already
             b[chunk] = None
@@ -340,6 +357,7 @@ class SingleDeviceMemoryPool:
                 arena = self._arenas.get(sid)
                 if arena is None:
                     continue
+                arena.coalesce()
                 for size, b in list(arena.bins.items()):
                     for chunk in [c for c in b if c.prev is None and c.next is None]:
                         arena.remove(chunk)
@@ -356,6 +374,8 @@ class SingleDeviceMemoryPool:
         with self._lock:
             if self._pending:
                 self._drain()
+            for a in self._arenas.values():
+                a.coalesce()   # count merged pieces, as a pool that merges at once would
             return sum(a.n_free() for a in self._arenas.values())
 
     def used_bytes(self):
