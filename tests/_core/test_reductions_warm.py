@@ -7,31 +7,18 @@ recorded, not run); the cache's keys and bound. Behaviour tests run on the CPU s
 the GPU ("emu", from test_indexing.py: the reduction kernels built by g++, CUDA threads as
 host threads) and on the GPU ("gpu"), comparing values with NumPy on both calls.
 """
-import importlib.util
-import os
-import sys
 import warnings
 
 import numpy
 import pytest
+import stand_in
 
 import cuarray
 from cuarray._core import _argwhole, _reductions, reduction
 from cuarray._runtime import launch
 
 
-def _stand_in():
-    name = "_cuarray_indexing_stand_in"
-    if name not in sys.modules:
-        spec = importlib.util.spec_from_file_location(
-            name, os.path.join(os.path.dirname(__file__), "test_indexing.py"))
-        mod = importlib.util.module_from_spec(spec)
-        sys.modules[name] = mod
-        spec.loader.exec_module(mod)
-    return sys.modules[name]
-
-
-_S = _stand_in()
+_S = stand_in.load()
 xp, rng, pytest_generate_tests, rand = _S.xp, _S.rng, _S.pytest_generate_tests, _S.rand
 
 ALL = "?bBhHiIlLqQefdFD"

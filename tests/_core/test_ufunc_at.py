@@ -5,12 +5,10 @@ or the in-order thread), the update code compiled by NVRTC, and the argument err
 Behaviour tests run on the CPU stand-in for the GPU ("emu", from test_indexing.py) and on
 the GPU ("gpu").
 """
-import importlib.util
-import os
-import sys
 
 import numpy
 import pytest
+import stand_in
 
 import cuarray
 from cuarray._core import _gather_scatter
@@ -22,18 +20,7 @@ from cuarray._runtime import compiler as _compiler
 from cuarray._runtime import memory
 
 
-def _stand_in():
-    name = "_cuarray_indexing_stand_in"
-    if name not in sys.modules:
-        spec = importlib.util.spec_from_file_location(
-            name, os.path.join(os.path.dirname(__file__), "test_indexing.py"))
-        mod = importlib.util.module_from_spec(spec)
-        sys.modules[name] = mod
-        spec.loader.exec_module(mod)
-    return sys.modules[name]
-
-
-_S = _stand_in()
+_S = stand_in.load()
 xp, rng, pytest_generate_tests, dtypes, rand, same = (
     _S.xp, _S.rng, _S.pytest_generate_tests, _S.dtypes, _S.rand, _S.same)
 

@@ -5,29 +5,16 @@ modules outside packages need unique basenames.) The diagonal planning is checke
 CPU; the behaviour tests run on the CPU stand-in for the GPU ("emu", from
 tests/_core/test_indexing.py) and on the GPU ("gpu"), with fresh random inputs.
 """
-import importlib.util
-import os
-import sys
 import warnings
 
 import numpy
 import pytest
+import stand_in
 
 from cuarray._routines import indexing as R
 
 
-def _stand_in():
-    name = "_cuarray_indexing_stand_in"
-    if name not in sys.modules:
-        spec = importlib.util.spec_from_file_location(
-            name, os.path.join(os.path.dirname(__file__), "..", "_core", "test_indexing.py"))
-        mod = importlib.util.module_from_spec(spec)
-        sys.modules[name] = mod
-        spec.loader.exec_module(mod)
-    return sys.modules[name]
-
-
-_S = _stand_in()
+_S = stand_in.load()
 xp, rng, pytest_generate_tests, dtypes, rand, same = (
     _S.xp, _S.rng, _S.pytest_generate_tests, _S.dtypes, _S.rand, _S.same)
 

@@ -10,6 +10,7 @@ import numpy
 from numpy.lib.array_utils import normalize_axis_index
 
 from cuarray._core.ndarray import ndarray
+from cuarray._core.shapes import normalize_axis
 
 _SCALARS = (bool, int, float, complex, numpy.generic)
 _AxisError = numpy.exceptions.AxisError
@@ -42,11 +43,15 @@ def _upload(host):
     return transfer.asarray(numpy.ascontiguousarray(host))
 
 
-def _norm_axis(axis, ndim, argname=None):
-    axis = operator.index(axis)
-    if not -ndim <= axis < ndim:
-        raise _AxisError(axis, ndim, argname)
-    return axis % ndim
+_norm_axis = normalize_axis
+
+
+def _flat_or_axis(a, axis):
+    """(a, axis) for a routine whose axis=None means the flattened array (take, delete,
+    repeat, packbits ...): the array as 1-D and axis 0, else the axis normalized."""
+    if axis is None:
+        return a.reshape(-1), 0
+    return a, normalize_axis(axis, a.ndim)
 
 
 def _axis_tuple(axis, ndim, argname=None, allow_duplicate=False):

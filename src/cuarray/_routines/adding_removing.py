@@ -10,7 +10,7 @@ import numpy
 
 from cuarray._core.elementwise import Op, Param
 from cuarray._core.ndarray import ndarray
-from cuarray._routines._args import (_axis_tuple, _device, _norm_axis, _order_of, _shape_str,
+from cuarray._routines._args import (_axis_tuple, _device, _flat_or_axis, _norm_axis, _order_of, _shape_str,
                                      _upload)
 from cuarray._routines._take_put import _flatnonzero, _put_axis, _take_axis
 from cuarray._routines.joining import concatenate, stack
@@ -54,11 +54,7 @@ def delete(arr, obj, axis=None):
     masks) is planned on the host with NumPy's rules and errors; a device `obj` synchronises
     once for the result's size, and out-of-range device indices are ignored."""
     arr = _device(arr, "delete")
-    if axis is None:
-        arr = arr.reshape(-1)
-        axis = 0
-    else:
-        axis = _norm_axis(axis, arr.ndim)
+    arr, axis = _flat_or_axis(arr, axis)
     n = arr._shape[axis]
     if isinstance(obj, ndarray):
         idx = _flatnonzero(_delete_keep(obj, n))

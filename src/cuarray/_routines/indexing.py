@@ -17,6 +17,7 @@ from cuarray._core import dtypes as _dt
 from cuarray._core import shapes as _sh
 from cuarray._core.ndarray import ndarray
 from cuarray._core.elementwise import Op, Param
+from cuarray._routines._args import _flat_or_axis
 
 __all__ = [
     "take", "put", "take_along_axis", "put_along_axis", "choose", "compress", "nonzero",
@@ -138,11 +139,7 @@ def take(a, indices, axis=None, out=None, mode="raise"):
     CUARRAY_CHECK_BOUNDS=1); 'wrap' and 'clip' are NumPy's."""
     _need(a, "take")
     mode = _clipmode(mode)
-    if axis is None:
-        a = a.reshape(-1)
-        axis = 0
-    else:
-        axis = _sh.normalize_axis(axis, a.ndim)
+    a, axis = _flat_or_axis(a, axis)
     n = a._shape[axis]
     _check_out_kind(a.dtype, out, "take")
     if isinstance(indices, (int, numpy.integer)) or (isinstance(indices, numpy.ndarray) and
@@ -302,11 +299,7 @@ def compress(condition, a, axis=None, out=None):
     cond = _device(condition)
     if cond.ndim != 1:
         raise ValueError("condition must be a 1-d array")
-    if axis is None:
-        a = a.reshape(-1)
-        axis = 0
-    else:
-        axis = _sh.normalize_axis(axis, a.ndim)
+    a, axis = _flat_or_axis(a, axis)
     n = a._shape[axis]
     cond = _truncate_condition(cond, n, axis)
     if a.ndim == 1:

@@ -19,7 +19,7 @@ from cuarray._core import ufunc_table as _table
 from cuarray._core.elementwise import Op, Param
 from cuarray._core.ndarray import ndarray
 from cuarray._core.reduction import ReduceOp, RParam
-from cuarray._routines._args import _device, _norm_axis
+from cuarray._routines._args import _device, _flat_or_axis, _norm_axis
 from cuarray._routines.joining import stack
 from cuarray._routines.manipulation import expand_dims
 
@@ -452,11 +452,7 @@ def packbits(a, axis=None, bitorder="big"):
     if a.dtype.kind not in "biu":
         raise TypeError("Expected an input array of integer or boolean data type")
     little = _bitorder(bitorder)
-    if axis is None:
-        a = a.reshape(-1)
-        axis = 0
-    else:
-        axis = _norm_axis(axis, a.ndim)
+    a, axis = _flat_or_axis(a, axis)
     n = a._shape[axis]
     m = (n + 7) // 8
     out = ndarray._alloc(a._shape[:axis] + (m,) + a._shape[axis + 1:], _u8)
@@ -481,11 +477,7 @@ def unpackbits(a, axis=None, count=None, bitorder="big"):
     if a.dtype != _u8:
         raise TypeError("Expected an input array of unsigned byte data type")
     little = _bitorder(bitorder)
-    if axis is None:
-        a = a.reshape(-1)
-        axis = 0
-    else:
-        axis = _norm_axis(axis, a.ndim)
+    a, axis = _flat_or_axis(a, axis)
     n = a._shape[axis]
     total = 8 * n
     if count is None:

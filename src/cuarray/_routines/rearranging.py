@@ -13,7 +13,7 @@ import numpy
 from cuarray._core import _copy
 from cuarray._core.elementwise import Op, Param
 from cuarray._core.ndarray import ndarray
-from cuarray._routines._args import _axis_tuple, _device, _norm_axis, _order_of, _upload
+from cuarray._routines._args import _axis_tuple, _device, _flat_or_axis, _order_of, _upload
 from cuarray._routines._take_put import _take_axis
 from cuarray._routines.joining import stack
 
@@ -71,11 +71,7 @@ def repeat(a, repeats, axis=None):
     per-element repeats: one gather. Device `repeats` are read once for the total
     (synchronises)."""
     a = _device(a, "repeat")
-    if axis is None:
-        a = a.reshape(-1)
-        axis = 0
-    else:
-        axis = _norm_axis(axis, a.ndim)
+    a, axis = _flat_or_axis(a, axis)
     n = a._shape[axis]
     if isinstance(repeats, ndarray):
         reps = repeats.reshape(-1)
