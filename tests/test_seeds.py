@@ -31,7 +31,9 @@ from pathlib import Path
 
 import pytest
 
-SEEDS = Path(__file__).resolve().parents[2] / "shared" / "seeds"
+# CUARRAY_SEEDS names another copy of the tutorials (a tree copied to a GPU host alone).
+SEEDS = Path(os.environ.get("CUARRAY_SEEDS")
+             or Path(__file__).resolve().parents[2] / "shared" / "seeds")
 
 # Blocks that are not runnable code, matched by how the block starts. Keep this short.
 NOT_CODE = {
@@ -358,14 +360,30 @@ def _expected_error(want):
     return None
 
 
+@functools.cache
+def _numba_cuda_unusable():
+    """Why numba.cuda cannot run here (None when it can). Installed is not enough: a Numba
+    release refuses to import beside a NumPy newer than it supports."""
+    if importlib.util.find_spec("numba") is None:
+        return "numba is not installed"
+    try:
+        from numba import cuda
+        if not cuda.is_available():
+            return "numba.cuda finds no usable GPU or CUDA libraries"
+    except Exception as e:
+        return f"{type(e).__name__}: {e}".splitlines()[0]
+    return None
+
+
 def run_block(block, ns, device_count):
     """('pass' | 'fail' | 'skip', detail)."""
     if block.skip:
         return "skip", block.skip
     code = rewrite_imports(block.text)
-    if re.search(r"^\s*(?:>>> )?(?:import|from)\s+numba\b", code, re.M) and \
-            importlib.util.find_spec("numba") is None:
-        return "skip", "needs numba, which is not installed"
+    if re.search(r"^\s*(?:>>> )?(?:import|from)\s+numba\b", code, re.M):
+        why = _numba_cuda_unusable()
+        if why:
+            return "skip", f"needs numba.cuda, which cannot run here: {why}"
     if re.search(r"Device\(\s*(?!0\s*\))[\w]", code) and device_count < 2:
         return "skip", f"needs a second GPU; this machine has {device_count}"
     # IPython magics print timings that are not emulated here: such blocks only run.
@@ -405,8 +423,9 @@ def run_block(block, ns, device_count):
     return "pass", ""
 
 
-def run_file(path):
-    """Run every block of one tutorial in order; a list of (status, detail)."""
+def run_file(path, report=None):
+    """Run every block of one tutorial in order; a list of (status, detail). `report(i, r)`
+    is called after each block, so a caller learns what ran even if the process dies."""
     import numpy
     import cuarray
     try:
@@ -416,11 +435,13 @@ def run_file(path):
     ns = {"__name__": "__main__", "np": numpy, "numpy": numpy, "cp": cuarray, "cupy": cuarray,
           "_ipython_timeit": _ipython_timeit}
     results = []
-    for block in extract(Path(path)):
+    for i, block in enumerate(extract(Path(path))):
         try:
             results.append(run_block(block, ns, count))
         except BaseException as e:  # a block must not stop the ones after it
             results.append(("fail", "".join(traceback.format_exception(e)[-6:])))
+        if report:
+            report(i, results[-1])
     return results
 
 
@@ -436,16 +457,27 @@ BLOCKS = _all_blocks()
 
 @functools.lru_cache(maxsize=None)
 def _results(seed):
+    """Each block's (status, detail), from one subprocess per tutorial. The subprocess
+    prints one line per block as it finishes, so a process that dies (a signal, the
+    driver) still leaves the results before it, and the block it died in is named."""
     env = dict(os.environ)
     src = str(Path(__file__).resolve().parents[1] / "src")
     env["PYTHONPATH"] = src + os.pathsep + env.get("PYTHONPATH", "")
     proc = subprocess.run([sys.executable, __file__, str(seed)], capture_output=True, text=True,
                           timeout=900, env=env)
-    lines = [x for x in proc.stdout.splitlines() if x.startswith("SEED-RESULTS ")]
-    if not lines:
-        raise AssertionError(f"running {seed.name} failed:\n{proc.stdout[-3000:]}\n"
-                             f"{proc.stderr[-3000:]}")
-    return json.loads(lines[-1][len("SEED-RESULTS "):])
+    got = {}
+    for line in proc.stdout.splitlines():
+        if line.startswith("SEED-RESULT "):
+            i, status, detail = json.loads(line[len("SEED-RESULT "):])
+            got[i] = (status, detail)
+    blocks = extract(seed)
+    if len(got) < len(blocks):
+        died = (f"the tutorial's process ended with status {proc.returncode} after "
+                f"{len(got)} of {len(blocks)} blocks:\n{proc.stdout[-2000:]}\n"
+                f"{proc.stderr[-3000:]}")
+        for i in range(len(blocks)):
+            got.setdefault(i, ("fail", died))
+    return [got[i] for i in range(len(blocks))]
 
 
 @pytest.mark.gpu
@@ -497,7 +529,10 @@ def test_segments_and_rewriting():
 
 if __name__ == "__main__":
     sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "src"))
-    out = run_file(sys.argv[1])
-    for (status, detail), block in zip(out, extract(Path(sys.argv[1]))):
-        print(f"{block.id}: {status} {detail.splitlines()[0] if detail else ''}", file=sys.stderr)
-    print("SEED-RESULTS " + json.dumps(out))
+    _blocks = extract(Path(sys.argv[1]))
+
+    def _report(i, r):
+        detail = r[1].splitlines()[0] if r[1] else ""
+        print(f"{_blocks[i].id}: {r[0]} {detail}", file=sys.stderr, flush=True)
+        print("SEED-RESULT " + json.dumps([i, r[0], r[1]]), flush=True)
+    run_file(sys.argv[1], _report)

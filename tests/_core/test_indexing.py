@@ -384,7 +384,7 @@ def rand(shape, dtype, rng, low=-5, high=5):
 
 @pytest.fixture
 def rng():
-    return numpy.random.default_rng()
+    return numpy.random.default_rng(1006)
 
 
 def same(got, want):
@@ -793,7 +793,7 @@ def test_setitem_on_a_view(xp, rng):
 @pytest.mark.gpu
 @pytest.mark.parametrize("dtype", [numpy.float32, numpy.float64, numpy.int8, numpy.complex128])
 def test_large(dtype):
-    rng = numpy.random.default_rng()
+    rng = numpy.random.default_rng(1007)
     n = (1 << 22) + 17
     x = rand(n, dtype, rng)
     d = cuarray.asarray(x)

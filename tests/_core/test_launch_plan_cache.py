@@ -92,7 +92,7 @@ def _check(got, want):
 
 # ---- elementwise plans -----------------------------------------------------------------------------
 def test_replayed_plans_match_numpy_on_random_layouts(cp, plans_built):
-    rng = numpy.random.default_rng()
+    rng = numpy.random.default_rng(1009)
     k = cp.ElementwiseKernel("T x, T y", "T z", "z = x - 2 * y", "plan_cache_sub")
     for _ in range(60):
         dt = rng.choice([numpy.float32, numpy.int64, numpy.complex128])
@@ -117,14 +117,18 @@ def test_replayed_plans_match_numpy_on_random_layouts(cp, plans_built):
 def test_scalars_and_raw_arguments_are_packed_per_call(cp, plans_built):
     k = cp.ElementwiseKernel("T x, T s, raw T r", "T z", "z = x * s + r[i % r.size()]",
                              "plan_cache_raw")
-    rng = numpy.random.default_rng()
+    rng = numpy.random.default_rng(1010)
     xh = rng.standard_normal((4, 6)).astype(numpy.float32)
     x = cp.asarray(xh)[:, ::-2]
     for s in (2, 3):
         for rh in (numpy.arange(5, dtype=numpy.float32), numpy.arange(7, dtype=numpy.float32)):
             got = k(x, numpy.float32(s), cp.asarray(rh))
             i = numpy.arange(12).reshape(4, 3)
-            _check(got, xh[:, ::-2] * s + rh[i % rh.size])
+            # x * s + r contracts to one fused multiply-add on the GPU (as in CuPy): NumPy's
+            # separately rounded product may differ in the last bit.
+            want = xh[:, ::-2] * s + rh[i % rh.size]
+            assert got.shape == want.shape and got.dtype == want.dtype
+            numpy.testing.assert_allclose(got.get(), want, rtol=2e-7, atol=0)
     assert len(plans_built) == 1    # neither the scalar nor the raw array's size is in the plan
     k(x, numpy.float32(1), cp.asarray(numpy.zeros((2, 3), numpy.float32)))
     assert len(plans_built) == 2    # a raw array of another ndim: another kernel, another plan
@@ -134,7 +138,7 @@ def test_plan_keys(cp):
     """Same shape with other strides or dtypes never shares a plan; other offsets do."""
     op = _copy._copy_op(numpy.dtype(numpy.float64))
     op._plans.clear()
-    rng = numpy.random.default_rng()
+    rng = numpy.random.default_rng(1011)
     f = rng.standard_normal((4, 12)).astype(numpy.float32)
     i = rng.integers(-9, 9, (4, 12)).astype(numpy.int32)     # the same itemsize as float32
     views = [
@@ -184,7 +188,7 @@ def test_transpose_decisions_match_plan_and_are_bounded(cp, monkeypatch):
     packer = elementwise.ArgPacker("PP" + "q" * 8)      # the tiled kernel is not run here
     monkeypatch.setattr(_transpose, "_kernel", lambda itemsize, idx64: (Recorder(), packer))
     monkeypatch.setattr(_transpose, "_plans", {})
-    rng = numpy.random.default_rng()
+    rng = numpy.random.default_rng(1012)
     outcomes = set()
     for _ in range(300):
         shape = tuple(int(n) for n in rng.choice([1, 3, 16, 20, 33], rng.integers(2, 4)))

@@ -395,7 +395,7 @@ def test_fill_diagonal(xp, shape, wrap):
 @pytest.mark.gpu
 def test_large_compaction_and_take():
     import cuarray
-    g = numpy.random.default_rng()
+    g = numpy.random.default_rng(1013)
     n = (1 << 23) + 5
     x = g.standard_normal(n).astype(numpy.float32)
     d = cuarray.asarray(x)

@@ -300,10 +300,16 @@ def signature(in_dtypes, out_dtypes):
     return "".join(d.char for d in in_dtypes) + "->" + "".join(d.char for d in out_dtypes)
 
 
+# int64 and uint64 have two type characters each on LP64 ('l'/'q', 'L'/'Q'); NumPy lists a
+# mixed-sign loop once ('qQ->?') but may resolve to either character.
+_LONG_AS_LONGLONG = str.maketrans("lL", "qQ")
+
+
 @functools.lru_cache(maxsize=None)
 def _body(name, in_dtypes, out_dtypes):
     row = get(name)
-    if signature(in_dtypes, out_dtypes) not in row.types:
+    sig = signature(in_dtypes, out_dtypes)
+    if sig not in row.types and sig.translate(_LONG_AS_LONGLONG) not in row.types:
         raise TypeError(f"cuarray.{row.name} has no loop {signature(in_dtypes, out_dtypes)!r}; "
                         f"its loops are {', '.join(row.types)}")
     fam = family(in_dtypes)
