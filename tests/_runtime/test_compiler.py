@@ -91,7 +91,9 @@ def test_unwritable_cache_dir_still_compiles(monkeypatch, tmp_path):
     target.write_text("not a directory")
     monkeypatch.setenv("CUARRAY_CACHE_DIR", str(target))
     monkeypatch.setattr(compiler, "_memory_cache", {})
-    assert compiler.compile_cubin(SRC, arch="sm_90")[0][:4] == b"\x7fELF"
+    monkeypatch.setattr(compiler, "_warned", False)
+    with pytest.warns(RuntimeWarning, match="kept in memory"):
+        assert compiler.compile_cubin(SRC, arch="sm_90")[0][:4] == b"\x7fELF"
 
 
 def test_default_cache_dir(monkeypatch):

@@ -13,6 +13,7 @@ import re
 import struct
 import tempfile
 import threading
+import warnings
 
 from cuarray._runtime import driver as _driver
 from cuarray._runtime.driver import check
@@ -209,8 +210,23 @@ def _disk_store(key, cubin, lowered):
             except OSError:
                 pass
             raise
-    except OSError:
-        pass  # a read-only or full cache directory only costs a recompile next time
+    except OSError as e:
+        _warn_unwritable(e)
+
+
+_warned = False
+
+
+def _warn_unwritable(e):
+    """A read-only, missing or full cache directory costs a recompile in the next process,
+    not a failure: kernels stay cached in memory. Say so once per process."""
+    global _warned
+    if not _warned:
+        _warned = True
+        warnings.warn(f"cuarray: kernels cannot be cached on disk in {cache_dir()!r} "
+                      f"({e.strerror or e}); they are kept in memory for this process only "
+                      "(set CUARRAY_CACHE_DIR to a writable directory)", RuntimeWarning,
+                      stacklevel=3)
 
 
 def cache_size():

@@ -21,6 +21,30 @@ class CUDADriverError(CUDARuntimeError):
     """A CUDA driver call failed (cuarray version of `cupy.cuda.driver.CUDADriverError`)."""
 
 
+# Errors after which the driver refuses every further call in the context: a kernel that
+# trapped, asserted or touched memory it must not. Saying so at once spares the user a
+# hunt for the unrelated call that fails next.
+_STICKY = {
+    214: "CUDA_ERROR_ECC_UNCORRECTABLE", 700: "CUDA_ERROR_ILLEGAL_ADDRESS",
+    710: "CUDA_ERROR_ASSERT", 714: "CUDA_ERROR_HARDWARE_STACK_ERROR",
+    715: "CUDA_ERROR_ILLEGAL_INSTRUCTION", 716: "CUDA_ERROR_MISALIGNED_ADDRESS",
+    717: "CUDA_ERROR_INVALID_ADDRESS_SPACE", 718: "CUDA_ERROR_INVALID_PC",
+    719: "CUDA_ERROR_LAUNCH_FAILED",
+}
+_lost = None  # the first sticky error of this process, once one happened
+
+
+def _context_lost(status):
+    global _lost
+    if _lost is None:
+        _lost = _describe(status)
+        return (f"{_lost}. A kernel faulted (a trap, a failed assert or an out-of-bounds "
+                "access); the CUDA context of this process is now unusable, and every "
+                "later GPU call will fail: restart the process")
+    return (f"{_describe(status)}: the CUDA context was lost earlier ({_lost}); restart "
+            "the process")
+
+
 def _describe(status):
     try:
         from cuda.bindings import driver
@@ -86,7 +110,10 @@ def check(ret):
     """Unpack a cuda.bindings result tuple: raise on error, return the value(s)."""
     err = ret[0]
     if err != 0:
-        raise CUDADriverError(int(err))
+        err = int(err)
+        if err in _STICKY:
+            raise CUDADriverError(err, _context_lost(err))
+        raise CUDADriverError(err)
     n = len(ret)
     if n == 1:
         return None
