@@ -171,7 +171,7 @@ def _step(xp, a, step):
                         for k in key)
         return a[key]
     if kind == "boolmask":
-        mask = numpy.random.default_rng(step[1]).random(numpy.shape(a)) < 0.5
+        mask = numpy.random.default_rng(step[1]).random(a.shape) < 0.5
         return a[xp.asarray(mask) if xp is not numpy else mask]
     if kind == "take":
         idx = numpy.array(step[1], dtype=numpy.int64)
@@ -267,6 +267,10 @@ def test_programs_agree_with_numpy(cp, program):
     kind_n, want = _outcome(numpy, first, prog)
     if _undefined(first, prog, want):
         hypothesis.assume(False)
+    _compare(cp, first, prog, kind_n, want)
+
+
+def _compare(cp, first, prog, kind_n, want):
     kind_c, got = _outcome(cp, first, prog)
     where = f"program: start={first} steps={prog}"
     if kind_n == "error":
@@ -281,3 +285,31 @@ def test_programs_agree_with_numpy(cp, program):
     rtol, atol = _tolerance(want.dtype, prog)
     numpy.testing.assert_allclose(got_h, want, rtol=rtol, atol=atol, equal_nan=True,
                                   err_msg=where)
+
+
+if __name__ == "__main__":
+    # A survey: run many programs and print every distinct disagreement (the test stops at
+    # the first). `python tests/test_fuzz_differential.py [EXAMPLES]`
+    import collections
+    import sys
+    import cuarray
+    found = collections.OrderedDict()
+
+    @settings(max_examples=int(sys.argv[1]) if len(sys.argv) > 1 else 2000, database=None,
+              deadline=None, suppress_health_check=list(HealthCheck))
+    @given(programs())
+    def survey(program):
+        first, prog = program
+        kind_n, want = _outcome(numpy, first, prog)
+        if _undefined(first, prog, want):
+            return
+        try:
+            _compare(cuarray, first, prog, kind_n, want)
+        except AssertionError as e:
+            sig = " ".join(str(e).split("\n")[0].split()[:8])
+            found.setdefault(sig, str(e)[:1500])
+    survey()
+    for sig, text in found.items():
+        print("=" * 100)
+        print(text)
+    print(f"{len(found)} distinct disagreements")

@@ -152,6 +152,8 @@ def test_interrupted_synchronize_leaves_the_library_usable():
     done = cuarray.zeros(1, cuarray.int32)
     rate = cuarray.cuda.Device().attributes.get("ClockRate", 2_000_000) * 1000  # cycles per s
     timer = threading.Timer(0.2, lambda: os.kill(os.getpid(), signal.SIGINT))
+    # A process started in the background of a shell ignores SIGINT: restore Python's handler.
+    old = signal.signal(signal.SIGINT, signal.default_int_handler)
     spin((1,), (1,), (numpy.int64(rate), done))                      # about a second
     timer.start()
     with pytest.raises(KeyboardInterrupt):
@@ -159,6 +161,7 @@ def test_interrupted_synchronize_leaves_the_library_usable():
         for _ in range(100):      # the signal arrives while Python runs, at the latest
             threading.Event().wait(0.05)
     timer.cancel()
+    signal.signal(signal.SIGINT, old)
     cuarray.cuda.get_current_stream().synchronize()
     assert int(done[0]) == 1
     assert float(cuarray.arange(10.0).sum()) == 45.0

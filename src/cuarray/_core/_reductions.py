@@ -271,7 +271,21 @@ def prod(a, axis=None, dtype=None, out=None, keepdims=False, initial=None, where
     return reduce(_uf("multiply"), a, axis, dtype, out, keepdims, initial, where, _name="prod", warm_key=key)
 
 
+def _complex_extreme(name, a, axis, out, keepdims, greater):
+    """max/min of complex input as NumPy answers: the first NaN along the reduced axes wins.
+    An unordered tree cannot promise which NaN survives; the (value, index) pairs of the
+    arg-reductions can, so they carry the value out instead of the index."""
+    axes = tuple(range(a.ndim)) if axis is None else normalize_axes(axis, a.ndim)
+    if any(a._shape[d] == 0 for d in axes):
+        raise ValueError(f"zero-size array to reduction operation "
+                         f"{'maximum' if greater else 'minimum'} which has no identity")
+    return _arg_launch(name, a, axes, out, keepdims, a.dtype,
+                       _arg_preamble(a.dtype, greater, False), None, value=True)
+
+
 def amax(a, axis=None, out=None, keepdims=False, initial=None, where=True):
+    if isinstance(a, ndarray) and a.dtype.kind == "c" and initial is None and where is True:
+        return _complex_extreme("max", a, axis, out, keepdims, True)
     key = _key("max", a, axis, keepdims) if out is None and initial is None and where is True else None
     warm = _warm.get(key)
     if warm is not None:
@@ -280,6 +294,8 @@ def amax(a, axis=None, out=None, keepdims=False, initial=None, where=True):
 
 
 def amin(a, axis=None, out=None, keepdims=False, initial=None, where=True):
+    if isinstance(a, ndarray) and a.dtype.kind == "c" and initial is None and where is True:
+        return _complex_extreme("min", a, axis, out, keepdims, False)
     key = _key("min", a, axis, keepdims) if out is None and initial is None and where is True else None
     warm = _warm.get(key)
     if warm is not None:
@@ -528,18 +544,20 @@ def _arg_preamble(vt, greater, skipnan):
             .replace("SKIPNAN", "true" if skipnan else "false"))
 
 
-def _arg_launch(name, a, axes, out, keepdims, vt, pre, warm_key):
+def _arg_launch(name, a, axes, out, keepdims, vt, pre, warm_key, value=False):
+    """Reduce (value, index) pairs; write the index, or with `value` the value itself."""
     shape = a._shape
-    outa, _ = _prepare_out(out, shape, axes, keepdims, _i64, name)
+    rt = a.dtype if value else _i64
+    outa, _ = _prepare_out(out, shape, axes, keepdims, rt, name)
     if outa.size == 0:
         return outa
-    key = (name, a.dtype.char, pre)
+    key = (name, a.dtype.char, pre, value)
 
     def build():
-        params = [RParam("in0", "in", vt), RParam("out0", "out", _i64)]
+        params = [RParam("in0", "in", vt), RParam("out0", "out", rt)]
         return ReduceOp(f"cuarray_{name}_{a.dtype.char}", params, "_cu_mk(in0, _j)", "_cu_argred(a, b)",
-                        "out0 = a.i", "_cu_mk(_cu_vt(), -1)", "_cu_arg", _HELPERS + pre,
-                        step_expr="_cu_argstep(a, b)")
+                        "out0 = a.v" if value else "out0 = a.i", "_cu_mk(_cu_vt(), -1)", "_cu_arg",
+                        _HELPERS + pre, step_expr="_cu_argstep(a, b)")
 
     op = _get_op(key, build)
     args = [a, _kept(outa, shape, axes)]

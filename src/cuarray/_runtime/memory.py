@@ -14,7 +14,7 @@ from cuarray._runtime import device as _device
 from cuarray._runtime import driver as _driver
 from cuarray._runtime.device import ensure_context, get_device_id
 from cuarray._runtime.driver import CUDARuntimeError, check
-from cuarray._runtime.stream import current_stream_ptr
+from cuarray._runtime.stream import current_stream_ptr, is_live, stream_serial
 
 __all__ = [
     "BaseMemory", "Memory", "UnownedMemory", "MemoryAsync", "PooledMemory", "MemoryPointer",
@@ -164,12 +164,13 @@ class MemoryAsync(BaseMemory):
     uses the device's current pool.
     """
 
-    __slots__ = ("stream",)
+    __slots__ = ("stream", "_serial")
 
     def __init__(self, size, stream, pool=None):
         self.size = size
         self.device_id = get_device_id()
         self.stream = stream  # an int: the stream may be destroyed before this memory is freed
+        self._serial = stream_serial(stream)
         self.ptr = 0
         if size > 0:
             ensure_context()
@@ -186,7 +187,8 @@ class MemoryAsync(BaseMemory):
             return
         try:
             drv = _drv()
-            err = _call_in_context(self.device_id, drv.cuMemFreeAsync, self.ptr, self.stream)
+            stream = self.stream if is_live(self.stream, self._serial) else current_stream_ptr()
+            err = _call_in_context(self.device_id, drv.cuMemFreeAsync, self.ptr, stream)
             if err in _STALE_STREAM:
                 err = _call_in_context(self.device_id, drv.cuMemFreeAsync, self.ptr,
                                        current_stream_ptr())

@@ -21,6 +21,24 @@ def _default_stack():
 _tls = _Local()
 _NOT_READY = 600  # CUDA_ERROR_NOT_READY
 
+# Streams this library created and has not destroyed: handle -> serial number. A handle
+# of a destroyed stream must never reach the driver again (that is undefined behaviour and
+# crashed the process in cuMemFreeAsync), and the driver may hand the same handle value to
+# a new stream; the serial tells the two apart.
+_owned_streams = {}
+_serials = iter(range(1, 1 << 62))
+
+
+def stream_serial(ptr):
+    """The serial of the live stream `ptr` that this library created, else None."""
+    return _owned_streams.get(ptr)
+
+
+def is_live(ptr, serial):
+    """Whether `ptr` still names the stream it named when `stream_serial` gave `serial`.
+    Streams not created here (null, per-thread, external) count as live."""
+    return serial is None or _owned_streams.get(ptr) == serial
+
 
 def _current_map():
     m = _tls.streams
@@ -125,6 +143,7 @@ class Stream(_BaseStream):
         flags = 1 if non_blocking else 0
         self.ptr = int(check(_driver._drv().cuStreamCreateWithPriority(flags, priority)))
         self._owned = True
+        _owned_streams[self.ptr] = next(_serials)
 
     def __enter__(self):
         if self.device_id == -1:
@@ -148,6 +167,7 @@ class Stream(_BaseStream):
 
     def __del__(self):
         if getattr(self, "_owned", False):
+            _owned_streams.pop(self.ptr, None)
             try:
                 _driver._drv().cuStreamDestroy(self.ptr)
             except Exception:
