@@ -242,6 +242,12 @@ def _undefined(first, prog, want):
             step[1], tuple) and any(isinstance(k, list) for k in step[1]))
         if fancy and isinstance(want, IndexError):
             return True   # out-of-bounds index arrays wrap, as in CuPy
+        if step[0] == "setitem" and isinstance(step[2], float) and \
+                numpy.dtype(first["dtype"]).kind in "ui":
+            return True   # NumPy truncates a Python float through int and range-checks it
+        if step[0] == "reduce" and step[2] is not None and isinstance(want, numpy.ndarray) \
+                and first["shape"] == () and not first["views"]:
+            return True   # NumPy lets argmax/count_nonzero take axis 0 or -1 of a 0-d array
     return False
 
 
@@ -307,7 +313,14 @@ if __name__ == "__main__":
             _compare(cuarray, first, prog, kind_n, want)
         except AssertionError as e:
             sig = " ".join(str(e).split("\n")[0].split()[:8])
-            found.setdefault(sig, str(e)[:1500])
+            if sig not in found:
+                try:     # what CuPy answers, where it is installed, to tell bug from choice
+                    import cupy
+                    k, v = _outcome(cupy, first, prog)
+                    cupy_says = f"CuPy: {k} {v!r}"[:300]
+                except ImportError:
+                    cupy_says = "CuPy: not installed"
+                found[sig] = str(e)[:1500] + "\n" + cupy_says
     survey()
     for sig, text in found.items():
         print("=" * 100)

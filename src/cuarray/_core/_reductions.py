@@ -276,7 +276,7 @@ def _complex_extreme(name, a, axis, out, keepdims, greater):
     An unordered tree cannot promise which NaN survives; the (value, index) pairs of the
     arg-reductions can, so they carry the value out instead of the index."""
     axes = tuple(range(a.ndim)) if axis is None else normalize_axes(axis, a.ndim)
-    if any(a._shape[d] == 0 for d in axes):
+    if 0 in [a._shape[d] for d in axes]:
         raise ValueError(f"zero-size array to reduction operation "
                          f"{'maximum' if greater else 'minimum'} which has no identity")
     return _arg_launch(name, a, axes, out, keepdims, a.dtype,

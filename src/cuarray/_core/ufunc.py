@@ -70,6 +70,9 @@ class ufunc:
         self.__doc__ = f"cuarray version of `numpy.{row.name}`."
         self._np = getattr(numpy, row.name)
         self._loops = {}
+        # NumPy's logical ufuncs take any input as its truth value: with a Python scalar
+        # they resolve to the bool loop and cast the arrays to bool whatever the rule.
+        self._truth = row.name.startswith("logical_")
 
     def __repr__(self):
         return f"<ufunc '{self.__name__}'>"
@@ -99,7 +102,7 @@ class ufunc:
         in_dt, out_dt = loop[:self.nin], loop[self.nin:]
         for k, (src, dst) in enumerate(zip(dts, in_dt)):
             if isinstance(src, numpy.dtype) and isinstance(args[k], ndarray) and \
-                    not numpy.can_cast(src, dst, casting):
+                    not numpy.can_cast(src, dst, casting) and not (self._truth and dst.kind == "b"):
                 raise _casting_error(self.__name__, "input", k, src, dst, casting)
         for d in in_dt + out_dt:
             _dt.check_dtype(d)
@@ -309,7 +312,9 @@ def _order(order, args):
 def _to_loop_scalar(v, dt, name):
     if isinstance(v, numpy.generic):
         return v.astype(dt) if v.dtype != dt else v
-    if isinstance(v, bool) or dt.kind not in "biu":
+    if dt.kind == "b":
+        return dt.type(bool(v))     # a logical ufunc's bool loop: the scalar's truth value
+    if isinstance(v, bool) or dt.kind not in "iu":
         if dt.kind != "c" and isinstance(v, complex):
             return dt.type(v.real)
         return dt.type(v)

@@ -145,15 +145,24 @@ def take(a, indices, axis=None, out=None, mode="raise"):
     if isinstance(indices, (int, numpy.integer)) or (isinstance(indices, numpy.ndarray) and
                                                      indices.ndim == 0):
         i = operator.index(indices)
+        rest = a._shape[:axis] + a._shape[axis + 1:]
         if n == 0:
-            raise IndexError("cannot do a non-empty take from an empty axes.")
+            if 0 not in rest:
+                raise IndexError("cannot do a non-empty take from an empty axes.")
+            return _finish(a[(slice(None),) * axis + (slice(0, 0),)].reshape(rest).copy(),
+                           out, "take")
         if mode == "raise" and not -n <= i < n:
             raise IndexError(f"index {i} is out of bounds for axis {axis} with size {n}")
         i = min(max(i, 0), n - 1) if mode == "clip" else i % n
         return _finish(a[(slice(None),) * axis + (i,)].copy(), out, "take")
     idx = _int_index(indices, cast_sequences=True, rule="same_kind")
     if n == 0 and idx.size:
-        raise IndexError("cannot do a non-empty take from an empty axes.")
+        rest = a._shape[:axis] + a._shape[axis + 1:]
+        if 0 not in rest:   # as NumPy: an error only where the result would have elements
+            raise IndexError("cannot do a non-empty take from an empty axes.")
+        shape = a._shape[:axis] + idx.shape + a._shape[axis + 1:]
+        return _finish(a[(slice(None),) * axis + (slice(0, 0),)].reshape(shape).copy(), out,
+                       "take")
     entries = [slice(None)] * axis + [idx]
     plan = _indexing.plan_index(a._shape, a._strides, entries)
     kmode = "clip" if mode == "clip" else "wrap"

@@ -1,0 +1,37 @@
+"""Disagreements with NumPy that the differential fuzzer found, each kept as a test."""
+import os
+import sys
+
+import numpy
+import pytest
+
+sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "scipy"))
+import hostemu  # noqa: E402
+
+
+@pytest.fixture(params=hostemu.BACKENDS)
+def cp(request, monkeypatch):
+    return hostemu.backend(request, monkeypatch)
+
+
+@pytest.mark.parametrize("dtype", ["bool", "uint8", "int16", "int64", "float32", "complex128"])
+@pytest.mark.parametrize("name", ["logical_and", "logical_or", "logical_xor"])
+def test_logical_ufuncs_take_the_truth_value_of_any_scalar(cp, dtype, name):
+    h = numpy.array([1, 0, 3, 2], dtype)
+    a = cp.asarray(h)
+    f, g = getattr(numpy, name), getattr(cp, name)
+    for s in (200, 0, 1.5, 70000, True, 1 + 2j, -129, float("inf")):
+        for want, got in ((f(h, s), g(a, s)), (f(s, h), g(s, a))):
+            assert got.dtype == want.dtype
+            numpy.testing.assert_array_equal(got.get(), want)
+
+
+def test_take_from_an_empty_axis_of_an_empty_array(cp):
+    h = numpy.zeros((0, 0), numpy.complex64)
+    a = cp.asarray(h)
+    assert cp.take(a, [1], axis=-1).shape == numpy.take(h, [1], axis=-1).shape == (0, 1)
+    assert cp.take(a, 1, axis=-1).shape == numpy.take(h, 1, axis=-1).shape == (0,)
+    with pytest.raises(IndexError, match="empty"):
+        cp.take(cp.zeros((2, 0)), [1], axis=-1)
+    with pytest.raises(IndexError, match="empty"):
+        cp.take(cp.zeros((2, 0)), 1, axis=-1)
