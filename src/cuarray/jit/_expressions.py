@@ -108,6 +108,9 @@ class Expressions:
                 self.err(node, f"{describe(base)} has no attribute {a!r}", AttributeError)
         if isinstance(base, Expr):
             t = base.type
+            hook = getattr(t, "attribute", None)  # cg groups, cub reducers: methods by name
+            if hook is not None:
+                return hook(self, base, a, node)
             if isinstance(t, Array):
                 c = base.code
                 if a == "shape":
@@ -147,6 +150,10 @@ class Expressions:
             ref, dt = self._element_of(node, base)
             return Expr(ref, dt)
         idx = self.expr(node.slice)
+        if isinstance(base, Expr) and hasattr(base.type, "subscript"):  # jit.cub TempStorage
+            return base.type.subscript(self, base, idx, node)
+        if isinstance(base, Const) and hasattr(base.value, "jit_template"):  # cub.WarpReduce[T]
+            return base.value.jit_template(self, idx, node)
         if isinstance(base, (Tuple, Const)) and isinstance(idx, Const) and \
                 isinstance(idx.value, (int, numpy.integer)):
             items = base.items if isinstance(base, Tuple) else base.value
