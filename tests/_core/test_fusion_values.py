@@ -240,3 +240,20 @@ def test_reduction_errors():
     with pytest.raises(numpy.exceptions.AxisError):
         f = cuarray.fuse(lambda x: cuarray.sum(x, axis=3))
         f(cuarray.zeros((2, 2)))
+
+
+def test_warm_calls_match_the_general_path(cp):
+    f = cp.fuse(lambda x, y: (x - y) * (x - y))
+    rng = numpy.random.default_rng(10)
+    xn, yn = _rand(rng, (6, 5), numpy.float32), _rand(rng, (6, 5), numpy.float32)
+    x, y = cp.asarray(xn), cp.asarray(yn)
+    for _ in range(3):  # the first call traces; later ones take the warm path
+        _check(f(x, y), (xn - yn) ** 2)
+    assert len(f._warm) == 1
+    _check(f(x.T, y.T), (xn.T - yn.T) ** 2)           # not C-contiguous: general path
+    _check(f(x, y[0]), (xn - yn[0]) ** 2)             # broadcast: general path
+    _check(f(x[:, :2], y[:, 1:3]), (xn[:, :2] - yn[:, 1:3]) ** 2)
+    xd = cp.asarray(xn.astype(numpy.float64))
+    _check(f(xd, xd), numpy.zeros((6, 5)))            # other dtypes: their own kernel
+    e = cp.zeros((0, 5), dtype=cp.float32)
+    assert f(e, e).shape == (0, 5)

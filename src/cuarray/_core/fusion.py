@@ -19,6 +19,18 @@ from cuarray._core._fusion_trace import (  # noqa: F401  (literal, ufunc_functio
     STRONG, NeedsStatic, Trace, Var, cast, literal, ufunc_function)
 
 
+_ND = None
+
+
+def _nd():
+    """cuarray.ndarray (imported on first use: ndarray imports this module's package)."""
+    global _ND
+    if _ND is None:
+        from cuarray._core.ndarray import ndarray
+        _ND = ndarray
+    return _ND
+
+
 class _Kernel:
     """One compiled specialization and how to call it.
 
@@ -29,7 +41,7 @@ class _Kernel:
     """
 
     __slots__ = ("op", "kind", "outputs", "results", "multi", "none", "reduction", "inputs",
-                 "writes", "const")
+                 "writes", "const", "warm")
 
 
 class ArgSpec:
@@ -61,6 +73,10 @@ class Fusion:
         self.__doc__ = getattr(func, "__doc__", None)
         self._kernels = {}
         self._static = False
+        # Warm path: input dtypes -> (op, output dtypes, multi) for kernels whose inputs are
+        # all the arguments, in order, as C-contiguous arrays of one shape (fuse's common
+        # case): no key building, argument mapping or broadcasting per call.
+        self._warm = {}
 
     def __repr__(self):
         return f"<Fusion '{self.name}'>"
@@ -91,6 +107,21 @@ class Fusion:
         return tuple(key), has_device
 
     def __call__(self, *args, **kwargs):
+        if args and type(args[0]) is _nd() and not kwargs:
+            shape = args[0]._shape
+            key = [len(shape)]  # the trace may read x.ndim
+            for a in args:
+                if type(a) is not _ND or not a._c_contig or a._shape != shape:
+                    break
+                key.append(a.dtype)
+            else:
+                entry = self._warm.get(tuple(key))
+                if entry is not None:
+                    op, out_dts, multi = entry
+                    outs = [_ND._alloc(shape, dt, "C") for dt in out_dts]
+                    if args[0].size:
+                        op.launch(list(args) + outs)
+                    return tuple(outs) if multi else outs[0]
         if kwargs:
             raise TypeError(f"fused function {self.name}() does not take keyword arguments")
         key, has_device = self._key(args)
@@ -108,6 +139,12 @@ class Fusion:
                 key, _ = self._key(args)
                 k = self._build(args)
             self._kernels[key] = k
+            if k.kind == "elementwise" and not k.writes and not k.none and \
+                    k.inputs == [("a", i) for i in range(len(args))] and \
+                    all(r[0] == "out" for r in k.results) and \
+                    all(isinstance(a, _nd()) for a in args):
+                self._warm[(args[0].ndim,) + tuple(a.dtype for a in args)] = \
+                    (k.op, k.outputs, k.multi)
         return _run(k, args)
 
     def _build(self, args):
@@ -160,7 +197,7 @@ def _inputs(tr, params, args, lines):
 def _compile(tr, params, result, name, args):
     from cuarray._core.elementwise import Op, Param
     k = _Kernel()
-    k.const = k.reduction = None
+    k.const = k.reduction = k.warm = None
     k.none = result is None
     k.multi = isinstance(result, tuple)
     outs = [] if k.none else (list(result) if k.multi else [result])
@@ -227,6 +264,8 @@ def _compile_reduction(tr, params, result, name, preamble, k, args):
     k.op = ReduceOp(name, rparams, f"_fuse_map({', '.join(p.name for p in ins)})", "_red(a, b)",
                     post, "_ident", acc_c, preamble + "\n" + map_fn, late_preamble=late)
     k.kind = "reduction"
+    # Launches whose only scalar is the identity can be replayed per layout (see _run).
+    k.warm = {} if all(s[0] != "s" for s in k.inputs) else None
     k.outputs = [out_dt]
     k.results = [("out", 0)]
     k.reduction = (axis, keepdims, uname, acc,
@@ -255,11 +294,19 @@ def _call_args(k, args):
 
 
 def _run(k, args):
-    from cuarray._core.ndarray import ndarray
-    from cuarray._core.shapes import broadcast_shapes, normalize_axes
+    from cuarray._core.shapes import broadcast_shapes
+    ndarray = _nd()
     if k.kind == "const":
         return k.const
     call = _call_args(k, args)
+    if k.warm is not None:
+        key = tuple([(a._shape, a._strides, a.dtype.char) for a in call])
+        hit = k.warm.get(key)
+        if hit is not None:
+            bound, oshape, kept = hit
+            out = ndarray._alloc(oshape, k.outputs[0])
+            bound.run(call + [out.reshape(kept) if oshape != kept else out])
+            return out
     shapes = [a._shape for a in call if type(a) is ndarray]
     shapes += [args[i]._shape for i in k.writes]
     if not shapes:
@@ -278,6 +325,12 @@ def _run(k, args):
             return None
         res = [outs[r[1]] if r[0] == "out" else args[r[1]] for r in k.results]
         return tuple(res) if k.multi else res[0]
+    return _reduce(k, call, shape)
+
+
+def _reduce(k, call, shape):
+    from cuarray._core.shapes import normalize_axes
+    ndarray = _nd()
     axis, keepdims, uname, acc, ident = k.reduction
     axes = normalize_axes(axis, len(shape))
     kept = tuple(n for d, n in enumerate(shape) if d not in axes)
@@ -289,7 +342,12 @@ def _run(k, args):
         raise ValueError(f"zero-size array to reduction operation {uname} which has no identity")
     out = ndarray._alloc(oshape, k.outputs[0])
     if out.size:
-        k.op.launch(call + [out.reshape(kept) if oshape != kept else out, ident], axes, shape)
+        target = out.reshape(kept) if oshape != kept else out
+        plan = k.op.launch(call + [target, ident], axes, shape)
+        if k.warm is not None and plan is not None and len(k.warm) < 64:
+            # a repeated layout replays this launch with new pointers (reduction._Bound)
+            key = tuple([(a._shape, a._strides, a.dtype.char) for a in call])
+            k.warm[key] = (plan.bind(call + [target, ident]), oshape, kept)
     return out
 
 
