@@ -234,6 +234,15 @@ for _name, _uf in (("add", "add"), ("sub", "subtract"), ("mul", "multiply"),
 for _name, _uf in (("lt", "less"), ("le", "less_equal"), ("gt", "greater"),
                    ("ge", "greater_equal"), ("eq", "equal"), ("ne", "not_equal")):
     setattr(Var, f"__{_name}__", _binop(_uf))
+def _pow(self, other):
+    # NumPy computes `array ** 2` (a Python 2 or 2.0) as square(array): exact, and no pow()
+    if type(other) in (int, float) and other == 2 and isinstance(self.dtype, numpy.dtype) \
+            and self.dtype.kind in "biufc":
+        return self._tr.ufunc("square", (self,))
+    return self._tr.ufunc("power", (self, other))
+
+
+Var.__pow__ = _pow
 Var.__hash__ = None
 Var.__neg__ = lambda self: self._tr.ufunc("negative", (self,))
 Var.__pos__ = lambda self: self._tr.ufunc("positive", (self,))
