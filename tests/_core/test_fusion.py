@@ -304,3 +304,15 @@ def test_reductions_against_numpy():
 def test_mixed_host_and_device_arguments_are_refused():
     with pytest.raises(TypeError, match="cuarray.asarray"):
         squared_diff(cp.arange(3.0), numpy.arange(3.0))
+
+
+def test_same_function_same_kernel_source():
+    # The compiler caches modules by source on disk: a fused function traced in another
+    # process (another Fusion object) must generate the very same source.
+    def f(x, y):
+        return cp.tanh(x * y + 1)
+
+    srcs = {_compile(Fusion(f)._build(_key([(f32, 2), (f32, 2)]))) for _ in range(2)}
+    assert len(srcs) == 1
+    other = _compile(Fusion(f)._build(_key([(f64, 2), (f32, 2)])))
+    assert other not in srcs
