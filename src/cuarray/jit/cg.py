@@ -179,18 +179,18 @@ def _wait_prior(tr, node, group, step):
     return _sync_code(tr, _group(tr, node, group, "wait_prior").kind)
 
 
-this_thread_block = _Func("this_thread_block", _this_thread_block,
+this_thread_block = _Func("cg.this_thread_block", _this_thread_block,
                           "A handle to the current thread block.")
-this_grid = _Func("this_grid", _this_grid,
+this_grid = _Func("cg.this_grid", _this_grid,
                   "A handle to the whole grid; a kernel calling its sync() is launched "
                   "cooperatively.")
-sync = _Func("sync", _sync, "Synchronize the threads of `group` (`group.sync()`).")
+sync = _Func("cg.sync", _sync, "Synchronize the threads of `group` (`group.sync()`).")
 memcpy_async = _Func(
-    "memcpy_async", _memcpy_async,
+    "cg.memcpy_async", _memcpy_async,
     "Copy `size` bytes from `src[src_idx]` to `dst[dst_idx]` with the threads of `group`; "
     "read the data after cg.wait(group).")
-wait = _Func("wait", _wait, "Wait for the group's copies: synchronizes the group.")
-wait_prior = _Func("wait_prior", _wait_prior,
+wait = _Func("cg.wait", _wait, "Wait for the group's copies: synchronizes the group.")
+wait_prior = _Func("cg.wait_prior", _wait_prior,
                    "Wait for all but the last `step` copies: synchronizes the group (copies "
                    "complete at the call).")
 

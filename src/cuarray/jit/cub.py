@@ -223,8 +223,8 @@ def _functor(cname):
 WarpReduce = _Template("WarpReduce", _warp, "cub::WarpReduce<T>: `WarpReduce[numpy.float32]`.")
 BlockReduce = _Template("BlockReduce", _block,
                         "cub::BlockReduce<T, BLOCK_DIM_X>: `BlockReduce[numpy.float32, 256]`.")
-Sum = _Func("Sum", _functor("_jit_cub_sum"), "The cub::Sum functor.")
-Max = _Func("Max", _functor("_jit_cub_max"), "The cub::Max functor.")
-Min = _Func("Min", _functor("_jit_cub_min"), "The cub::Min functor.")
+Sum = _Func("cub.Sum", _functor("_jit_cub_sum"), "The cub::Sum functor.")
+Max = _Func("cub.Max", _functor("_jit_cub_max"), "The cub::Max functor.")
+Min = _Func("cub.Min", _functor("_jit_cub_min"), "The cub::Min functor.")
 
 __all__ = ["WarpReduce", "BlockReduce", "Sum", "Max", "Min"]
