@@ -163,3 +163,95 @@ def test_gather_sequence_replace_fill_inner_product():
     numpy.testing.assert_array_equal(y.get(), numpy.where(seq == 4, -1, seq))
     numpy.testing.assert_array_equal(z.get()[:, :3], 9)
     numpy.testing.assert_array_equal(z.get()[:, 3], (xn.astype(i64) ** 2).sum(axis=1))
+
+
+def k_sets(a, b, out, lens):
+    # sorted unique inputs: thrust's set operations are NumPy's set functions
+    o0, o1, o2, o3 = out[0], out[1], out[2], out[3]
+    lens[0] = T.set_difference(T.device, a.begin(), a.end(), b.begin(), b.end(), o0.begin()) \
+        - o0.begin()
+    lens[1] = T.set_intersection(T.device, a.begin(), a.end(), b.begin(), b.end(),
+                                 o1.begin()) - o1.begin()
+    lens[2] = T.set_symmetric_difference(T.device, a.begin(), a.end(), b.begin(), b.end(),
+                                         o2.begin()) - o2.begin()
+    lens[3] = T.set_union(T.device, a.begin(), a.end(), b.begin(), b.end(), o3.begin()) \
+        - o3.begin()
+
+
+def k_by_key(keys, vals, ko, vo, inc, exc, lens):
+    ke, ve = T.reduce_by_key(T.device, keys.begin(), keys.end(), vals.begin(), ko.begin(),
+                             vo.begin())
+    lens[0] = ke - ko.begin()
+    lens[1] = ve - vo.begin()
+    T.inclusive_scan_by_key(T.device, keys.begin(), keys.end(), vals.begin(), inc.begin())
+    T.exclusive_scan_by_key(T.device, keys.begin(), keys.end(), vals.begin(), exc.begin(), 100)
+
+
+def k_misc(a, b, out):
+    m1, m2 = T.mismatch(T.device, a.begin(), a.end(), b.begin())
+    lo, hi = T.equal_range(T.device, a.begin(), a.end(), 5)
+    c = T.make_constant_iterator(3)
+    n = T.make_counting_iterator(numpy.int64(10))
+    out[0] = m1 - a.begin()
+    out[1] = m2 - b.begin()
+    out[2] = lo - a.begin()
+    out[3] = hi - a.begin()
+    out[4] = T.reduce(T.device, c, c + 7)
+    out[5] = T.reduce(T.device, n, n + 4)
+    ke, ve = T.unique_by_key(T.device, a.begin(), a.end(), b.begin())
+    out[6] = ke - a.begin()
+
+
+def test_thrust_sets_and_keys_compile():
+    build(k_sets, Array(i32, 1), Array(i32, 1), Array(i32, 2), Array(i64, 1))
+    build(k_by_key, Array(i32, 1), Array(f64, 1), Array(i32, 1), Array(f64, 1), Array(f64, 1),
+          Array(f64, 1), Array(i64, 1))
+    build(k_misc, Array(i64, 1), Array(i64, 1), Array(i64, 1))
+
+
+@gpu
+def test_set_operations_against_numpy():
+    rng = numpy.random.default_rng(5)
+    an = numpy.unique(rng.integers(0, 40, 25)).astype(i32)
+    bn = numpy.unique(rng.integers(0, 40, 25)).astype(i32)
+    out = cuarray.zeros((4, 64), i32)
+    lens = cuarray.zeros(4, i64)
+    jit.rawkernel()(k_sets)((1,), (1,), (cuarray.asarray(an), cuarray.asarray(bn), out, lens))
+    want = [numpy.setdiff1d(an, bn), numpy.intersect1d(an, bn), numpy.setxor1d(an, bn),
+            numpy.union1d(an, bn)]
+    got, n = out.get(), lens.get()
+    for k, w in enumerate(want):
+        assert n[k] == len(w)
+        numpy.testing.assert_array_equal(got[k, :n[k]], w)
+
+
+@gpu
+def test_by_key_against_numpy():
+    keys = numpy.array([1, 1, 2, 2, 2, 5, 1, 1, 7], i32)
+    vals = numpy.arange(9, dtype=f64) + 0.5
+    ko, vo = cuarray.zeros(9, i32), cuarray.zeros(9, f64)
+    inc, exc = cuarray.zeros(9, f64), cuarray.zeros(9, f64)
+    lens = cuarray.zeros(2, i64)
+    jit.rawkernel()(k_by_key)((1,), (1,), (cuarray.asarray(keys), cuarray.asarray(vals), ko, vo,
+                                           inc, exc, lens))
+    runs = numpy.flatnonzero(numpy.diff(keys, prepend=keys[0] - 1))  # starts of equal runs
+    sums = numpy.add.reduceat(vals, runs)
+    assert lens.get().tolist() == [len(runs), len(runs)]
+    numpy.testing.assert_array_equal(ko.get()[:len(runs)], keys[runs])
+    numpy.testing.assert_allclose(vo.get()[:len(runs)], sums)
+    run_id = numpy.cumsum(numpy.diff(keys, prepend=keys[0] - 1) != 0) - 1
+    want_inc = numpy.array([vals[runs[r]:j + 1].sum() for j, r in enumerate(run_id)])
+    numpy.testing.assert_allclose(inc.get(), want_inc)
+    numpy.testing.assert_allclose(exc.get(), 100 + want_inc - vals)
+
+
+@gpu
+def test_mismatch_equal_range_and_value_iterators():
+    an = numpy.array([1, 3, 5, 5, 5, 8, 9], i64)
+    bn = numpy.array([1, 3, 5, 6, 5, 8, 9], i64)
+    out = cuarray.zeros(7, i64)
+    a = cuarray.asarray(an)
+    jit.rawkernel()(k_misc)((1,), (1,), (a, cuarray.asarray(bn), out))
+    lo, hi = numpy.searchsorted(an, 5, "left"), numpy.searchsorted(an, 5, "right")
+    assert out.get().tolist() == [3, 3, lo, hi, 21, 10 + 11 + 12 + 13, len(numpy.unique(an))]
+    numpy.testing.assert_array_equal(a.get()[:5], numpy.unique(an))

@@ -14,9 +14,8 @@ assigned to it), and only constant negative indices count from the end.
 CuPy) put such a function inside an ElementwiseKernel or ReductionKernel. `jit.cg`
 (cooperative groups: thread block, grid with a grid-wide sync through a cooperative launch)
 and `jit.cub` (WarpReduce, BlockReduce) are cuarray's own device code, as is `jit.thrust`
-(sequential algorithms over `x.begin()`/`x.end()` iterators: the functions in its
-`__all__`; CuPy's set operations, `*_by_key` scans/reductions, `mismatch`, `equal_range`
-and `make_*_iterator` are not provided). `x[i]` of an N-d array is its (N-1)-d row.
+(CuPy's functions, run by the calling thread over `x.begin()`/`x.end()` iterators).
+`x[i]` of an N-d array is its (N-1)-d row.
 
     from cuarray import jit
 

@@ -42,10 +42,10 @@ class Iter:
         self.dtype = _dt.check_dtype(dtype)
 
     def __eq__(self, other):
-        return type(other) is Iter and other.dtype == self.dtype
+        return type(other) is type(self) and other.dtype == self.dtype
 
     def __hash__(self):
-        return hash(("iter", self.dtype))
+        return hash((type(self).__name__, self.dtype))
 
     def __repr__(self):
         return f"iterator({self.dtype})"

@@ -1,5 +1,5 @@
 """Thrust-style algorithms inside cuarray.jit kernels (cuarray version of
-`cupyx.jit.thrust`, for the functions listed in `__all__`).
+`cupyx.jit.thrust`; as in CuPy, no custom comparators or operators).
 
 Each call runs in the calling thread, in order, over iterators from `x.begin()`/`x.end()`
 (`x` a 1-D array or a row `x[i]` of one): what Thrust does for `thrust::seq`, and for
@@ -16,11 +16,13 @@ code is cuarray's own (no Thrust headers)::
 short per-thread ranges these calls are made on.
 """
 
+import numpy
+
 from cuarray._core import dtypes as _dt
 from cuarray.jit._builtins import _Func
 from cuarray.jit._iterators import CODE as _ITER_CODE
 from cuarray.jit._iterators import Iter
-from cuarray.jit._types import BOOL, INT32, Const, Expr, strong, type_of
+from cuarray.jit._types import BOOL, INT32, Const, Expr, Tuple, strong, type_of
 
 CODE = r"""template <class I> struct _jit_value;
 template <class T> struct _jit_value<_jit_iter<T>> { typedef T type; };
@@ -167,12 +169,124 @@ template <class I, class J> __device__ J _jit_thrust_swap_ranges(I f, I l, J g) 
   for (; f != l; ++f, ++g) { typename _jit_value<I>::type t = *f; *f = *g; *g = t; }
   return g;
 }
+template <class T> struct _jit_const_iter {
+  T v;
+  long long i;
+  __device__ T operator*() const { return v; }
+  __device__ T operator[](long long) const { return v; }
+  __device__ _jit_const_iter operator+(long long n) const { return _jit_const_iter{v, i + n}; }
+  __device__ _jit_const_iter operator-(long long n) const { return _jit_const_iter{v, i - n}; }
+  __device__ long long operator-(const _jit_const_iter& o) const { return i - o.i; }
+  __device__ _jit_const_iter& operator++() { ++i; return *this; }
+  __device__ _jit_const_iter& operator--() { --i; return *this; }
+  __device__ bool operator==(const _jit_const_iter& o) const { return i == o.i; }
+  __device__ bool operator!=(const _jit_const_iter& o) const { return i != o.i; }
+};
+template <class T> struct _jit_value<_jit_const_iter<T>> { typedef T type; };
+template <class T> struct _jit_count_iter {
+  T v;
+  __device__ T operator*() const { return v; }
+  __device__ T operator[](long long k) const { return (T)(v + k); }
+  __device__ _jit_count_iter operator+(long long n) const { return _jit_count_iter{(T)(v + n)}; }
+  __device__ _jit_count_iter operator-(long long n) const { return _jit_count_iter{(T)(v - n)}; }
+  __device__ long long operator-(const _jit_count_iter& o) const { return (long long)(v - o.v); }
+  __device__ _jit_count_iter& operator++() { v = (T)(v + 1); return *this; }
+  __device__ _jit_count_iter& operator--() { v = (T)(v - 1); return *this; }
+  __device__ bool operator==(const _jit_count_iter& o) const { return v == o.v; }
+  __device__ bool operator!=(const _jit_count_iter& o) const { return v != o.v; }
+};
+template <class T> struct _jit_value<_jit_count_iter<T>> { typedef T type; };
+template <class I, class J> __device__ void _jit_thrust_mismatch(I f, I l, J g, I& a, J& b) {
+  for (; f != l && *f == *g; ++f, ++g) { }
+  a = f; b = g;
+}
+template <class K, class V, class O> __device__ O _jit_thrust_inclusive_scan_by_key(K k, K kl, V v, O o) {
+  typename _jit_value<O>::type acc = 0;
+  for (long long j = 0; k != kl; ++k, ++v, ++o, ++j) {
+    if (j == 0 || !(*k == k[-1])) acc = *v; else acc = acc + *v;
+    *o = acc;
+  }
+  return o;
+}
+template <class K, class V, class O, class T>
+__device__ O _jit_thrust_exclusive_scan_by_key(K k, K kl, V v, O o, T init) {
+  typename _jit_value<O>::type acc = init;
+  for (long long j = 0; k != kl; ++k, ++v, ++o, ++j) {
+    if (j == 0 || !(*k == k[-1])) acc = init;
+    const typename _jit_value<O>::type x = *v;
+    *o = acc;
+    acc = acc + x;
+  }
+  return o;
+}
+template <class K, class V, class KO, class VO>
+__device__ void _jit_thrust_reduce_by_key(K k, K kl, V v, KO ko, VO vo, KO& ke, VO& ve) {
+  if (k == kl) { ke = ko; ve = vo; return; }
+  typename _jit_value<KO>::type key = *k;
+  typename _jit_value<VO>::type acc = *v;
+  for (++k, ++v; k != kl; ++k, ++v) {
+    if (*k == key) { acc = acc + *v; continue; }
+    *ko = key; *vo = acc; ++ko; ++vo;
+    key = *k; acc = *v;
+  }
+  *ko = key; *vo = acc;
+  ke = ko + 1; ve = vo + 1;
+}
+template <class K, class V> __device__ void _jit_thrust_unique_by_key(K k, K kl, V v, K& ke, V& ve) {
+  if (k == kl) { ke = k; ve = v; return; }
+  K ok = k; V ov = v;
+  for (++k, ++v; k != kl; ++k, ++v)
+    if (!(*k == *ok)) { ++ok; ++ov; *ok = *k; *ov = *v; }
+  ke = ok + 1; ve = ov + 1;
+}
+// Set operations on sorted ranges; `w` selects what is kept: 1 only-in-first, 2 both (from
+// the first), 4 only-in-second; union keeps 1|2|4, difference 1, intersection 2,
+// symmetric difference 1|4. Values (by_key) travel with their keys.
+template <int W, bool KV, class I1, class I2, class O, class V1, class V2, class VO>
+__device__ void _jit_set_op(I1 f1, I1 l1, I2 f2, I2 l2, O o, V1 v1, V2 v2, VO vo, O& oe, VO& ve) {
+  while (f1 != l1 && f2 != l2) {
+    if (*f1 < *f2) {
+      if (W & 1) { *o = *f1; ++o; if (KV) { *vo = *v1; ++vo; } }
+      ++f1; if (KV) ++v1;
+    } else if (*f2 < *f1) {
+      if (W & 4) { *o = *f2; ++o; if (KV) { *vo = *v2; ++vo; } }
+      ++f2; if (KV) ++v2;
+    } else {
+      if (W & 2) { *o = *f1; ++o; if (KV) { *vo = *v1; ++vo; } }
+      ++f1; ++f2; if (KV) { ++v1; ++v2; }
+    }
+  }
+  for (; f1 != l1; ++f1) { if (W & 1) { *o = *f1; ++o; if (KV) { *vo = *v1; ++vo; } } if (KV) ++v1; }
+  for (; f2 != l2; ++f2) { if (W & 4) { *o = *f2; ++o; if (KV) { *vo = *v2; ++vo; } } if (KV) ++v2; }
+  oe = o; ve = vo;
+}
 template <class I> __device__ I _jit_thrust_unique(I f, I l) {
   if (f == l) return l;
   I o = f;
   for (I n = f + 1; n != l; ++n) if (!(*n == *o)) { ++o; *o = *n; }
   return o + 1;
 }"""
+
+
+class _ValueIter(Iter):
+    """An iterator computing its values (make_constant_iterator, make_counting_iterator)."""
+
+    __slots__ = ()
+    template = None
+
+    @property
+    def cname(self):
+        return f"{self.template}<{_dt.ctype(self.dtype)}>"
+
+
+class _ConstIter(_ValueIter):
+    __slots__ = ()
+    template = "_jit_const_iter"
+
+
+class _CountIter(_ValueIter):
+    __slots__ = ()
+    template = "_jit_count_iter"
 
 
 class _Policy:
@@ -199,6 +313,26 @@ def _iter(tr, node, name, v, what):
         tr.err(node, f"thrust.{name}: {what} must be an iterator (x.begin(), x.end(), "
                      f"x.begin() + n)")
     return v.type
+
+
+def _out(tr, node, name, v, what):
+    t = _iter(tr, node, name, v, what)
+    if isinstance(t, _ValueIter):
+        tr.err(node, f"thrust.{name}: {what} must iterate over an array (it is written)")
+    return t
+
+
+def _temps(tr, fname, args, types):
+    """Call `fname(args..., &t1, &t2...)` before the statement; the temporaries' values."""
+    tr.gen.add(_ITER_CODE)
+    tr.gen.add(CODE)
+    names = []
+    for t in types:
+        name = tr.fresh("_jti")
+        tr.decls[name] = t.cname
+        names.append(name)
+    tr.pending.append(f"{fname}({', '.join(list(args) + names)});")
+    return [Expr(n, t) for n, t in zip(names, types)]
 
 
 def _same(tr, node, name, a, b):
@@ -391,6 +525,160 @@ swap_ranges = _range_fn("swap_ranges", 0, "out", extra_iters=1)
 unique = _range_fn("unique", 0, "first")
 
 
+def _make_iterator(name, template, cls):
+    def emit(tr, node, x, i=None):
+        t = type_of(x)
+        if t is None:
+            tr.err(node, f"thrust.{name} takes a number")
+        dt = strong(t)
+        v = tr.cast(x, dt, node)
+        tr.gen.add(_ITER_CODE)
+        tr.gen.add(CODE)
+        if cls is _ConstIter:
+            start = "0" if i is None else tr.cast(i, numpy.dtype(numpy.int64), node)
+            return Expr(f"{template}<{_dt.ctype(dt)}>{{{v}, {start}}}", cls(dt))
+        if i is not None:
+            tr.err(node, f"thrust.{name} takes one value")
+        return Expr(f"{template}<{_dt.ctype(dt)}>{{{v}}}", cls(dt))
+    return _Func(f"thrust.{name}", emit, f"thrust::{name}.")
+
+
+def _mismatch(tr, node, policy, first1, last1, first2):
+    _policy(tr, node, "mismatch", policy)
+    a = _iter(tr, node, "mismatch", first1, "first1")
+    _same(tr, node, "mismatch", first1, last1)
+    b = _iter(tr, node, "mismatch", first2, "first2")
+    return Tuple(_temps(tr, "_jit_thrust_mismatch", [first1.code, last1.code, first2.code],
+                        [a, b]))
+
+
+def _equal_range(tr, node, policy, first, last, value):
+    lo = lower_bound._emit(tr, node, policy, first, last, value)
+    hi = upper_bound._emit(tr, node, policy, first, last, value)
+    return Tuple([lo, hi])
+
+
+def _scan_by_key(exclusive):
+    name = "exclusive_scan_by_key" if exclusive else "inclusive_scan_by_key"
+
+    def emit(tr, node, policy, first1, last1, first2, result, init=None):
+        _policy(tr, node, name, policy)
+        _iter(tr, node, name, first1, "first1")
+        _same(tr, node, name, first1, last1)
+        _iter(tr, node, name, first2, "first2")
+        out = _out(tr, node, name, result, "result")
+        args = [first1.code, last1.code, first2.code, result.code]
+        if exclusive:
+            args.append("0" if init is None else _value(tr, node, init, out.dtype))
+        elif init is not None:
+            tr.err(node, "thrust.inclusive_scan_by_key takes no init")
+        return _call(tr, name, args, out)
+    return _Func(f"thrust.{name}", emit, f"thrust::{name}, run by the calling thread.")
+
+
+def _reduce_by_key(tr, node, policy, keys_first, keys_last, values_first, keys_output,
+                   values_output):
+    name = "reduce_by_key"
+    _policy(tr, node, name, policy)
+    _iter(tr, node, name, keys_first, "keys_first")
+    _same(tr, node, name, keys_first, keys_last)
+    _iter(tr, node, name, values_first, "values_first")
+    ko = _out(tr, node, name, keys_output, "keys_output")
+    vo = _out(tr, node, name, values_output, "values_output")
+    return Tuple(_temps(tr, "_jit_thrust_reduce_by_key",
+                        [keys_first.code, keys_last.code, values_first.code, keys_output.code,
+                         values_output.code], [ko, vo]))
+
+
+def _unique_by_key(tr, node, policy, keys_first, keys_last, values_first):
+    name = "unique_by_key"
+    _policy(tr, node, name, policy)
+    k = _out(tr, node, name, keys_first, "keys_first")
+    _same(tr, node, name, keys_first, keys_last)
+    v = _out(tr, node, name, values_first, "values_first")
+    return Tuple(_temps(tr, "_jit_thrust_unique_by_key",
+                        [keys_first.code, keys_last.code, values_first.code], [k, v]))
+
+
+_SETS = {"set_difference": 1, "set_intersection": 2, "set_symmetric_difference": 5,
+         "set_union": 7}
+
+
+def _set_op(name):
+    w = _SETS[name]
+
+    def emit(tr, node, policy, first1, last1, first2, last2, result):
+        _policy(tr, node, name, policy)
+        _iter(tr, node, name, first1, "first1")
+        _same(tr, node, name, first1, last1)
+        _iter(tr, node, name, first2, "first2")
+        _same(tr, node, name, first2, last2)
+        out = _out(tr, node, name, result, "result")
+        r = result.code
+        end, _ = _temps(tr, f"_jit_set_op<{w}, false>",
+                        [first1.code, last1.code, first2.code, last2.code, r, r, r, r],
+                        [out, out])
+        return end
+    return _Func(f"thrust.{name}", emit, f"thrust::{name} of sorted ranges, run by the calling "
+                                          f"thread.")
+
+
+def _set_op_by_key(name):
+    w = _SETS[name]
+
+    def emit(tr, node, policy, keys_first1, keys_last1, keys_first2, keys_last2, *rest):
+        n = f"{name}_by_key"
+        _policy(tr, node, n, policy)
+        _iter(tr, node, n, keys_first1, "keys_first1")
+        _same(tr, node, n, keys_first1, keys_last1)
+        _iter(tr, node, n, keys_first2, "keys_first2")
+        _same(tr, node, n, keys_first2, keys_last2)
+        if name == "set_intersection":  # values come from the first range only
+            if len(rest) != 3:
+                tr.err(node, f"thrust.{n} takes (policy, keys_first1, keys_last1, keys_first2, "
+                             f"keys_last2, values_first1, keys_result, values_result)")
+            values_first1, keys_result, values_result = rest
+            values_first2 = values_first1
+        else:
+            if len(rest) != 4:
+                tr.err(node, f"thrust.{n} takes (policy, keys_first1, keys_last1, keys_first2, "
+                             f"keys_last2, values_first1, values_first2, keys_result, "
+                             f"values_result)")
+            values_first1, values_first2, keys_result, values_result = rest
+        _iter(tr, node, n, values_first1, "values_first1")
+        _iter(tr, node, n, values_first2, "values_first2")
+        ko = _out(tr, node, n, keys_result, "keys_result")
+        vo = _out(tr, node, n, values_result, "values_result")
+        return Tuple(_temps(tr, f"_jit_set_op<{w}, true>",
+                            [keys_first1.code, keys_last1.code, keys_first2.code,
+                             keys_last2.code, keys_result.code, values_first1.code,
+                             values_first2.code, values_result.code], [ko, vo]))
+    return _Func(f"thrust.{name}_by_key", emit,
+                 f"thrust::{name}_by_key of sorted ranges, run by the calling thread.")
+
+
+make_constant_iterator = _make_iterator("make_constant_iterator", "_jit_const_iter", _ConstIter)
+make_counting_iterator = _make_iterator("make_counting_iterator", "_jit_count_iter", _CountIter)
+mismatch = _Func("thrust.mismatch", _mismatch, "thrust::mismatch, run by the calling thread.")
+equal_range = _Func("thrust.equal_range", _equal_range,
+                    "thrust::equal_range (lower and upper bound), run by the calling thread.")
+inclusive_scan_by_key = _scan_by_key(False)
+exclusive_scan_by_key = _scan_by_key(True)
+reduce_by_key = _Func("thrust.reduce_by_key", _reduce_by_key,
+                      "thrust::reduce_by_key (sums of runs of equal keys), run by the calling "
+                      "thread.")
+unique_by_key = _Func("thrust.unique_by_key", _unique_by_key,
+                      "thrust::unique_by_key, run by the calling thread.")
+set_difference = _set_op("set_difference")
+set_intersection = _set_op("set_intersection")
+set_symmetric_difference = _set_op("set_symmetric_difference")
+set_union = _set_op("set_union")
+set_difference_by_key = _set_op_by_key("set_difference")
+set_intersection_by_key = _set_op_by_key("set_intersection")
+set_symmetric_difference_by_key = _set_op_by_key("set_symmetric_difference")
+set_union_by_key = _set_op_by_key("set_union")
+
+
 def _is_sorted(tr, node, policy, first, last):
     r = is_sorted_until._emit(tr, node, policy, first, last)
     return Expr(f"({r.code} == {last.code})", BOOL)
@@ -403,4 +691,8 @@ __all__ = ["host", "device", "seq", "sort", "stable_sort", "sort_by_key", "stabl
            "exclusive_scan", "adjacent_difference", "is_sorted", "is_sorted_until",
            "lower_bound", "upper_bound", "binary_search", "gather", "scatter", "sequence",
            "replace", "replace_copy", "remove", "remove_copy", "reverse", "reverse_copy",
-           "swap_ranges", "unique"]
+           "swap_ranges", "unique", "make_constant_iterator", "make_counting_iterator",
+           "mismatch", "equal_range", "inclusive_scan_by_key", "exclusive_scan_by_key",
+           "reduce_by_key", "unique_by_key", "set_difference", "set_intersection",
+           "set_symmetric_difference", "set_union", "set_difference_by_key",
+           "set_intersection_by_key", "set_symmetric_difference_by_key", "set_union_by_key"]
