@@ -3,6 +3,9 @@ types, jit.range with steps and unrolling, math/cupy functions, and the error fo
 whose source cannot be read. CPU: translation and NVRTC; GPU: values against NumPy."""
 import math
 
+import os
+import sys
+
 import numpy
 import pytest
 
@@ -11,6 +14,9 @@ from cuarray import jit
 from cuarray._runtime.compiler import compile_cubin
 from cuarray.jit._compile import translate_kernel
 from cuarray.jit._types import Array
+
+sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "scipy"))
+import hostemu  # noqa: E402
 
 f32, f64, i32, i64 = (numpy.dtype(c) for c in "fdil")
 
@@ -82,7 +88,14 @@ def test_source_not_available_is_explained():
         k._source((Array(f32, 1),))
 
 
-# ---- GPU -------------------------------------------------------------------------------------
+@pytest.fixture(params=hostemu.BACKENDS)
+def cp(request, monkeypatch):
+    """cuarray on the GPU, or through the host emulation (threads of 1-D launches one
+    after another: exact for these kernels, whose threads never talk to each other)."""
+    return hostemu.backend(request, monkeypatch)
+
+
+# ---- values: on the GPU, and through the host emulation where it can run them ---------
 gpu = pytest.mark.gpu
 
 
@@ -91,30 +104,27 @@ def _ranges_numpy(t, n):
     return acc + sum(k * 10000 for k in range(t, 10, 4))
 
 
-@gpu
-def test_ranges_against_python():
-    out = cuarray.zeros(8, i64)
+def test_ranges_against_python(cp):
+    out = cp.zeros(8, i64)
     k_ranges((1,), (8,), (out, 17))
     assert out.get().tolist() == [_ranges_numpy(t, 17) for t in range(8)]
 
 
-@gpu
 @pytest.mark.parametrize("dt", [numpy.float32, numpy.float64, numpy.int32, numpy.int64,
                                 numpy.complex64])
-def test_templates_by_argument_dtype(dt):
+def test_templates_by_argument_dtype(cp, dt):
     rng = numpy.random.default_rng(3)
     xn = (rng.random(300) * 20 - 10).astype(dt)
-    y = cuarray.zeros(300, dt)
+    y = cp.zeros(300, dt)
     s = dt(3)
-    k_generic((2,), (256,), (cuarray.asarray(xn), y, s))
+    k_generic((2,), (256,), (cp.asarray(xn), y, s))
     numpy.testing.assert_allclose(y.get(), xn * s + abs(xn), rtol=1e-6)
 
 
-@gpu
-def test_math_functions_against_numpy():
+def test_math_functions_against_numpy(cp):
     xn = numpy.linspace(-3, 3, 257)
-    y = cuarray.zeros(257, f64)
-    k_math((2,), (256,), (cuarray.asarray(xn), y))
+    y = cp.zeros(257, f64)
+    k_math((2,), (256,), (cp.asarray(xn), y))
     want = numpy.sin(xn) + numpy.exp(xn / 4) + numpy.tanh(xn) + numpy.hypot(xn, 2.0) \
         + numpy.floor(xn) + numpy.sqrt(abs(xn)) + math.pi
     numpy.testing.assert_allclose(y.get(), want, rtol=1e-12)

@@ -1,6 +1,9 @@
 """cuarray.jit.thrust (sequential algorithms over iterators) and N-d array rows `x[i]` in
 kernels: generated code compiles (CPU), misuse is refused by name, results match NumPy
 (GPU, one row per thread)."""
+import os
+import sys
+
 import numpy
 import pytest
 
@@ -9,6 +12,9 @@ from cuarray import jit
 from cuarray._runtime.compiler import compile_cubin
 from cuarray.jit._compile import translate_kernel
 from cuarray.jit._types import Array
+
+sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "scipy"))
+import hostemu  # noqa: E402
 
 T = jit.thrust
 i32, i64, f32, f64 = (numpy.dtype(c) for c in "iqfd")
@@ -96,39 +102,44 @@ def test_thrust_misuse_is_refused():
         build(mixed, Array(i32, 1), Array(f32, 1))
 
 
-# ---- GPU ------------------------------------------------------------------------------------
+@pytest.fixture(params=hostemu.BACKENDS)
+def cp(request, monkeypatch):
+    """cuarray on the GPU, or through the host emulation (threads of 1-D launches one
+    after another: exact for these kernels, whose threads never talk to each other)."""
+    return hostemu.backend(request, monkeypatch)
+
+
+# ---- values: on the GPU, and through the host emulation where it can run them ---------
 gpu = pytest.mark.gpu
 
 
-@gpu
 @pytest.mark.parametrize("order", ["C", "F"])
 @pytest.mark.parametrize("dt", [numpy.int32, numpy.float64])
-def test_sort_rows(order, dt):
-    xn = numpy.asarray(numpy.random.default_rng(0).integers(-50, 50, (64, 37)), dt, order=order)
-    x = cuarray.asarray(xn)
-    if order == "F":
-        x = cuarray.asfortranarray(x)
+def test_sort_rows(cp, order, dt):
+    xn = numpy.asarray(numpy.random.default_rng(0).integers(-50, 50, (64, 37)), dt)
+    # an F-ordered array as the transpose of a C-ordered one (no copy kernel either way)
+    base = cp.asarray(xn if order == "C" else numpy.ascontiguousarray(xn.T))
+    x = base if order == "C" else base.T
     jit.rawkernel()(k_sort)((1,), (64,), (x,))
-    numpy.testing.assert_array_equal(x.get(), numpy.sort(xn, axis=1))
+    got = base.get() if order == "C" else base.get().T
+    numpy.testing.assert_array_equal(got, numpy.sort(xn, axis=1))
 
 
-@gpu
-def test_stable_sort_by_key():
+def test_stable_sort_by_key(cp):
     rng = numpy.random.default_rng(1)
     kn = rng.integers(0, 5, (32, 20)).astype(f32)
     vn = numpy.tile(numpy.arange(20), (32, 1)).astype(i64)
-    k, v = cuarray.asarray(kn), cuarray.asarray(vn)
+    k, v = cp.asarray(kn), cp.asarray(vn)
     jit.rawkernel()(k_stable_by_key)((1,), (32,), (k, v))
     order = numpy.argsort(kn, axis=1, kind="stable")
     numpy.testing.assert_array_equal(k.get(), numpy.take_along_axis(kn, order, 1))
     numpy.testing.assert_array_equal(v.get(), order)
 
 
-@gpu
-def test_stats_against_numpy():
+def test_stats_against_numpy(cp):
     xn = numpy.random.default_rng(2).integers(0, 8, (16, 30)).astype(i32)
-    out = cuarray.zeros((16, 8), i64)
-    jit.rawkernel()(k_stats)((1,), (16,), (cuarray.asarray(xn), out))
+    out = cp.zeros((16, 8), i64)
+    jit.rawkernel()(k_stats)((1,), (16,), (cp.asarray(xn), out))
     s = numpy.sort(xn, axis=1)
     want = numpy.stack([
         xn.sum(axis=1), (xn == 3).sum(axis=1),
@@ -139,11 +150,10 @@ def test_stats_against_numpy():
     numpy.testing.assert_array_equal(out.get(), want)
 
 
-@gpu
-def test_scans_against_numpy():
+def test_scans_against_numpy(cp):
     xn = numpy.random.default_rng(3).integers(-9, 9, (8, 25)).astype(i64)
-    outs = [cuarray.zeros((8, 25), i64) for _ in range(4)]
-    jit.rawkernel()(k_scans)((1,), (8,), (cuarray.asarray(xn), *outs))
+    outs = [cp.zeros((8, 25), i64) for _ in range(4)]
+    jit.rawkernel()(k_scans)((1,), (8,), (cp.asarray(xn), *outs))
     inc, exc, diff, rev = (o.get() for o in outs)
     numpy.testing.assert_array_equal(inc, numpy.cumsum(xn, axis=1))
     numpy.testing.assert_array_equal(exc, 10 + numpy.cumsum(xn, axis=1) - xn)
@@ -151,13 +161,12 @@ def test_scans_against_numpy():
     numpy.testing.assert_array_equal(rev, xn[:, ::-1])
 
 
-@gpu
-def test_gather_sequence_replace_fill_inner_product():
+def test_gather_sequence_replace_fill_inner_product(cp):
     xn = numpy.random.default_rng(4).integers(-9, 9, (6, 10)).astype(i32)
     idx = numpy.array([9, 0, 3, 3], i64)
-    g, y = cuarray.zeros((6, 4), i32), cuarray.zeros((6, 5), i32)
-    z = cuarray.zeros((6, 4), i64)
-    jit.rawkernel()(k_moves)((1,), (6,), (cuarray.asarray(xn), cuarray.asarray(idx), g, y, z))
+    g, y = cp.zeros((6, 4), i32), cp.zeros((6, 5), i32)
+    z = cp.zeros((6, 4), i64)
+    jit.rawkernel()(k_moves)((1,), (6,), (cp.asarray(xn), cp.asarray(idx), g, y, z))
     numpy.testing.assert_array_equal(g.get(), xn[:, idx])
     seq = numpy.arange(6)[:, None] + 2 * numpy.arange(5)
     numpy.testing.assert_array_equal(y.get(), numpy.where(seq == 4, -1, seq))
@@ -209,14 +218,13 @@ def test_thrust_sets_and_keys_compile():
     build(k_misc, Array(i64, 1), Array(i64, 1), Array(i64, 1))
 
 
-@gpu
-def test_set_operations_against_numpy():
+def test_set_operations_against_numpy(cp):
     rng = numpy.random.default_rng(5)
     an = numpy.unique(rng.integers(0, 40, 25)).astype(i32)
     bn = numpy.unique(rng.integers(0, 40, 25)).astype(i32)
-    out = cuarray.zeros((4, 64), i32)
-    lens = cuarray.zeros(4, i64)
-    jit.rawkernel()(k_sets)((1,), (1,), (cuarray.asarray(an), cuarray.asarray(bn), out, lens))
+    out = cp.zeros((4, 64), i32)
+    lens = cp.zeros(4, i64)
+    jit.rawkernel()(k_sets)((1,), (1,), (cp.asarray(an), cp.asarray(bn), out, lens))
     want = [numpy.setdiff1d(an, bn), numpy.intersect1d(an, bn), numpy.setxor1d(an, bn),
             numpy.union1d(an, bn)]
     got, n = out.get(), lens.get()
@@ -225,14 +233,13 @@ def test_set_operations_against_numpy():
         numpy.testing.assert_array_equal(got[k, :n[k]], w)
 
 
-@gpu
-def test_by_key_against_numpy():
+def test_by_key_against_numpy(cp):
     keys = numpy.array([1, 1, 2, 2, 2, 5, 1, 1, 7], i32)
     vals = numpy.arange(9, dtype=f64) + 0.5
-    ko, vo = cuarray.zeros(9, i32), cuarray.zeros(9, f64)
-    inc, exc = cuarray.zeros(9, f64), cuarray.zeros(9, f64)
-    lens = cuarray.zeros(2, i64)
-    jit.rawkernel()(k_by_key)((1,), (1,), (cuarray.asarray(keys), cuarray.asarray(vals), ko, vo,
+    ko, vo = cp.zeros(9, i32), cp.zeros(9, f64)
+    inc, exc = cp.zeros(9, f64), cp.zeros(9, f64)
+    lens = cp.zeros(2, i64)
+    jit.rawkernel()(k_by_key)((1,), (1,), (cp.asarray(keys), cp.asarray(vals), ko, vo,
                                            inc, exc, lens))
     runs = numpy.flatnonzero(numpy.diff(keys, prepend=keys[0] - 1))  # starts of equal runs
     sums = numpy.add.reduceat(vals, runs)
@@ -245,13 +252,12 @@ def test_by_key_against_numpy():
     numpy.testing.assert_allclose(exc.get(), 100 + want_inc - vals)
 
 
-@gpu
-def test_mismatch_equal_range_and_value_iterators():
+def test_mismatch_equal_range_and_value_iterators(cp):
     an = numpy.array([1, 3, 5, 5, 5, 8, 9], i64)
     bn = numpy.array([1, 3, 5, 6, 5, 8, 9], i64)
-    out = cuarray.zeros(7, i64)
-    a = cuarray.asarray(an)
-    jit.rawkernel()(k_misc)((1,), (1,), (a, cuarray.asarray(bn), out))
+    out = cp.zeros(7, i64)
+    a = cp.asarray(an)
+    jit.rawkernel()(k_misc)((1,), (1,), (a, cp.asarray(bn), out))
     lo, hi = numpy.searchsorted(an, 5, "left"), numpy.searchsorted(an, 5, "right")
     assert out.get().tolist() == [3, 3, lo, hi, 21, 10 + 11 + 12 + 13, len(numpy.unique(an))]
     numpy.testing.assert_array_equal(a.get()[:5], numpy.unique(an))
