@@ -257,3 +257,13 @@ def test_warm_calls_match_the_general_path(cp):
     _check(f(xd, xd), numpy.zeros((6, 5)))            # other dtypes: their own kernel
     e = cp.zeros((0, 5), dtype=cp.float32)
     assert f(e, e).shape == (0, 5)
+
+
+def test_warm_calls_with_scalars(cp):
+    f = cp.fuse(lambda x, s: x * s + 1)
+    xn = _rand(numpy.random.default_rng(11), (7,), numpy.float32)
+    x = cp.asarray(xn)
+    for s in (2.5, 2.5, 3, 3, numpy.float64(0.5), numpy.float64(0.5), True):
+        _check(f(x, s), xn * s + 1)
+    # Python float, Python int, NumPy float64 and bool: one warm entry each
+    assert len(f._warm) == 4

@@ -20,6 +20,7 @@ from cuarray._core._fusion_trace import (  # noqa: F401  (literal, ufunc_functio
 
 
 _ND = None
+_SCALARS = (bool, int, float, complex)
 
 
 def _nd():
@@ -111,16 +112,25 @@ class Fusion:
             shape = args[0]._shape
             key = [len(shape)]  # the trace may read x.ndim
             for a in args:
-                if type(a) is not _ND or not a._c_contig or a._shape != shape:
+                t = type(a)
+                if t is _ND:
+                    if not a._c_contig or a._shape != shape:
+                        break
+                    key.append(a.dtype)
+                elif t in _SCALARS or isinstance(a, numpy.generic):
+                    key.append(t)
+                else:
                     break
-                key.append(a.dtype)
             else:
                 entry = self._warm.get(tuple(key))
                 if entry is not None:
-                    op, out_dts, multi = entry
+                    op, out_dts, multi, conv = entry
+                    call = list(args)
+                    for i, dt in conv:
+                        call[i] = dt.type(args[i])
                     outs = [_ND._alloc(shape, dt, "C") for dt in out_dts]
                     if args[0].size:
-                        op.launch(list(args) + outs)
+                        op.launch(call + outs)
                     return tuple(outs) if multi else outs[0]
         if kwargs:
             raise TypeError(f"fused function {self.name}() does not take keyword arguments")
@@ -139,13 +149,25 @@ class Fusion:
                 key, _ = self._key(args)
                 k = self._build(args)
             self._kernels[key] = k
-            if k.kind == "elementwise" and not k.writes and not k.none and \
-                    k.inputs == [("a", i) for i in range(len(args))] and \
-                    all(r[0] == "out" for r in k.results) and \
-                    all(isinstance(a, _nd()) for a in args):
-                self._warm[(args[0].ndim,) + tuple(a.dtype for a in args)] = \
-                    (k.op, k.outputs, k.multi)
+            self._remember(k, args)
         return _run(k, args)
+
+    def _remember(self, k, args):
+        """Record `k` for the warm path when its inputs are all the arguments, in order (and
+        its only outputs new arrays): then a call needs no argument mapping."""
+        if k.kind != "elementwise" or k.writes or k.none or len(k.inputs) != len(args) or \
+                type(args[0]) is not _nd() or any(r[0] != "out" for r in k.results):
+            return
+        key, conv = [args[0].ndim], []
+        for i, (spec, a) in enumerate(zip(k.inputs, args)):
+            if spec[1] != i or spec[0] == "v":
+                return
+            if spec[0] == "s":
+                conv.append((i, spec[2]))
+                key.append(type(a))
+            else:
+                key.append(a.dtype)
+        self._warm[tuple(key)] = (k.op, k.outputs, k.multi, tuple(conv))
 
     def _build(self, args):
         """Trace for the types (and, when static, scalar values) of `args` (arrays, or
