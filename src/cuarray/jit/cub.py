@@ -21,13 +21,14 @@ from cuarray._core import dtypes as _dt
 from cuarray.jit._builtins import _Func
 from cuarray.jit._types import Const, Expr, strong, type_of
 
-CODE = r"""template <class T> __device__ __forceinline__ T _jit_shfl_down(T x, int delta) {
+CODE = r"""template <class T>
+__device__ __forceinline__ T _jit_shfl_down(T x, int delta, unsigned int mask = 0xffffffffu) {
   // any trivially copyable T, moved as 32-bit words
   constexpr int W = (sizeof(T) + 3) / 4;
   unsigned int w[W] = {};
   memcpy(w, &x, sizeof(T));
   #pragma unroll
-  for (int k = 0; k < W; ++k) w[k] = __shfl_down_sync(0xffffffffu, w[k], delta);
+  for (int k = 0; k < W; ++k) w[k] = __shfl_down_sync(mask, w[k], delta);
   T r;
   memcpy(&r, w, sizeof(T));
   return r;
@@ -49,12 +50,15 @@ template <class T, int B> struct _jit_block_reduce {
   struct TempStorage { T warp[(B + 31) / 32]; };
   TempStorage& s;
   __device__ _jit_block_reduce(TempStorage& t) : s(t) {}
-  // Reduce lanes [0, n) of this warp into lane 0 (lanes past n hold no value).
-  template <class Op> __device__ static T warp(T x, Op op, int n) {
+  // Reduce the values of lanes [0, n) of this warp into lane 0. `lanes`: how many lanes the
+  // warp has (the last warp of a block whose size is not a multiple of 32 has fewer): the
+  // shuffles name exactly those.
+  template <class Op> __device__ static T warp(T x, Op op, int n, int lanes) {
     const int lane = threadIdx.x & 31;
+    const unsigned int mask = lanes >= 32 ? 0xffffffffu : (1u << lanes) - 1u;
     #pragma unroll
     for (int d = 16; d > 0; d >>= 1) {
-      const T y = _jit_shfl_down(x, d);
+      const T y = _jit_shfl_down(x, d, mask);
       if (lane + d < n) x = op(x, y);
     }
     return x;
@@ -63,11 +67,11 @@ template <class T, int B> struct _jit_block_reduce {
     const int tid = threadIdx.x, w = tid >> 5;
     constexpr int NW = (B + 31) / 32;
     const int n = B - w * 32 < 32 ? B - w * 32 : 32;
-    x = warp(x, op, n);
+    x = warp(x, op, n, n);
     if (NW == 1) return x;
     if ((tid & 31) == 0) s.warp[w] = x;
     __syncthreads();
-    if (w == 0) x = warp((tid < NW) ? s.warp[tid] : x, op, NW);
+    if (w == 0) x = warp((tid < NW) ? s.warp[tid] : x, op, NW, 32);  // NW > 1: B > 32
     __syncthreads();  // TempStorage may be reused right after
     return x;
   }
