@@ -46,8 +46,8 @@ class _Kernel:
 
 
 class ArgSpec:
-    """An array argument by its type alone (dtype, ndim): `Fusion.trace` takes these to
-    generate a kernel without device arrays."""
+    """An array argument by its type alone (dtype, ndim): `Fusion._build` takes these to
+    generate a kernel without device arrays (tests compile them with NVRTC on the CPU)."""
 
     __slots__ = ("dtype", "ndim")
 
@@ -74,9 +74,10 @@ class Fusion:
         self.__doc__ = getattr(func, "__doc__", None)
         self._kernels = {}
         self._static = False
-        # Warm path: input dtypes -> (op, output dtypes, multi) for kernels whose inputs are
-        # all the arguments, in order, as C-contiguous arrays of one shape (fuse's common
-        # case): no key building, argument mapping or broadcasting per call.
+        # Warm path: (ndim, argument dtypes/scalar types) -> (op, output dtypes, multi,
+        # scalar conversions) for kernels whose inputs are all the arguments, in order, the
+        # arrays C-contiguous of one shape (fuse's common case): no key building, argument
+        # mapping or broadcasting per call (see _remember).
         self._warm = {}
 
     def __repr__(self):
@@ -146,6 +147,7 @@ class Fusion:
             except NeedsStatic:
                 self._static = True
                 self._kernels.clear()
+                self._warm.clear()
                 key, _ = self._key(args)
                 k = self._build(args)
             self._kernels[key] = k
@@ -165,6 +167,8 @@ class Fusion:
             if spec[0] == "s":
                 conv.append((i, spec[2]))
                 key.append(type(a))
+            elif a.ndim != key[0]:  # traced for other ndims than a same-shape call has
+                return
             else:
                 key.append(a.dtype)
         self._warm[tuple(key)] = (k.op, k.outputs, k.multi, tuple(conv))
