@@ -267,3 +267,20 @@ def test_warm_calls_with_scalars(cp):
         _check(f(x, s), xn * s + 1)
     # Python float, Python int, NumPy float64 and bool: one warm entry each
     assert len(f._warm) == 4
+
+
+@pytest.mark.gpu
+def test_matches_cupy_fuse():
+    cupy = pytest.importorskip("cupy")
+
+    def body(xp):
+        def f(x, y, s):
+            return xp.where(x > y, xp.sin(x) * s, (x - y) ** 2).astype(xp.float64)
+        return f
+
+    rng = numpy.random.default_rng(12)
+    xn, yn = rng.random((5, 6), dtype=numpy.float32), rng.random(6, dtype=numpy.float32)
+    got = cuarray.fuse(body(cuarray))(cuarray.asarray(xn), cuarray.asarray(yn), 2.0)
+    ref = cupy.fuse(body(cupy))(cupy.asarray(xn), cupy.asarray(yn), 2.0)
+    assert got.dtype == ref.dtype and got.shape == ref.shape
+    numpy.testing.assert_allclose(got.get(), ref.get(), rtol=1e-6)
