@@ -2,6 +2,7 @@
 with NEP 50 scalars, in-place writes and out=, indexing, where/astype, trace-time control
 flow, broadcasting errors. Elementwise cases run on the GPU and through the host emulation
 of tests/scipy/hostemu.py; reductions run on the GPU."""
+import functools
 import math
 import os
 import sys
@@ -70,6 +71,9 @@ def test_nested_function_method_globals_and_modules(cp):
     _check(outer(cp.asarray(xn), cp.asarray(yn)), want, 1e-5)
     m = cp.fuse(Model().apply)
     _check(m(cp.asarray(xn)), numpy.exp(xn * 0.5) + 1, 1e-6)
+    # a functools.partial of a function using cuarray
+    p = cp.fuse(functools.partial(lambda x, k: cp.exp(x) * k, k=3))
+    _check(p(cp.asarray(xn)), numpy.exp(xn) * 3, 1e-6)
     # math functions on traced values trace as ufuncs
     g = cp.fuse(lambda x: math.sin(x) + math.atan2(x, 2.0))
     _check(g(cp.asarray(xn)), numpy.sin(xn) + numpy.arctan2(xn, 2.0), 1e-6)

@@ -6,6 +6,7 @@ Functions are copied, never modified: the copy gets a new globals dict and new c
 cells, so a closure, lambda, nested function, bound method or a function calling helpers
 in other modules traces as its plain version would run.
 """
+import functools
 import math
 import types
 
@@ -171,8 +172,8 @@ def substitute(obj, memo):
     from cuarray._core.ufunc import ufunc as _cu_ufunc
     if obj is cuarray or obj is numpy or obj is math:
         return Namespace(obj)
-    if isinstance(obj, (types.FunctionType, types.MethodType)) and not _library(obj) \
-            and _special(obj) is None:
+    if isinstance(obj, (types.FunctionType, types.MethodType, functools.partial)) \
+            and not _library(obj) and _special(obj) is None:
         return tracing_copy(obj, memo)
     if isinstance(obj, Fusion):
         return obj  # calling it on traced values inlines it
@@ -205,7 +206,7 @@ def _special(obj):
 
 
 def _library(func):
-    f = getattr(func, "__func__", func)
+    f = getattr(func, "__func__", getattr(func, "func", func))
     mod = (getattr(f, "__module__", None) or "").split(".")[0]
     return mod in ("cuarray", "numpy", "math")
 
@@ -227,6 +228,8 @@ def tracing_copy(func, memo=None):
     memo = {} if memo is None else memo
     if isinstance(func, types.MethodType):
         return types.MethodType(tracing_copy(func.__func__, memo), func.__self__)
+    if isinstance(func, functools.partial):
+        return functools.partial(tracing_copy(func.func, memo), *func.args, **func.keywords)
     if not isinstance(func, types.FunctionType):
         return func  # a callable object: called as it is, on traced values
     if func in memo:
