@@ -121,12 +121,12 @@ def _shared_memory(tr, node, dtype, size, alignment=None):
     if not isinstance(dtype, Const):
         tr.err(node, "jit.shared_memory's dtype must be known when the kernel is compiled")
     if hasattr(dtype.value, "reducer"):  # a jit.cub reducer's TempStorage
-        from cuarray.jit.cub import StorageArray
+        from cuarray.jit import cub  # imports this module
         n = _const_int(tr, node, size, "jit.shared_memory's size")
         name = tr.fresh("_smem")
-        tr.gen.add(__import__("cuarray.jit.cub", fromlist=["CODE"]).CODE)
+        tr.gen.add(cub.CODE)
         tr.pending.append(f"__shared__ {dtype.value.cname} {name}[{n}];")
-        return Expr(name, StorageArray(dtype.value))
+        return Expr(name, cub.StorageArray(dtype.value))
     try:
         dt = _dt.check_dtype(numpy.dtype(dtype.value))
     except TypeError as e:

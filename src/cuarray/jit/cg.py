@@ -11,10 +11,12 @@ condition under which a grid barrier cannot deadlock). One kernel launched on tw
 at once shares that counter, so such launches must not overlap. `memcpy_async` copies
 with the group's threads at the call, so `wait` only has to synchronise the group.
 """
-from cuarray.jit._builtins import Dim3, _Func
-from cuarray.jit._types import BOOL, UINT32, Const, Expr
+import numpy
 
-_U64 = __import__("numpy").dtype("uint64")
+from cuarray.jit._builtins import Dim3, _Func
+from cuarray.jit._types import UINT32, Const, Expr
+
+_U64 = numpy.dtype(numpy.uint64)
 
 GRID_SYNC = r"""__device__ unsigned int _jit_gbar_count;
 __device__ volatile unsigned int _jit_gbar_gen;
