@@ -8,7 +8,7 @@ import pytest
 import cuarray
 from cuarray._core import reduction
 from cuarray._core.elementwise import generate
-from cuarray._core.fusion import Fusion, fuse, literal, ufunc_function
+from cuarray._core.fusion import ArgSpec, Fusion, fuse, literal, ufunc_function
 from cuarray._runtime.compiler import compile_cubin
 
 cp = cuarray
@@ -41,15 +41,8 @@ def clipped(x):
 
 
 def _key(args):
-    key = []
-    for a in args:
-        if isinstance(a, tuple):
-            key.append(("a",) + a)
-        elif isinstance(a, numpy.generic):
-            key.append(("s", a.dtype))
-        else:
-            key.append(("p", type(a)))
-    return tuple(key)
+    """Arguments for Fusion._build: (dtype, ndim) pairs become array stand-ins."""
+    return [ArgSpec(*a) if isinstance(a, tuple) else a for a in args]
 
 
 def _host_args(args):
@@ -120,6 +113,10 @@ def test_traced_dtypes_match_numpy_and_compile(f, args):
     (sum_of_products, ((i8, 2), (i8, 2)), i64),
     (sum_of_products, ((f16, 2), (f16, 2)), f16),
     (post, ((i32, 2), 2.0), f64),
+    (fuse(lambda x: cp.mean(x * 2, axis=0)), ((i32, 2),), f64),
+    (fuse(lambda x: (x - 1).mean()), ((f16, 1),), f16),
+    (fuse(lambda x, y: cp.any(x > y)), ((f32, 2), 0.5), numpy.dtype(bool)),
+    (fuse(lambda x: numpy.all(x, axis=-1, keepdims=True)), ((i8, 3),), numpy.dtype(bool)),
 ])
 def test_reduction_is_traced_into_one_reduce_op(f, args, res):
     k = f._build(_key(args))
@@ -140,6 +137,25 @@ def calls_helper(x):
 @fuse
 def calls_fused(x, y):
     return squared_diff(x, y) + 1
+
+
+def test_closures_lambdas_and_methods_trace():
+    # A closure over a module (the reported bug: "arg 5 (closure) must be tuple").
+    def make(xp):
+        return fuse(lambda v: xp.tanh(xp.sin(v) + 0.1 * v))
+
+    k = make(cuarray)._build(_key([(f32, 1)]))
+    src = _compile(k)
+    assert "_cu_tanh_f_f" in src and "0.10000000149011612f" in src
+
+    class Scaled:
+        factor = 2
+
+        def apply(self, x):
+            return x * self.factor + numpy.float32(1)
+
+    k = fuse(Scaled().apply)._build(_key([(i8, 2)]))
+    assert k.outputs == [numpy.dtype(numpy.float32)]
 
 
 def test_helper_functions_and_constants_are_traced():
@@ -288,3 +304,15 @@ def test_reductions_against_numpy():
 def test_mixed_host_and_device_arguments_are_refused():
     with pytest.raises(TypeError, match="cuarray.asarray"):
         squared_diff(cp.arange(3.0), numpy.arange(3.0))
+
+
+def test_same_function_same_kernel_source():
+    # The compiler caches modules by source on disk: a fused function traced in another
+    # process (another Fusion object) must generate the very same source.
+    def f(x, y):
+        return cp.tanh(x * y + 1)
+
+    srcs = {_compile(Fusion(f)._build(_key([(f32, 2), (f32, 2)]))) for _ in range(2)}
+    assert len(srcs) == 1
+    other = _compile(Fusion(f)._build(_key([(f64, 2), (f32, 2)])))
+    assert other not in srcs

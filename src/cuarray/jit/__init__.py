@@ -11,8 +11,11 @@ NumPy scalars (fixed-width integers that wrap, `math.floor(x)` is a float as
 assigned to it), and only constant negative indices count from the end.
 
 `jit.elementwisekernel` and `jit.reductionkernel` (named in CuPy's tutorials, absent from
-CuPy) put such a function inside an ElementwiseKernel or ReductionKernel. Not provided:
-cooperative groups (`cupyx.jit.cg`) and `cupyx.jit.cub`/`thrust`.
+CuPy) put such a function inside an ElementwiseKernel or ReductionKernel. `jit.cg`
+(cooperative groups: thread block, grid with a grid-wide sync through a cooperative launch)
+and `jit.cub` (WarpReduce, BlockReduce) are cuarray's own device code, as is `jit.thrust`
+(CuPy's functions, run by the calling thread over `x.begin()`/`x.end()` iterators).
+`x[i]` of an N-d array is its (N-1)-d row.
 
     from cuarray import jit
 
@@ -30,10 +33,12 @@ from cuarray.jit._builtins import (  # noqa: F401
     syncwarp, shared_memory, range, ATOMICS as _ATOMICS, SHUFFLES as _SHUFFLES)
 from cuarray.jit._interface import (  # noqa: F401
     rawkernel, elementwisekernel, reductionkernel, _JitRawKernel)
+from cuarray.jit import cg, cub, thrust  # noqa: F401
 
 globals().update(_ATOMICS)
 globals().update(_SHUFFLES)
 
 __all__ = ["rawkernel", "elementwisekernel", "reductionkernel", "threadIdx", "blockIdx",
            "blockDim", "gridDim", "warpsize", "grid", "gridsize", "laneid", "syncthreads",
-           "syncwarp", "shared_memory", "range"] + sorted(_ATOMICS) + sorted(_SHUFFLES)
+           "syncwarp", "shared_memory", "range", "cg", "cub", "thrust"] + sorted(_ATOMICS) \
+    + sorted(_SHUFFLES)

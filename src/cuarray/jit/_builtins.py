@@ -120,6 +120,13 @@ def _syncwarp(tr, node, *, mask=None):
 def _shared_memory(tr, node, dtype, size, alignment=None):
     if not isinstance(dtype, Const):
         tr.err(node, "jit.shared_memory's dtype must be known when the kernel is compiled")
+    if hasattr(dtype.value, "reducer"):  # a jit.cub reducer's TempStorage
+        from cuarray.jit import cub  # imports this module
+        n = _const_int(tr, node, size, "jit.shared_memory's size")
+        name = tr.fresh("_smem")
+        tr.gen.add(cub.CODE)
+        tr.pending.append(f"__shared__ {dtype.value.cname} {name}[{n}];")
+        return Expr(name, cub.StorageArray(dtype.value))
     try:
         dt = _dt.check_dtype(numpy.dtype(dtype.value))
     except TypeError as e:
@@ -148,7 +155,7 @@ def _shared_memory(tr, node, dtype, size, alignment=None):
 # types it reaches through another one of the same size (int64 add wraps the same as uint64).
 _ATOMIC = {
     "atomic_add": ("atomicAdd", {"i": None, "I": None, "q": "unsigned long long", "Q": None,
-                                 "f": None, "d": None}),
+                                 "e": "half", "f": None, "d": None}),
     "atomic_sub": ("atomicSub", {"i": None, "I": None}),
     "atomic_exch": ("atomicExch", {"i": None, "I": None, "q": "unsigned long long", "Q": None,
                                    "f": None}),
@@ -176,8 +183,22 @@ def _atomic_target(tr, node, name, array, index):
     ref = tr.element(array, index, node)
     via = kinds[ch]
     c = _dt.ctype(t.dtype)
-    ptr = f"&{ref}" if via is None else f"reinterpret_cast<{via}*>(&{ref})"
+    ptr = f"&{ref}" if via in (None, "half") else f"reinterpret_cast<{via}*>(&{ref})"
     return cfunc, ptr, t.dtype, via, c
+
+
+# float16 addition as CUDA's atomicAdd(__half*) does it: a compare-and-swap loop on the
+# 16-bit word (sm_70+), rounding the float sum once, as NumPy's float16 add.
+_HALF_ADD = r"""__device__ __forceinline__ half _jit_atomic_add_half(half* p, const half v) {
+  unsigned short* a = reinterpret_cast<unsigned short*>(p);
+  unsigned short old = *a, assumed;
+  do {
+    assumed = old;
+    const half r((float)cuarray_half_bits(assumed) + (float)v);
+    old = atomicCAS(a, assumed, r.x);
+  } while (assumed != old);
+  return cuarray_half_bits(old);
+}"""
 
 
 def _atomic(name, doc):
@@ -186,6 +207,9 @@ def _atomic(name, doc):
             tr.err(node, f"jit.{name}: alt_op is not supported")
         cfunc, ptr, dt, via, c = _atomic_target(tr, node, name, array, index)
         v = tr.cast(value, dt, node)
+        if via == "half":
+            tr.gen.add(_HALF_ADD)
+            return Expr(f"_jit_atomic_add_half({ptr}, {v})", dt)
         if via is not None:
             return Expr(f"(({c}){cfunc}({ptr}, ({via}){v}))", dt)
         return Expr(f"{cfunc}({ptr}, {v})", dt)

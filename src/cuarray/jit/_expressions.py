@@ -17,6 +17,7 @@ from cuarray._core import ufunc_table as _table
 from cuarray._core.fusion import cast as _cast
 from cuarray._core.fusion import literal, ufunc_function
 from cuarray.jit import _builtins as B
+from cuarray.jit._iterators import begin_end
 from cuarray.jit._pycalls import CALLS, MATH
 from cuarray.jit._source import cname
 from cuarray.jit._types import (BOOL, INT64, UNKNOWN, Array, Const, Expr, Shared, Tuple, describe,
@@ -108,6 +109,9 @@ class Expressions:
                 self.err(node, f"{describe(base)} has no attribute {a!r}", AttributeError)
         if isinstance(base, Expr):
             t = base.type
+            hook = getattr(t, "attribute", None)  # cg groups, cub reducers: methods by name
+            if hook is not None:
+                return hook(self, base, a, node)
             if isinstance(t, Array):
                 c = base.code
                 if a == "shape":
@@ -122,8 +126,12 @@ class Expressions:
                     return Const(t.dtype)
                 if a == "itemsize":
                     return Const(t.dtype.itemsize)
-                self.err(node, f"arrays in kernels have shape, strides, size, ndim, dtype and "
-                               f"itemsize, not {a!r}", AttributeError)
+                if a in ("begin", "end"):
+                    return Const(B._Func(a, lambda tr, node, which=a: begin_end(tr, base, which,
+                                                                                node),
+                                         f"An iterator at the {a} of the array."))
+                self.err(node, f"arrays in kernels have shape, strides, size, ndim, dtype, "
+                               f"itemsize, begin() and end(), not {a!r}", AttributeError)
             st = type_of(base)
             if st is UNKNOWN:
                 return Expr(base.code, UNKNOWN)
@@ -143,10 +151,16 @@ class Expressions:
 
     def _e_Subscript(self, node):
         base = self.expr(node.value)
-        if isinstance(base, Expr) and isinstance(base.type, (Array, Shared)):
-            ref, dt = self._element_of(node, base)
-            return Expr(ref, dt)
         idx = self.expr(node.slice)
+        if isinstance(base, Expr) and isinstance(base.type, (Array, Shared)):
+            n = len(idx.items) if isinstance(idx, Tuple) else 1
+            if isinstance(base.type, Array) and n < base.type.ndim:
+                return self._view(base, idx, node)
+            return Expr(self.element(base, idx, node), base.type.dtype)
+        if isinstance(base, Expr) and hasattr(base.type, "subscript"):  # jit.cub TempStorage
+            return base.type.subscript(self, base, idx, node)
+        if isinstance(base, Const) and hasattr(base.value, "jit_template"):  # cub.WarpReduce[T]
+            return base.value.jit_template(self, idx, node)
         if isinstance(base, (Tuple, Const)) and isinstance(idx, Const) and \
                 isinstance(idx.value, (int, numpy.integer)):
             items = base.items if isinstance(base, Tuple) else base.value
@@ -162,6 +176,9 @@ class Expressions:
     def _element_of(self, node, base=None):
         if base is None:
             base = self.expr(node.value)
+        if isinstance(base, Expr) and hasattr(base.type, "subscript"):  # it[k] = v
+            v = base.type.subscript(self, base, self.expr(node.slice), node)
+            return v.code, v.type
         if not (isinstance(base, Expr) and isinstance(base.type, (Array, Shared))):
             self.err(node, f"only arrays and shared memory can be assigned to by index, not "
                            f"{describe(base)}")
@@ -170,16 +187,40 @@ class Expressions:
     def element(self, arr, index, node):
         """C lvalue of `arr[index]` (index: a value or a Tuple of values)."""
         t = arr.type
-        if isinstance(index, Const) and isinstance(index.value, slice) or \
-                isinstance(index, Tuple) and any(isinstance(i, Const) and isinstance(i.value, slice)
-                                                 for i in index.items):
-            self.err(node, "slices are not supported in a kernel; index single elements")
         idx = list(index.items) if isinstance(index, Tuple) else [index]
         ndim = 1 if isinstance(t, Shared) else t.ndim
         if len(idx) != ndim:
             self.err(node, f"an array of {ndim} dimension{'s' if ndim != 1 else ''} is indexed "
                            f"with {ndim} integer{'s' if ndim != 1 else ''} here, not {len(idx)}",
                      IndexError)
+        codes = self._index_codes(arr, idx, node)
+        if isinstance(t, Shared):
+            return f"{arr.code}[{codes[0]}]"
+        c = arr.code
+        if t.ndim == 0:
+            return f"(*{c}.data)"
+        if t.ndim == 1 and t.contig:
+            return f"{c}.data[{codes[0]}]"
+        off = " + ".join(f"(long long)({x}) * {c}.strides[{k}]" for k, x in enumerate(codes))
+        return f"(*({_dt.ctype(t.dtype)}*)((char*){c}.data + {off}))"
+
+    def _view(self, arr, index, node):
+        """`x[i]` of an array with more dimensions than indices: the sub-array (a view)."""
+        t = arr.type
+        idx = list(index.items) if isinstance(index, Tuple) else [index]
+        codes = self._index_codes(arr, idx, node)
+        off = " + ".join(f"(long long)({x}) * {arr.code}.strides[{k}]"
+                         for k, x in enumerate(codes))
+        vt = Array(t.dtype, t.ndim - len(idx), t.contig)
+        name = self.fresh("_jv")
+        self.decls[name] = vt.cname
+        self.pending.append(f"{name} = _jit_view<{vt.ndim}>({arr.code}, {off});")
+        return Expr(name, vt)
+
+    def _index_codes(self, arr, idx, node):
+        t = arr.type
+        if any(isinstance(i, Const) and isinstance(i.value, slice) for i in idx):
+            self.err(node, "slices are not supported in a kernel; index single elements")
         codes = []
         for k, i in enumerate(idx):
             it = type_of(i)
@@ -194,23 +235,19 @@ class Expressions:
                     codes.append(str(v))
             else:
                 codes.append(i.code)
-        if isinstance(t, Shared):
-            return f"{arr.code}[{codes[0]}]"
-        c = arr.code
-        if t.ndim == 0:
-            return f"(*{c}.data)"
-        if t.ndim == 1 and t.contig:
-            return f"{c}.data[{codes[0]}]"
-        off = " + ".join(f"(long long)({x}) * {c}.strides[{k}]" for k, x in enumerate(codes))
-        return f"(*({_dt.ctype(t.dtype)}*)((char*){c}.data + {off}))"
+        return codes
 
     def _e_BinOp(self, node):
         name = _BINOPS.get(type(node.op))
         if name is None:
             self.err(node, f"operator {type(node.op).__name__} (@) is not supported in a kernel",
                      SyntaxError)
-        return self.ufunc(name, [self.expr(node.left), self.expr(node.right)], node,
-                          what=f"operator {_OP_TEXT[name]}")
+        left, right = self.expr(node.left), self.expr(node.right)
+        for v in (left, right):  # iterator arithmetic
+            hook = getattr(v.type, "binop", None) if isinstance(v, Expr) else None
+            if hook is not None:
+                return hook(self, node.op, left, right, node)
+        return self.ufunc(name, [left, right], node, what=f"operator {_OP_TEXT[name]}")
 
     def _e_UnaryOp(self, node):
         v = self.expr(node.operand)
@@ -241,6 +278,12 @@ class Expressions:
                 self.err(node, f"comparison '{text[type(op)]}' is not supported in a kernel",
                          SyntaxError)
             r = self.expr(right)
+            hook = next((getattr(v.type, "compare", None) for v in (left, r)
+                         if isinstance(v, Expr) and hasattr(v.type, "compare")), None)
+            if hook is not None:  # iterators
+                parts.append(hook(self, op, left, r, node))
+                left = r
+                continue
             parts.append(self.ufunc(name, [left, r], node, what=f"comparison {_OP_TEXT[name]}"))
             left = r
         if all(isinstance(p, Const) for p in parts):

@@ -73,7 +73,7 @@ class _JitRawKernel:
         entry = self._cache.get(key)
         if entry is None:
             entry = self._cache[key] = self._build(args)
-        fn, packer, layout = entry
+        fn, packer, layout, coop = entry
         vals = []
         for a, k in zip(args, layout):
             if k == "a":
@@ -92,7 +92,11 @@ class _JitRawKernel:
             params = packer.pack(vals)
         except Exception as e:  # struct.error: a Python int beyond its C type
             raise OverflowError(f"cannot pass the arguments of {self.__name__}: {e}") from None
-        fn.launch(_dims(grid, "grid"), _dims(block, "block"), params, shared_mem, sp)
+        if coop:  # cg.this_grid().sync(): all blocks must be resident at once
+            fn.launch_cooperative(_dims(grid, "grid"), _dims(block, "block"), params, shared_mem,
+                                  sp)
+        else:
+            fn.launch(_dims(grid, "grid"), _dims(block, "block"), params, shared_mem, sp)
 
     def _build(self, args):
         types = self._types(args)
@@ -106,7 +110,7 @@ class _JitRawKernel:
             else:
                 kinds.append(_KIND[t.char])
                 layout.append("c" if t.kind == "c" else "s")
-        return fn, ArgPacker(kinds), tuple(layout)
+        return fn, ArgPacker(kinds), tuple(layout), "_jit_grid_sync()" in src
 
     def __getitem__(self, config):
         """Numba-style launch configuration: `kernel[grid, block](*args)`."""

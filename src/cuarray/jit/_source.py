@@ -11,7 +11,20 @@ template <class T, int N> struct _jit_array {
   long long size;
   long long shape[N > 0 ? N : 1];
   long long strides[N > 0 ? N : 1];
-};"""
+};
+// x[i] of an N-d array: the M-d sub-array at byte offset `off` (M = N - number of indices)
+template <int M, class T, int N>
+__device__ __forceinline__ _jit_array<T, M> _jit_view(const _jit_array<T, N>& a, long long off) {
+  _jit_array<T, M> r;
+  r.data = (T*)((char*)a.data + off);
+  r.size = 1;
+  for (int d = 0; d < M; ++d) {
+    r.shape[d] = a.shape[N - M + d];
+    r.strides[d] = a.strides[N - M + d];
+    r.size *= r.shape[d];
+  }
+  return r;
+}"""
 
 _RESERVED = frozenset("""
 auto break case char const continue default do double else enum extern float for goto if
