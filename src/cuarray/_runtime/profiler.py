@@ -56,6 +56,8 @@ def _candidates():
     spec = importlib.util.find_spec("nvidia")
     for root in (spec.submodule_search_locations or []) if spec else []:
         yield from sorted(glob.glob(os.path.join(root, "nvtx", "lib", "libnvToolsExt.so*")))
+        # the CUDA 13 wheels (`nvidia-nvtx`) put their libraries under nvidia/cu13/lib
+        yield from sorted(glob.glob(os.path.join(root, "cu*", "lib", "libnvToolsExt.so*")))
     for home in (os.environ.get("CUDA_HOME"), os.environ.get("CUDA_PATH"), "/usr/local/cuda"):
         if home:
             yield from sorted(glob.glob(os.path.join(home, "lib64", "libnvToolsExt.so*")))
@@ -73,6 +75,7 @@ def _load():
                         lib.nvtxRangePushA.argtypes = [ctypes.c_char_p]
                         lib.nvtxRangePushEx.argtypes = [ctypes.POINTER(_EventAttributes)]
                         lib.nvtxMarkA.argtypes = [ctypes.c_char_p]
+                        lib.nvtxMarkEx.argtypes = [ctypes.POINTER(_EventAttributes)]
                     except (OSError, AttributeError):
                         continue
                     _lib = lib
@@ -106,8 +109,15 @@ def range_pop():
         lib.nvtxRangePop()
 
 
-def mark(message):
-    """An instantaneous NVTX marker."""
+def mark(message, argb_color=None):
+    """An instantaneous NVTX marker; `argb_color` is 0xAARRGGBB or None for no color."""
     lib = _load()
-    if lib:
-        lib.nvtxMarkA(str(message).encode())
+    if not lib:
+        return
+    msg = str(message).encode()
+    if argb_color is None:
+        lib.nvtxMarkA(msg)
+        return
+    attr = _EventAttributes(version=2, size=ctypes.sizeof(_EventAttributes), colorType=_ARGB,
+                            color=int(argb_color) & 0xFFFFFFFF, messageType=_ASCII, message=msg)
+    lib.nvtxMarkEx(ctypes.byref(attr))
