@@ -48,7 +48,15 @@ CUDA_R_16BF, CUDA_C_16BF = 14, 15
 
 
 def _fill_attribute_constants(namespace):
-    """`cudaDevAttrXxx` constants: the runtime's device attribute numbers are the driver's."""
+    """`cudaDevAttrXxx` constants: the runtime's enum, else derived from the driver's (the
+    numbers are the same)."""
+    try:
+        from cuda.bindings import runtime
+        for a in runtime.cudaDeviceAttr:
+            if not a.name.endswith("Max"):
+                namespace.setdefault(a.name, int(a))
+    except Exception:
+        pass
     drv = _driver._drv()
     for a in drv.CUdevice_attribute:
         if a.name.endswith("_MAX"):
@@ -163,17 +171,27 @@ def getDeviceProperties(device):
     for k in dir(prop):
         if k.startswith("_") or k == "getPtr":
             continue
-        v = getattr(prop, k)
-        if isinstance(v, list):
-            v = tuple(v)
-        elif k == "name":
-            v = bytes(v).split(b"\0", 1)[0]
-        elif k == "uuid":
-            v = bytes(v.bytes) if hasattr(v, "bytes") else bytes(v)
-        elif k == "luid":
-            v = bytes(v)
-        out[k] = v
+        out[k] = _plain(k, getattr(prop, k))
     return out
+
+
+def _plain(key, v):
+    """A cudaDeviceProp field as CuPy gives it: bytes for names and ids, tuples for arrays."""
+    try:
+        if key == "name":
+            return bytes(v).split(b"\0", 1)[0]
+        if key in ("uuid", "luid"):
+            raw = v.bytes if hasattr(v, "bytes") else v
+            if isinstance(raw, (bytes, bytearray)):
+                return bytes(raw)
+            return bytes((int(x) & 0xFF) for x in raw)
+        if isinstance(v, list):
+            return tuple(v)
+        if hasattr(v, "value") and not isinstance(v, (int, float)):
+            return int(v.value)
+    except Exception:
+        pass
+    return v
 
 
 def _properties_from_driver(device):

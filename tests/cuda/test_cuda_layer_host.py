@@ -1,0 +1,197 @@
+"""cuarray.cuda's host-side parts (no GPU): names, constants, NVTX calls, paths, pinned shapes."""
+import ctypes
+import importlib
+
+import numpy
+import pytest
+
+import cuarray
+from cuarray import cuda
+from cuarray._runtime import profiler as _prof
+from cuarray._runtime import runtime_api
+
+
+SUBMODULES = {
+    "stream": ["Stream", "ExternalStream", "Event", "get_current_stream", "get_elapsed_time"],
+    "memory": ["MemoryPointer", "Memory", "UnownedMemory", "MemoryPool", "MemoryAsyncPool",
+               "OutOfMemoryError", "alloc", "set_allocator", "get_allocator", "using_allocator",
+               "malloc_async", "BaseMemory", "SingleDeviceMemoryPool", "PooledMemory"],
+    "pinned_memory": ["PinnedMemory", "PinnedMemoryPointer", "PinnedMemoryPool",
+                      "alloc_pinned_memory", "set_pinned_memory_allocator"],
+    "function": ["Module", "Function"],
+    "graph": ["Graph"],
+    "device": ["Device", "get_device_id", "get_cublas_handle"],
+    "runtime": ["getDeviceCount", "getDevice", "setDevice", "getDeviceProperties",
+                "deviceGetAttribute", "memGetInfo", "malloc", "free", "memcpy", "memcpyAsync",
+                "memset", "streamCreate", "streamDestroy", "streamSynchronize", "eventCreate",
+                "eventRecord", "eventSynchronize", "eventElapsedTime", "runtimeGetVersion",
+                "driverGetVersion", "get_build_version", "is_hip", "CUDARuntimeError",
+                "memcpyHostToDevice", "memcpyDeviceToHost", "memcpyDeviceToDevice",
+                "memcpyDefault", "memcpyHostToHost"],
+    "driver": ["ctxGetCurrent", "moduleLoad", "moduleLoadData", "moduleGetFunction",
+               "launchKernel", "CUDADriverError", "funcGetAttribute"],
+    "compiler": ["compile_with_cache", "get_nvrtc_version", "CompileException"],
+    "nvtx": ["RangePush", "RangePop", "Mark", "MarkC", "RangePushC"],
+    "profiler": ["start", "stop"],
+    "memory_hook": ["MemoryHook"],
+    "memory_hooks": ["DebugPrintHook", "LineProfileHook"],
+}
+
+
+@pytest.mark.parametrize("mod", sorted(SUBMODULES))
+def test_submodules_import_with_cupys_names(mod):
+    m = importlib.import_module(f"cuarray.cuda.{mod}")
+    assert getattr(cuda, mod) is m
+    for name in SUBMODULES[mod]:
+        assert getattr(m, name) is not None, f"cuarray.cuda.{mod}.{name}"
+
+
+def test_top_level_names():
+    for name in ("Graph", "Module", "Function", "MemoryHook", "get_cuda_path", "get_nvcc_path",
+                 "get_local_runtime_version", "Device", "Stream", "compile_with_cache"):
+        assert getattr(cuda, name) is not None, name
+    assert cuda.Graph is cuda.graph.Graph
+    assert cuda.Device is cuda.device.Device
+    for name in ("empty_pinned", "zeros_pinned", "empty_like_pinned", "zeros_like_pinned"):
+        assert callable(getattr(cuarray, name))
+
+
+def test_runtime_constants_and_errors():
+    r = cuda.runtime
+    assert (r.memcpyHostToHost, r.memcpyHostToDevice, r.memcpyDeviceToHost,
+            r.memcpyDeviceToDevice, r.memcpyDefault) == (0, 1, 2, 3, 4)
+    assert r.cudaDevAttrComputeCapabilityMajor == 75
+    assert r.cudaDevAttrMaxThreadsPerBlock == 1
+    assert r.cudaDevAttrMultiProcessorCount == 16
+    assert r.streamCaptureModeRelaxed == 2 and r.errorInvalidDevice == 101
+    with pytest.raises(AttributeError):
+        r.cudaDevAttrNoSuchThing
+    assert runtime_api.error_name(101) == "cudaErrorInvalidDevice"
+    assert runtime_api.error_name(900) == "cudaErrorStreamCaptureUnsupported"
+    with pytest.raises(r.CUDARuntimeError, match="cudaErrorInvalidValue") as e:
+        r.memcpy(0, 0, 8, 17)
+    assert e.value.status == 1
+    assert issubclass(cuda.driver.CUDADriverError, r.CUDARuntimeError)
+
+
+class _FakeNVTX:
+    def __init__(self):
+        self.calls = []
+
+    def _ex(self, what, attr):
+        a = ctypes.cast(attr, ctypes.POINTER(_prof._EventAttributes)).contents
+        self.calls.append((what, a.message.decode(), a.color))
+
+    def nvtxRangePushA(self, msg):
+        self.calls.append(("push", msg.decode(), None))
+
+    def nvtxRangePushEx(self, attr):
+        self._ex("push", attr)
+
+    def nvtxRangePop(self):
+        self.calls.append(("pop",))
+
+    def nvtxMarkA(self, msg):
+        self.calls.append(("mark", msg.decode(), None))
+
+    def nvtxMarkEx(self, attr):
+        self._ex("mark", attr)
+
+
+def test_nvtx_calls(monkeypatch):
+    lib = _FakeNVTX()
+    monkeypatch.setattr(_prof, "_lib", lib)
+    nvtx = cuda.nvtx
+    assert nvtx.available
+    nvtx.RangePush("a")
+    nvtx.RangePush("b", 1)
+    nvtx.RangePushC("c", 0xFF123456)
+    nvtx.Mark("m", 5)
+    nvtx.Mark("plain")
+    nvtx.MarkC("mc", 0x80ABCDEF)
+    for _ in range(3):
+        nvtx.RangePop()
+    assert lib.calls == [("push", "a", None), ("push", "b", 0xFF0000FF),
+                         ("push", "c", 0xFF123456), ("mark", "m", 0xFFFF0000),
+                         ("mark", "plain", None), ("mark", "mc", 0x80ABCDEF),
+                         ("pop",), ("pop",), ("pop",)]
+
+
+def test_nvtx_without_library_does_nothing(monkeypatch):
+    monkeypatch.setattr(_prof, "_lib", False)
+    assert not cuda.nvtx.available
+    cuda.nvtx.RangePush("x", 2)
+    cuda.nvtx.Mark("y")
+    cuda.nvtx.RangePop()
+
+
+def test_time_range_as_decorator_and_context(monkeypatch):
+    lib = _FakeNVTX()
+    monkeypatch.setattr(_prof, "_lib", lib)
+    from cuarray.profiler import time_range
+
+    @time_range(color_id=0)
+    def work(x):
+        return x + 1
+
+    assert work(1) == 2
+    with time_range("block", argb_color=0xFF00FF00):
+        pass
+    assert lib.calls == [("push", "work", 0xFF00FF00), ("pop",),
+                         ("push", "block", 0xFF00FF00), ("pop",)]
+
+
+def test_cuda_and_nvcc_paths(monkeypatch, tmp_path):
+    from cuarray._runtime import paths
+    (tmp_path / "bin").mkdir()
+    (tmp_path / "bin" / "nvcc").write_text("")
+    monkeypatch.setattr(paths, "_cuda_path", 0)
+    monkeypatch.setenv("CUDA_PATH", str(tmp_path))
+    monkeypatch.delenv("NVCC", raising=False)
+    assert cuda.get_cuda_path() == str(tmp_path)
+    assert cuda.get_nvcc_path() == str(tmp_path / "bin" / "nvcc")
+    monkeypatch.setenv("NVCC", "nvcc -ccbin g++")
+    assert cuda.get_nvcc_path() == "nvcc -ccbin g++"
+    monkeypatch.setattr(paths, "_cuda_path", 0)
+
+
+class _FakePinned:
+    """Host memory standing in for a pinned block: `as_numpy` as PinnedMemoryPointer's."""
+
+    def __init__(self, n):
+        self.buf = numpy.zeros(n, dtype=numpy.uint8)
+        self.buf[:] = 0xAB
+
+    def as_numpy(self, n):
+        return self.buf[:n]
+
+
+@pytest.mark.parametrize("shape", [(), (0,), (1,), (3, 4), 5])
+@pytest.mark.parametrize("dtype", [numpy.float32, numpy.complex128, numpy.int8])
+def test_pinned_helpers_shapes(monkeypatch, shape, dtype):
+    from cuarray._routines import pinned
+    made = []
+    monkeypatch.setattr(pinned, "alloc_pinned_memory",
+                        lambda n: made.append(n) or _FakePinned(n))
+    a = cuarray.empty_pinned(shape, dtype)
+    want = numpy.empty(shape, dtype)
+    assert isinstance(a, numpy.ndarray) and a.shape == want.shape and a.dtype == want.dtype
+    z = cuarray.zeros_pinned(shape, dtype, order="F")
+    assert (z == 0).all() and z.shape == want.shape
+    if z.ndim > 1:
+        assert z.flags.f_contiguous
+    like = cuarray.zeros_like_pinned(numpy.ones((2, 3), order="F"), dtype=dtype)
+    assert like.shape == (2, 3) and like.dtype == dtype and like.flags.f_contiguous
+    assert (like == 0).all()
+    e = cuarray.empty_like_pinned(numpy.ones((2, 3)), shape=(4,))
+    assert e.shape == (4,) and e.dtype == numpy.float64
+    assert all(n == 0 or n >= numpy.dtype(dtype).itemsize for n in made)
+
+
+def test_pinned_helpers_errors():
+    with pytest.raises(ValueError, match="negative"):
+        cuarray.empty_pinned((2, -1))
+    with pytest.raises(ValueError, match="order"):
+        cuarray.empty_pinned(3, order="X")
+    with pytest.raises(TypeError):
+        cuarray.zeros_pinned(3, dtype="not a dtype")
