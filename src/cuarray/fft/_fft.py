@@ -29,6 +29,7 @@ from numpy.lib.array_utils import normalize_axis_index
 
 from cuarray._core.ndarray import ndarray
 from cuarray._libs import cufft as _cufft
+from cuarray._libs import cufft_context as _plan_context
 from cuarray._runtime.device import ensure_context
 from cuarray._runtime.memory import OutOfMemoryError, get_default_memory_pool
 from cuarray.fft import config
@@ -365,6 +366,8 @@ def _cook(a, axes, lengths, dtype, owned):
 
 
 def _plan_for(key):
+    if _plan_context.get_current_plan() is not None:
+        return _plan_context.plan_for(key)  # a plan entered with `with plan:`
     cache = config.get_plan_cache()
     plan = cache.get(key)
     if plan is None:
