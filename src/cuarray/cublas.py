@@ -242,10 +242,9 @@ def _target(out, shape, dtype, name, order, need_old):
     return tmp, out
 
 
-def _order(*arrays, out=None):
-    """'F' when every operand (and `out`, if given) is F-ordered and not C-ordered, else 'C'."""
-    xs = arrays + ((out,) if out is not None else ())
-    return "F" if all(x._f_contig and not x._c_contig for x in xs) else "C"
+def _order(*arrays):
+    """'F' when every operand is F-ordered and not C-ordered, else 'C'."""
+    return "F" if all(x._f_contig and not x._c_contig for x in arrays) else "C"
 
 
 def _dims(op, shape):
@@ -271,7 +270,10 @@ def gemm(transa, transb, a, b, out=None, alpha=1.0, beta=0.0):
                          f"differ")
     if out is None:
         beta = 0.0
-    order = _order(a, b, out=out)
+    if out is not None and (out._c_contig or out._f_contig):
+        order = "C" if out._c_contig else "F"
+    else:
+        order = _order(a, b)
     c, back = _target(out, (m, n), dtype, "gemm", order, beta != 0)
     if c.size:
         if k == 0:
@@ -284,23 +286,40 @@ def gemm(transa, transb, a, b, out=None, alpha=1.0, beta=0.0):
     return c
 
 
+def _operand(x, op, order):
+    """(array, op code, leading dimension) of a gemm operand for an `order` result.
+
+    An operand already in the result's order is read as it lies; one in the other order
+    is its own transpose there, so N and T swap (a conjugate without transpose has no op
+    code: that operand is copied).
+    """
+    if (x._f_contig if order == "F" else x._c_contig):
+        return x, op, max(x.shape[0] if order == "F" else x.shape[-1], 1)
+    if (x._c_contig if order == "F" else x._f_contig) and op != _C:
+        return x, (_N if op == _T else _T), max(x.shape[-1] if order == "F" else x.shape[0], 1)
+    x = cuarray.asfortranarray(x) if order == "F" else cuarray.ascontiguousarray(x)
+    return x, op, max(x.shape[0] if order == "F" else x.shape[-1], 1)
+
+
 def _gemm_call(dtype, opa, opb, a, b, c, m, n, k, alpha, beta, order, batch=None):
     al, be = _scalar(alpha, dtype), _scalar(beta, dtype)
     h = _handle()
     if order == "F":
-        a, lda = _fmat(a)
-        b, ldb = _fmat(b)
-        _fn(dtype, "gemm")(h, opa, opb, m, n, k, al.ctypes.data, a.data.ptr, lda,
+        a, la, lda = _operand(a, opa, "F")
+        b, lb, ldb = _operand(b, opb, "F")
+        _fn(dtype, "gemm")(h, la, lb, m, n, k, al.ctypes.data, a.data.ptr, lda,
                            b.data.ptr, ldb, be.ctypes.data, c.data.ptr, max(m, 1))
         return
     # C order: compute c^T = op(b)^T op(a)^T; a C-ordered x is x^T in column-major, and
     # op(x)^T of it is the same op applied to that buffer ('H' included).
-    a, lda = _cmat(a)
-    b, ldb = _cmat(b)
     if batch is None:
-        _fn(dtype, "gemm")(h, opb, opa, n, m, k, al.ctypes.data, b.data.ptr, ldb,
+        a, la, lda = _operand(a, opa, "C")
+        b, lb, ldb = _operand(b, opb, "C")
+        _fn(dtype, "gemm")(h, lb, la, n, m, k, al.ctypes.data, b.data.ptr, ldb,
                            a.data.ptr, lda, be.ctypes.data, c.data.ptr, max(n, 1))
     else:
+        a, lda = _cmat(a)
+        b, ldb = _cmat(b)
         _fn(dtype, "gemm_strided_batched")(
             h, opb, opa, n, m, k, al.ctypes.data, b.data.ptr, ldb, b.shape[1] * b.shape[2],
             a.data.ptr, lda, a.shape[1] * a.shape[2], be.ctypes.data, c.data.ptr, max(n, 1),
