@@ -35,6 +35,8 @@ SUBMODULES = {
     "profiler": ["start", "stop"],
     "memory_hook": ["MemoryHook"],
     "memory_hooks": ["DebugPrintHook", "LineProfileHook"],
+    "texture": ["ChannelFormatDescriptor", "CUDAarray", "ResourceDescriptor",
+                "TextureDescriptor", "TextureObject", "SurfaceObject"],
 }
 
 

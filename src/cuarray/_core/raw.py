@@ -5,6 +5,7 @@ from cuarray._runtime import compiler as _compiler
 from cuarray._runtime.device import ensure_context
 from cuarray._runtime.launch import ArgPacker, function_attributes
 from cuarray._runtime import stream as _stream
+from cuarray._runtime.texture import SurfaceObject, TextureObject
 
 _packers = {}
 _SCALAR_KIND = {"?": "?", "b": "b", "B": "B", "h": "h", "H": "H", "i": "i", "I": "I",
@@ -53,6 +54,9 @@ def _marshal(args):
         elif isinstance(a, MemoryPointer):
             kinds.append("P")
             vals.append(a.ptr)
+        elif isinstance(a, (TextureObject, SurfaceObject)):
+            kinds.append("Q")  # cudaTextureObject_t / cudaSurfaceObject_t: 64-bit handles
+            vals.append(a.ptr)
         elif a is None:
             kinds.append("P")
             vals.append(0)
@@ -93,7 +97,7 @@ def _signature(args):
             conv.append(0)
         elif isinstance(a, (complex, numpy.complexfloating)):
             conv.append(2)
-        elif isinstance(a, MemoryPointer):
+        elif isinstance(a, (MemoryPointer, TextureObject, SurfaceObject)):
             conv.append(3)
         elif a is None:
             conv.append(4)

@@ -20,3 +20,11 @@ def __getattr__(name):
         if name in _attrs:
             return _attrs[name]
     raise AttributeError(f"module 'cuarray.cuda.runtime' has no attribute {name!r}")
+
+from cuarray._runtime.texture import (  # noqa: E402,F401  (texture constants, as CuPy's runtime)
+    cudaChannelFormatKindSigned, cudaChannelFormatKindUnsigned, cudaChannelFormatKindFloat,
+    cudaChannelFormatKindNone, cudaResourceTypeArray, cudaResourceTypeMipmappedArray,
+    cudaResourceTypeLinear, cudaResourceTypePitch2D, cudaAddressModeWrap, cudaAddressModeClamp,
+    cudaAddressModeMirror, cudaAddressModeBorder, cudaFilterModePoint, cudaFilterModeLinear,
+    cudaReadModeElementType, cudaReadModeNormalizedFloat, cudaArrayDefault,
+    cudaArraySurfaceLoadStore)
