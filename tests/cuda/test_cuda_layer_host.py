@@ -35,6 +35,12 @@ SUBMODULES = {
     "profiler": ["start", "stop"],
     "memory_hook": ["MemoryHook"],
     "memory_hooks": ["DebugPrintHook", "LineProfileHook"],
+    "nccl": ["NcclCommunicator", "get_unique_id", "NCCL_SUM", "NCCL_FLOAT32", "groupStart"],
+    "cufft": ["Plan1d", "PlanNd", "get_current_plan", "CUFFT_C2C", "CUFFT_FORWARD"],
+    "cublas": ["sgemm", "setStream", "create", "CUBLAS_OP_N", "CUBLASError"],
+    "cusolver": ["dpotrf_bufferSize", "create", "CUSOLVER_EIG_MODE_VECTOR"],
+    "cusparse": ["spMV", "createCsr", "CUSPARSE_INDEX_32I"],
+    "curand": ["createGenerator", "generateUniform", "CURAND_RNG_PSEUDO_DEFAULT"],
     "texture": ["ChannelFormatDescriptor", "CUDAarray", "ResourceDescriptor",
                 "TextureDescriptor", "TextureObject", "SurfaceObject"],
 }
@@ -197,3 +203,37 @@ def test_pinned_helpers_errors():
         cuarray.empty_pinned(3, order="X")
     with pytest.raises(TypeError):
         cuarray.zeros_pinned(3, dtype="not a dtype")
+
+
+def test_nccl_unique_id_round_trip():
+    pytest.importorskip("nccl.bindings.nccl", reason="nccl4py is not installed")
+    from cuarray._libs import nccl as lib
+    values = tuple(range(-64, 64))
+    uid, _keep = lib.unique_id_from(values)
+    assert lib.unique_id_bytes(uid) == values
+    with pytest.raises(ValueError, match="128"):
+        lib.unique_id_from((1, 2, 3))
+
+
+def test_texture_and_struct_kernels_compile():
+    """The GPU tests' kernels compile with NVRTC (texture/surface intrinsics, structs)."""
+    from cuarray._runtime.compiler import compile_cubin
+    src = r'''
+    struct Params { float scale; int offset; double bias; };
+    extern "C" __global__ void k(cudaTextureObject_t t, cudaSurfaceObject_t s, const Params p,
+                                 float* out) {
+        float v = tex2D<float>(t, 0.5f, 0.5f) * p.scale + p.offset + p.bias;
+        surf2Dwrite(v, s, 0, 0);
+        out[0] = v;
+    }'''
+    cubin, _ = compile_cubin(src, (), (), "sm_90", "k")
+    assert cubin[:4] == b"\x7fELF"
+
+
+def test_library_name_mapping():
+    from cuarray._libs.bindings import snake
+    assert snake("sgemmStridedBatched") == "sgemm_strided_batched"
+    assert snake("spMV_bufferSize") == "sp_mv_buffer_size"
+    assert snake("setPseudoRandomGeneratorSeed") == "set_pseudo_random_generator_seed"
+    assert snake("spGEMM_workEstimation") == "sp_gemm_work_estimation"
+    assert snake("dgesvd_bufferSize") == "dgesvd_buffer_size"
