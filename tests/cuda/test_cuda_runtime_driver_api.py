@@ -58,6 +58,7 @@ def test_bad_device_ids_raise_with_the_code():
         with pytest.raises(runtime.CUDARuntimeError) as e:
             runtime.setDevice(bad)
         assert e.value.status == runtime.errorInvalidDevice
+        assert str(e.value).startswith("cudaErrorInvalidDevice")
         with pytest.raises(runtime.CUDARuntimeError) as e:
             runtime.getDeviceProperties(bad)
         assert e.value.status == 101

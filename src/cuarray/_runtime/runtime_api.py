@@ -104,7 +104,16 @@ def getDevice():
     return _device.get_device_id()
 
 
+def _valid(device):
+    """`device` checked as the runtime checks it: cudaErrorInvalidDevice (101) otherwise."""
+    try:
+        return _device._validate(device)
+    except CUDARuntimeError as e:
+        raise CUDARuntimeError(e.status, f"{error_name(e.status)}: {e}") from None
+
+
 def setDevice(device):
+    _valid(device)
     _device.set_device_id(device)
 
 
@@ -113,7 +122,7 @@ def deviceSynchronize():
 
 
 def _cudevice(device):
-    _device._validate(device)
+    _valid(device)
     return _call(_driver._drv().cuDeviceGet(device))
 
 
@@ -127,7 +136,7 @@ def deviceGetAttribute(attrib, device):
 
 
 def deviceGetPCIBusId(device):
-    return _device.Device(device).pci_bus_id
+    return _device.Device(_valid(device)).pci_bus_id
 
 
 def deviceGetByPCIBusId(pci_bus_id):
@@ -143,7 +152,7 @@ def deviceCanAccessPeer(device, peerDevice):
 
 
 def deviceEnablePeerAccess(peerDevice):
-    ctx = _device._primary_context(_device._validate(peerDevice))
+    ctx = _device._primary_context(_valid(peerDevice))
     _call(_drv().cuCtxEnablePeerAccess(ctx, 0))
 
 
@@ -159,7 +168,7 @@ def deviceSetLimit(limit, value):
 
 def getDeviceProperties(device):
     """The device's `cudaDeviceProp` as a dict with the runtime's field names (as CuPy's)."""
-    _device._validate(device)
+    _valid(device)
     try:
         from cuda.bindings import runtime
         err, prop = runtime.cudaGetDeviceProperties(device)
