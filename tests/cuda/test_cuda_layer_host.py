@@ -237,3 +237,26 @@ def test_library_name_mapping():
     assert snake("setPseudoRandomGeneratorSeed") == "set_pseudo_random_generator_seed"
     assert snake("spGEMM_workEstimation") == "sp_gemm_work_estimation"
     assert snake("dgesvd_bufferSize") == "dgesvd_buffer_size"
+
+
+def test_vector_type_arguments_are_aligned_as_cuda():
+    from cuarray._core import raw
+    from cuarray._runtime.launch import ArgPacker
+    float4 = numpy.dtype({"names": ["x", "y", "z", "w"], "formats": [numpy.float32] * 4})
+    double2 = numpy.dtype({"names": ["x", "y"], "formats": [numpy.float64] * 2})
+    pair = numpy.dtype([("a", numpy.float32), ("b", numpy.float32)], align=True)  # plain struct
+    v4 = numpy.arange(4, dtype=numpy.float32).view(float4)[0]
+    d2 = numpy.arange(2, dtype=numpy.float64).view(double2)[0]
+    p = numpy.zeros(1, dtype=pair)[0]
+    kinds, vals = raw._marshal((numpy.int32(1), v4, numpy.int8(2), d2, numpy.int32(3), p))
+    assert kinds == ("i", ("s", 16, 16), "b", ("s", 16, 16), "i", ("s", 8, 4))
+    packer = ArgPacker(kinds)
+    base = packer._ptrs[0]
+    offsets = [packer._ptrs[i] - base for i in range(len(kinds))]
+    assert offsets == [0, 16, 32, 48, 64, 68]
+    addr = packer.pack(vals)
+    import ctypes
+    buf = ctypes.string_at(base, 76)
+    assert numpy.frombuffer(buf[16:32], numpy.float32).tolist() == [0, 1, 2, 3]
+    assert numpy.frombuffer(buf[48:64], numpy.float64).tolist() == [0, 1]
+    assert addr == packer.address

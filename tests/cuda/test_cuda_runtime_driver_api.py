@@ -221,3 +221,19 @@ def test_structured_scalar_arguments():
     cuarray.RawKernel(src, "k")((1,), (128,), (p, q, out, numpy.int32(100)))
     i = numpy.arange(100)
     numpy.testing.assert_allclose(out.get(), 1.5 * i + 3 + 0.25 + 8.0)
+
+
+def test_vector_type_scalar_arguments():
+    """float4 / double2 passed by value from NumPy dtypes with x, y, z, w fields."""
+    src = r'''
+    extern "C" __global__ void k(int a, float4 v, char b, double2 d, double* out) {
+        out[0] = a; out[1] = v.x; out[2] = v.y; out[3] = v.z; out[4] = v.w;
+        out[5] = b; out[6] = d.x; out[7] = d.y;
+    }'''
+    float4 = numpy.dtype({"names": ["x", "y", "z", "w"], "formats": [numpy.float32] * 4})
+    double2 = numpy.dtype({"names": ["x", "y"], "formats": [numpy.float64] * 2})
+    v = numpy.array([1.5, 2.5, 3.5, 4.5], dtype=numpy.float32).view(float4)[0]
+    d = numpy.array([-1.25, 8.0]).view(double2)[0]
+    out = cuarray.zeros(8)
+    cuarray.RawKernel(src, "k")((1,), (1,), (numpy.int32(7), v, numpy.int8(3), d, out))
+    assert out.get().tolist() == [7, 1.5, 2.5, 3.5, 4.5, 3, -1.25, 8.0]
