@@ -110,6 +110,7 @@ def test_nvtx_calls(monkeypatch):
     lib = _FakeNVTX()
     monkeypatch.setattr(_prof, "_lib", lib)
     nvtx = cuda.nvtx
+    monkeypatch.setattr(nvtx, "_quiet", False)   # as under a profiler
     assert nvtx.available
     nvtx.RangePush("a")
     nvtx.RangePush("b", 1)
@@ -127,6 +128,7 @@ def test_nvtx_calls(monkeypatch):
 
 def test_nvtx_without_library_does_nothing(monkeypatch):
     monkeypatch.setattr(_prof, "_lib", False)
+    monkeypatch.setattr(cuda.nvtx, "_quiet", False)
     assert not cuda.nvtx.available
     cuda.nvtx.RangePush("x", 2)
     cuda.nvtx.Mark("y")
@@ -260,3 +262,18 @@ def test_vector_type_arguments_are_aligned_as_cuda():
     assert numpy.frombuffer(buf[16:32], numpy.float32).tolist() == [0, 1, 2, 3]
     assert numpy.frombuffer(buf[48:64], numpy.float64).tolist() == [0, 1]
     assert addr == packer.address
+
+
+def test_nvtx_skips_the_library_without_a_profiler(monkeypatch):
+    lib = _FakeNVTX()
+    monkeypatch.setattr(_prof, "_lib", lib)
+    monkeypatch.delenv("NVTX_INJECTION64_PATH", raising=False)
+    monkeypatch.delenv("NVTX_INJECTION32_PATH", raising=False)
+    assert not _prof.injection_configured()
+    monkeypatch.setattr(cuda.nvtx, "_quiet", True)
+    cuda.nvtx.RangePush("x")
+    cuda.nvtx.Mark("y", 1)
+    cuda.nvtx.RangePop()
+    assert lib.calls == []
+    monkeypatch.setenv("NVTX_INJECTION64_PATH", "/opt/tool/libinject.so")
+    assert _prof.injection_configured()

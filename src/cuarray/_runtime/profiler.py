@@ -56,8 +56,11 @@ def _candidates():
     spec = importlib.util.find_spec("nvidia")
     for root in (spec.submodule_search_locations or []) if spec else []:
         yield from sorted(glob.glob(os.path.join(root, "nvtx", "lib", "libnvToolsExt.so*")))
-        # the CUDA 13 wheels (`nvidia-nvtx`) put their libraries under nvidia/cu13/lib
-        yield from sorted(glob.glob(os.path.join(root, "cu*", "lib", "libnvToolsExt.so*")))
+        # The CUDA 13 wheel (`nvidia-nvtx`) ships NVTX 3's C entry points as
+        # libnvtx3interop under nvidia/cu13/lib.
+        for lib in ("libnvtx3interop.so*", "libnvToolsExt.so*"):
+            yield from sorted(glob.glob(os.path.join(root, "cu*", "lib", lib)))
+            yield from sorted(glob.glob(os.path.join(root, "nvtx", "lib", lib)))
     for home in (os.environ.get("CUDA_HOME"), os.environ.get("CUDA_PATH"), "/usr/local/cuda"):
         if home:
             yield from sorted(glob.glob(os.path.join(home, "lib64", "libnvToolsExt.so*")))
@@ -81,6 +84,16 @@ def _load():
                     _lib = lib
                     break
     return _lib
+
+
+def injection_configured():
+    """True when a tool (Nsight Systems, Nsight Compute) has asked to receive NVTX calls.
+
+    Tools inject themselves through NVTX_INJECTION64_PATH; without one, NVTX's own calls
+    return at once by design, so skipping them changes nothing a profiler could see.
+    """
+    return bool(os.environ.get("NVTX_INJECTION64_PATH") or
+                os.environ.get("NVTX_INJECTION32_PATH"))
 
 
 def nvtx_available():

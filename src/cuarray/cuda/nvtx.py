@@ -1,10 +1,15 @@
 """CuPy's `cupy.cuda.nvtx`: NVTX ranges and markers for Nsight Systems' timeline.
 
-Without an NVTX library (libnvToolsExt, from the `nvidia-nvtx` wheel or a CUDA toolkit)
-every call does nothing; `available` says which. With the library but no profiler
-attached, NVTX itself returns at once: a push/pop pair costs two ctypes calls.
+Without an NVTX library (libnvToolsExt, or libnvtx3interop from the `nvidia-nvtx`
+wheel) every call does nothing; `available` says whether one was found. Without a
+profiler (no NVTX injection configured in the environment at import) the calls return
+before reaching the library: NVTX would ignore them anyway.
 """
 from cuarray._runtime import profiler as _p
+
+# Read once: profilers set their injection variable before the program starts.
+_quiet = not _p.injection_configured()
+_encoded = {}
 
 
 def __getattr__(name):
@@ -20,27 +25,40 @@ def _palette(id_color):
 def Mark(message, id_color=-1):
     """A marker; `id_color` picks CuPy's palette (0 green, 1 blue, 2 yellow, 3 magenta,
     4 cyan, 5 red, 6 white), -1 none."""
-    _p.mark(message, _palette(id_color))
+    if not _quiet:
+        _p.mark(message, _palette(id_color))
 
 
 def MarkC(message, argb_color=0):
     """A marker coloured 0xAARRGGBB."""
-    _p.mark(message, argb_color)
+    if not _quiet:
+        _p.mark(message, argb_color)
 
 
 def RangePush(message, id_color=-1):
     """Open a nested range on this thread; `id_color` as in `Mark`."""
+    if _quiet:
+        return
     if id_color < 0:
-        _p.range_push(message)
+        lib = _p._load()
+        if lib:
+            msg = _encoded.get(message)
+            if msg is None:
+                msg = str(message).encode()
+                if type(message) is str and len(_encoded) < 4096:
+                    _encoded[message] = msg
+            lib.nvtxRangePushA(msg)
     else:
         _p.range_push(message, _palette(id_color))
 
 
 def RangePushC(message, argb_color=0):
     """Open a nested range coloured 0xAARRGGBB."""
-    _p.range_push(message, argb_color)
+    if not _quiet:
+        _p.range_push(message, argb_color)
 
 
 def RangePop():
     """Close the innermost range of this thread."""
-    _p.range_pop()
+    if not _quiet:
+        _p.range_pop()
