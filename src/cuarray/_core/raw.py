@@ -5,6 +5,7 @@ from cuarray._runtime import compiler as _compiler
 from cuarray._runtime.device import ensure_context
 from cuarray._runtime.launch import ArgPacker, function_attributes
 from cuarray._runtime import stream as _stream
+from cuarray._runtime.texture import SurfaceObject, TextureObject
 
 _packers = {}
 _SCALAR_KIND = {"?": "?", "b": "b", "B": "B", "h": "h", "H": "H", "i": "i", "I": "I",
@@ -27,7 +28,7 @@ def _marshal(args):
         elif isinstance(a, numpy.generic):
             dt = a.dtype
             if dt.names is not None:
-                kinds.append(("s", dt.itemsize, max(dt.alignment, 1)))
+                kinds.append(("s", dt.itemsize, _struct_alignment(dt)))
                 vals.append(a.tobytes())
                 continue
             kind = _SCALAR_KIND.get(dt.char)
@@ -53,6 +54,9 @@ def _marshal(args):
         elif isinstance(a, MemoryPointer):
             kinds.append("P")
             vals.append(a.ptr)
+        elif isinstance(a, (TextureObject, SurfaceObject)):
+            kinds.append("Q")  # cudaTextureObject_t / cudaSurfaceObject_t: 64-bit handles
+            vals.append(a.ptr)
         elif a is None:
             kinds.append("P")
             vals.append(0)
@@ -63,6 +67,18 @@ def _marshal(args):
             raise TypeError(f"kernel argument {k} has unsupported type {type(a).__name__}: pass "
                             f"cuarray arrays, NumPy scalars, or Python bool/int/float/complex")
     return tuple(kinds), vals
+
+
+def _struct_alignment(dt):
+    """A struct argument's alignment: NumPy's, except for CUDA's vector types (fields x, y
+    or x, y, z, w of one type filling 8 or 16 bytes: float2, int4, double2, ...), which
+    CUDA aligns to their size."""
+    names = dt.names
+    if names in (("x", "y"), ("x", "y", "z", "w")) and dt.itemsize in (8, 16):
+        types = {dt.fields[n][0] for n in names}
+        if len(types) == 1 and next(iter(types)).itemsize * len(names) == dt.itemsize:
+            return dt.itemsize
+    return max(dt.alignment, 1)
 
 
 def _dims(v, what):
@@ -93,7 +109,7 @@ def _signature(args):
             conv.append(0)
         elif isinstance(a, (complex, numpy.complexfloating)):
             conv.append(2)
-        elif isinstance(a, MemoryPointer):
+        elif isinstance(a, (MemoryPointer, TextureObject, SurfaceObject)):
             conv.append(3)
         elif a is None:
             conv.append(4)

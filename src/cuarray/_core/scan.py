@@ -18,6 +18,7 @@ from cuarray._runtime.device import ensure_context, get_device_id
 from cuarray._runtime.launch import ArgPacker
 from cuarray._runtime import memory as _memory
 from cuarray._runtime import stream as _stream
+from cuarray._runtime.graph import captures as _captures
 from cuarray._core.elementwise import _SCALAR_KIND, _append_scalar, _sm_count
 
 BLOCK = 256
@@ -98,6 +99,8 @@ class ScanOp:
         idx64 = x.size > _INT32_MAX - 4096
         ticket = cfg["ticket"]
         packed = cfg["packed"] and acc_size <= 4
+        if packed and _captures and _stream.current_stream_ptr() in _captures:
+            packed = False  # a graph would replay the launch's epoch: flags zeroed per launch
         min_blocks = cfg.get("min_blocks", 0)
         keep = cfg.get("keep", True) or vec
         key = ("lb", block, items, vec, ticket, packed, min_blocks, keep, idx64, x.dtype.char,

@@ -14,6 +14,7 @@ import atexit
 import itertools
 from typing import NamedTuple
 
+from cuarray._runtime.compiler import device_arch
 from cuarray._runtime.device import Device, ensure_context, get_device_id
 from cuarray._runtime.memory import alloc
 from cuarray._runtime.stream import current_stream_ptr
@@ -171,9 +172,9 @@ class Plan:
     """
 
     __slots__ = ("handle", "key", "fft_type", "work_area", "memsize", "device_id", "_stream",
-                 "_exec", "__weakref__")
+                 "_exec", "_callbacks", "__weakref__")
 
-    def __init__(self, key):
+    def __init__(self, key, callbacks=None):
         fft_type, n, inembed, istride, idist, onembed, ostride, odist, batch, device_id = key
         if ensure_context() != device_id:
             raise ValueError(f"a cuFFT plan for device {device_id} cannot be made on another "
@@ -185,6 +186,9 @@ class Plan:
         h = cufft.create()
         try:
             cufft.set_auto_allocation(h, 0)  # the work area comes from the pool, below
+            # load/store callbacks are set between creating and planning (fft/_callbacks.py)
+            self._callbacks = None if callbacks is None else callbacks.attach(
+                cufft, h, fft_type, "compute_" + device_arch()[3:])
             size = cufft.make_plan_many64(
                 h, len(n), list(n), list(inembed) if inembed else 0, istride, idist,
                 list(onembed) if onembed else 0, ostride, odist, fft_type, batch)

@@ -78,4 +78,7 @@ NAMES = {
     "min_scalar_type": "logic", "packbits": "logic", "piecewise": "logic",
     "result_type": "logic", "seterr": "logic", "seterrcall": "logic", "shares_memory": "logic",
     "unpackbits": "logic",
+    # pinned (cupyx's pinned-memory helpers)
+    "empty_pinned": "pinned", "empty_like_pinned": "pinned", "zeros_pinned": "pinned",
+    "zeros_like_pinned": "pinned",
 }

@@ -41,6 +41,9 @@ class CompileException(Exception):
         numbered = "\n".join(f"{i + 1:4d} {line}" for i, line in enumerate(source.splitlines()))
         super().__init__(f"{log.strip()}\n\n=== source ({name}, options {list(options)}) ===\n{numbered}")
 
+    def get_message(self):
+        return self.log
+
     def dump(self, f):
         f.write(str(self))
 

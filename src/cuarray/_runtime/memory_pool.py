@@ -24,6 +24,13 @@ from cuarray._runtime.memory import (_LIMIT_ENV, _OOM, Memory, MemoryAsync, Memo
                                      OutOfMemoryError, PooledMemory, _drv, _is_oom, _malloc,
                                      _tls)
 from cuarray._runtime.stream import current_stream_ptr, get_current_stream
+from cuarray._runtime import graph as _graph
+from cuarray._runtime import memory_hooks as _mh
+
+# Both empty unless a stream is capturing a graph / a thread has a memory hook: the
+# allocation and free paths test them once each (graph.py, memory_hooks.py).
+_captures = _graph.captures
+_hook_threads = _mh.threads
 
 _UNIT = 512           # cuMemAlloc aligns to at least 512 bytes, so CuPy rounds to it
 _PER_THREAD = 2       # CU_STREAM_PER_THREAD: one handle, a different stream on each thread
@@ -233,8 +240,13 @@ class SingleDeviceMemoryPool:
             return Memory(0)
         if type(size) is not int:
             size = operator.index(size)
+        asked = size
         size = (size + 511) & -512  # _round_size, inlined for the hot path
+        if _hook_threads:
+            _mh.malloc_pre(self._device_id, asked, size)
         sid = current_stream_ptr()
+        if _captures:
+            sid = _captures.get(sid, sid)
         if sid == _PER_THREAD:
             sid = _stream_ident(sid)
         with self._lock:
@@ -261,12 +273,20 @@ class SingleDeviceMemoryPool:
         mem.device_id = self._device_id
         mem._chunk = chunk
         mem.pool = self
+        if _hook_threads:
+            _mh.malloc_post(self._device_id, asked, mem)
         return mem
 
     def _new_chunk(self, size, sid):
+        if _hook_threads:
+            _mh.alloc_pre(self._device_id, size)
         mem = self._try_malloc(size)
+        if _hook_threads:
+            _mh.alloc_post(self._device_id, size, mem.ptr)
         self._blocks.add(mem)
         chunk = _Chunk(mem, 0, size, sid)
+        if type(sid) is tuple:  # a capture's arena: the graph keeps the block (graph.py)
+            _graph.note_block(self, chunk)
         with self._lock:
             self._used += size
         return chunk
@@ -311,6 +331,8 @@ class SingleDeviceMemoryPool:
             self.free_all_blocks()
 
     def _release(self, chunk):
+        if _hook_threads:
+            _mh.free_pre(self._device_id, chunk.size, chunk.ptr, id(chunk))
         if self._lock.acquire(False):
             try:
                 self._free_chunk(chunk)
@@ -320,6 +342,8 @@ class SingleDeviceMemoryPool:
                 self._lock.release()
         else:
             self._pending.append(chunk)
+        if _hook_threads:
+            _mh.free_post(self._device_id, chunk.size, chunk.ptr, id(chunk))
 
     def _drain(self):
         pending = self._pending
@@ -346,11 +370,14 @@ class SingleDeviceMemoryPool:
     def free_all_blocks(self, stream=None):
         """Release the free blocks that are whole allocations (split ones stay until merged back)."""
         released = []
+        if _graph._to_retire:
+            _graph.retire_pending()
         with self._lock:
             if self._pending:
                 self._drain()
             if stream is None:
-                idents = list(self._arenas)
+                # Capture arenas (tuple idents) hold blocks that live graphs write to.
+                idents = [s for s in self._arenas if type(s) is not tuple]
             else:
                 idents = [_stream_ident(stream.ptr)]
             for sid in idents:

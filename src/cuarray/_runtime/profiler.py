@@ -56,6 +56,11 @@ def _candidates():
     spec = importlib.util.find_spec("nvidia")
     for root in (spec.submodule_search_locations or []) if spec else []:
         yield from sorted(glob.glob(os.path.join(root, "nvtx", "lib", "libnvToolsExt.so*")))
+        # The CUDA 13 wheel (`nvidia-nvtx`) ships NVTX 3's C entry points as
+        # libnvtx3interop under nvidia/cu13/lib.
+        for lib in ("libnvtx3interop.so*", "libnvToolsExt.so*"):
+            yield from sorted(glob.glob(os.path.join(root, "cu*", "lib", lib)))
+            yield from sorted(glob.glob(os.path.join(root, "nvtx", "lib", lib)))
     for home in (os.environ.get("CUDA_HOME"), os.environ.get("CUDA_PATH"), "/usr/local/cuda"):
         if home:
             yield from sorted(glob.glob(os.path.join(home, "lib64", "libnvToolsExt.so*")))
@@ -73,11 +78,22 @@ def _load():
                         lib.nvtxRangePushA.argtypes = [ctypes.c_char_p]
                         lib.nvtxRangePushEx.argtypes = [ctypes.POINTER(_EventAttributes)]
                         lib.nvtxMarkA.argtypes = [ctypes.c_char_p]
+                        lib.nvtxMarkEx.argtypes = [ctypes.POINTER(_EventAttributes)]
                     except (OSError, AttributeError):
                         continue
                     _lib = lib
                     break
     return _lib
+
+
+def injection_configured():
+    """True when a tool (Nsight Systems, Nsight Compute) has asked to receive NVTX calls.
+
+    Tools inject themselves through NVTX_INJECTION64_PATH; without one, NVTX's own calls
+    return at once by design, so skipping them changes nothing a profiler could see.
+    """
+    return bool(os.environ.get("NVTX_INJECTION64_PATH") or
+                os.environ.get("NVTX_INJECTION32_PATH"))
 
 
 def nvtx_available():
@@ -106,8 +122,15 @@ def range_pop():
         lib.nvtxRangePop()
 
 
-def mark(message):
-    """An instantaneous NVTX marker."""
+def mark(message, argb_color=None):
+    """An instantaneous NVTX marker; `argb_color` is 0xAARRGGBB or None for no color."""
     lib = _load()
-    if lib:
-        lib.nvtxMarkA(str(message).encode())
+    if not lib:
+        return
+    msg = str(message).encode()
+    if argb_color is None:
+        lib.nvtxMarkA(msg)
+        return
+    attr = _EventAttributes(version=2, size=ctypes.sizeof(_EventAttributes), colorType=_ARGB,
+                            color=int(argb_color) & 0xFFFFFFFF, messageType=_ASCII, message=msg)
+    lib.nvtxMarkEx(ctypes.byref(attr))

@@ -112,6 +112,21 @@ class _BaseStream:
         fn = _driver._drv().CUhostFn(ctypes.cast(cfunc, ctypes.c_void_p).value)
         check(_driver._drv().cuLaunchHostFunc(self.ptr, fn, 0))
 
+    # CUDA graphs (graph.py)
+    def begin_capture(self, mode=None):
+        """Record the work queued on this stream instead of running it (relaxed mode by default)."""
+        from cuarray._runtime import graph
+        graph.begin_capture(self, mode)
+
+    def end_capture(self):
+        """End the capture: a `cuarray.cuda.Graph` to `launch()`."""
+        from cuarray._runtime import graph
+        return graph.end_capture(self)
+
+    def is_capturing(self):
+        from cuarray._runtime import graph
+        return graph.is_capturing(self)
+
 
 _HOSTFN = ctypes.CFUNCTYPE(None, ctypes.c_void_p)
 _pending_host_funcs = {}  # keeps callbacks alive until the driver has called them

@@ -1,49 +1,30 @@
-"""CuPy's `cupy.cuda.runtime` names over cuarray's runtime layer."""
-from cuarray._runtime import driver as _driver
-from cuarray._runtime import device as _device
+"""CuPy's `cupy.cuda.runtime`: device, memory, stream, event and graph calls on int handles."""
 from cuarray._runtime.driver import CUDARuntimeError  # noqa: F401
+from cuarray._runtime.runtime_api import *  # noqa: F401,F403
+from cuarray._runtime.runtime_api import (  # noqa: F401
+    PointerAttributes, get_build_version, get_local_runtime_version, is_hip)
+from cuarray._runtime import runtime_api as _api
 
-is_hip = False
-
-
-def getDeviceCount():
-    return _driver.device_count()
-
-
-def getDevice():
-    return _device.get_device_id()
+_attrs = None
 
 
-def setDevice(device):
-    _device.set_device_id(device)
+def __getattr__(name):
+    # The `cudaDevAttr*` constants come from the driver's enum, read on first use so that
+    # `import cuarray` does not load cuda.bindings.
+    global _attrs
+    if name.startswith("cudaDevAttr"):
+        if _attrs is None:
+            table = {}
+            _api._fill_attribute_constants(table)
+            _attrs = table
+        if name in _attrs:
+            return _attrs[name]
+    raise AttributeError(f"module 'cuarray.cuda.runtime' has no attribute {name!r}")
 
-
-def deviceSynchronize():
-    _device.Device().synchronize()
-
-
-def memGetInfo():
-    return _device.Device().mem_info
-
-
-def driverGetVersion():
-    return _driver.driver_version()
-
-
-def runtimeGetVersion():
-    from cuarray._runtime.compiler import nvrtc_version
-    major, minor = nvrtc_version()
-    return major * 1000 + minor * 10
-
-
-def getDeviceProperties(device):
-    """A dict of the device's properties, with CuPy's keys for the common ones."""
-    _device._validate(device)
-    p = _device.properties(device)
-    attrs = _device.Device(device).attributes
-    out = {"name": p["name"].encode(), "totalGlobalMem": p["total_memory"],
-           "major": p["major"], "minor": p["minor"],
-           "multiProcessorCount": p["sm_count"], "maxThreadsPerBlock": p["max_threads_per_block"]}
-    for k, v in attrs.items():
-        out.setdefault(k[0].lower() + k[1:], v)
-    return out
+from cuarray._runtime.texture import (  # noqa: E402,F401  (texture constants, as CuPy's runtime)
+    cudaChannelFormatKindSigned, cudaChannelFormatKindUnsigned, cudaChannelFormatKindFloat,
+    cudaChannelFormatKindNone, cudaResourceTypeArray, cudaResourceTypeMipmappedArray,
+    cudaResourceTypeLinear, cudaResourceTypePitch2D, cudaAddressModeWrap, cudaAddressModeClamp,
+    cudaAddressModeMirror, cudaAddressModeBorder, cudaFilterModePoint, cudaFilterModeLinear,
+    cudaReadModeElementType, cudaReadModeNormalizedFloat, cudaArrayDefault,
+    cudaArraySurfaceLoadStore)

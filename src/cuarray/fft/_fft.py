@@ -29,9 +29,10 @@ from numpy.lib.array_utils import normalize_axis_index
 
 from cuarray._core.ndarray import ndarray
 from cuarray._libs import cufft as _cufft
+from cuarray._libs import cufft_context as _plan_context
 from cuarray._runtime.device import ensure_context
 from cuarray._runtime.memory import OutOfMemoryError, get_default_memory_pool
-from cuarray.fft import config
+from cuarray.fft import _callbacks, config
 
 _F32, _F64 = numpy.dtype(numpy.float32), numpy.dtype(numpy.float64)
 _C64, _C128 = numpy.dtype(numpy.complex64), numpy.dtype(numpy.complex128)
@@ -365,6 +366,14 @@ def _cook(a, axes, lengths, dtype, owned):
 
 
 def _plan_for(key):
+    if _plan_context.get_current_plan() is not None:
+        return _plan_context.plan_for(key)  # a plan entered with `with plan:`
+    if config.use_multi_gpus and key[0] in (0x29, 0x69) and len(key[1]) == 1:
+        raise RuntimeError("multi-GPU cuFFT (cuarray.fft.config.use_multi_gpus = True) is not "
+                           "available in cuarray; set use_multi_gpus = False")
+    callbacks = _callbacks.current()
+    if callbacks is not None:
+        return _callback_plan(key, callbacks)
     cache = config.get_plan_cache()
     plan = cache.get(key)
     if plan is None:
@@ -379,6 +388,17 @@ def _plan_for(key):
             get_default_memory_pool().free_all_blocks()
             plan = _cufft.Plan(key)
         cache._put(key, plan)
+    return plan
+
+
+def _callback_plan(key, callbacks):
+    """A plan carrying `callbacks`, cached apart from plain plans of the same layout."""
+    cache = config.get_plan_cache()
+    ckey = key + (callbacks.key,)
+    plan = cache.get(ckey)
+    if plan is None:
+        plan = _cufft.Plan(key, callbacks=callbacks)
+        cache._put(ckey, plan)
     return plan
 
 

@@ -11,8 +11,12 @@ import collections
 import threading
 
 from cuarray._runtime.device import get_device_id
+from cuarray.fft._callbacks import set_cufft_callbacks  # noqa: F401
 
 enable_nd_planning = True
+# Multi-GPU 1-D transforms (cuFFTXt) are not available: True makes them raise.
+use_multi_gpus = False
+_devices = None
 
 _tls = threading.local()
 
@@ -195,3 +199,28 @@ def show_plan_cache_info():
     caches = _caches()
     for dev in sorted(caches):
         caches[dev].show_info()
+
+
+def set_cufft_gpus(gpus):
+    """Choose the GPUs of multi-GPU transforms (cuarray version of
+    `cupy.fft.config.set_cufft_gpus`): an int n (the first n devices) or a list of ids.
+
+    At least two GPUs, all present, are required, as in CuPy. cuarray runs no multi-GPU
+    transform yet: with `use_multi_gpus = True` a 1-D complex transform raises.
+    """
+    global _devices
+    if isinstance(gpus, int) and not isinstance(gpus, bool):
+        devs = list(range(gpus))
+    elif isinstance(gpus, (list, tuple)):
+        devs = [int(g) for g in gpus]
+    else:
+        raise ValueError("gpus must be an int or a list of int.")
+    if len(devs) <= 1:
+        raise ValueError("Must use at least 2 GPUs.")
+    from cuarray._runtime.driver import device_count
+    n = device_count()
+    missing = [d for d in devs if not 0 <= d < n]
+    if missing:
+        raise ValueError(f"GPUs {missing} do not exist: this machine has {n} CUDA device"
+                         f"{'s' if n != 1 else ''}")
+    _devices = tuple(devs)
