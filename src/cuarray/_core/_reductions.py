@@ -275,12 +275,16 @@ def _complex_extreme(name, a, axis, out, keepdims, greater):
     """max/min of complex input as NumPy answers: the first NaN along the reduced axes wins.
     An unordered tree cannot promise which NaN survives; the (value, index) pairs of the
     arg-reductions can, so they carry the value out instead of the index."""
+    key = _key(name, a, axis, keepdims) if out is None else None
+    warm = _warm.get(key)
+    if warm is not None:
+        return warm(a)
     axes = tuple(range(a.ndim)) if axis is None else normalize_axes(axis, a.ndim)
     if 0 in [a._shape[d] for d in axes]:
         raise ValueError(f"zero-size array to reduction operation "
                          f"{'maximum' if greater else 'minimum'} which has no identity")
     return _arg_launch(name, a, axes, out, keepdims, a.dtype,
-                       _arg_preamble(a.dtype, greater, False), None, value=True)
+                       _arg_preamble(a.dtype, greater, False), key, value=True)
 
 
 def amax(a, axis=None, out=None, keepdims=False, initial=None, where=True):
