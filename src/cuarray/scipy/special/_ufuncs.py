@@ -74,6 +74,7 @@ class SpecialUfunc(ufunc):
         self.__doc__ = doc
         self._fn = fn
         self._loops = {}
+        self._truth = False
 
     def _resolve(self, key, args, dtype, casting, where):
         dts = []
