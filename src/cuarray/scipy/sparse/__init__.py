@@ -3,13 +3,13 @@
 `cuarray.scipy.sparse.linalg`."""
 from cuarray.scipy.sparse._base import (  # noqa: F401
     SparseEfficiencyWarning, isdense, isspmatrix, isspmatrix_coo, isspmatrix_csc, isspmatrix_csr, isspmatrix_dia,
-    issparse, spmatrix)
+    issparse, sparray, spmatrix)
 from cuarray.scipy.sparse._construct import (  # noqa: F401
     diags, eye, identity, rand, random, spdiags)
-from cuarray.scipy.sparse._coo import coo_matrix  # noqa: F401
-from cuarray.scipy.sparse._csc import csc_matrix  # noqa: F401
-from cuarray.scipy.sparse._csr import csr_matrix  # noqa: F401
-from cuarray.scipy.sparse._dia import dia_matrix  # noqa: F401
+from cuarray.scipy.sparse._coo import coo_array, coo_matrix  # noqa: F401
+from cuarray.scipy.sparse._csc import csc_array, csc_matrix  # noqa: F401
+from cuarray.scipy.sparse._csr import csr_array, csr_matrix  # noqa: F401
+from cuarray.scipy.sparse._dia import dia_array, dia_matrix  # noqa: F401
 
 
 def __getattr__(name):

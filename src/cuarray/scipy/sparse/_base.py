@@ -20,6 +20,8 @@ _SUPPORTED = tuple(numpy.dtype(c) for c in "?bBhHiIlLqQfdFD")
 _FORMAT_NAMES = {"csr": "Compressed Sparse Row", "csc": "Compressed Sparse Column",
                  "coo": "COOrdinate", "dia": "DIAgonal"}
 MAXPRINT = 50
+# (family, format) -> class, filled by the format modules.
+CLASSES = {}
 
 
 class SparseEfficiencyWarning(UserWarning):
@@ -97,13 +99,17 @@ def sum_dtype(dtype):
     return dtype
 
 
-class spmatrix:
-    """The base class of cuarray's sparse matrices (cuarray version of
-    `scipy.sparse.spmatrix`)."""
+class _spbase:
+    """What cuarray's sparse matrices and sparse arrays share (SciPy's `_spbase`)."""
 
     __array_priority__ = _PRIORITY
     format = None
     ndim = 2
+    _family = None
+
+    def _cls(self, fmt):
+        """This object's class family (matrix or array) in format `fmt`."""
+        return CLASSES[(self._family, fmt)]
 
     # ---- attributes ---------------------------------------------------------------------
     @property
@@ -277,6 +283,8 @@ class spmatrix:
                 r = (A @ ones(N, dtype=res)).reshape(M, 1)
             else:
                 r = (A.T @ ones(M, dtype=res)).reshape(1, N)
+            if self._family == "array":
+                r = r.reshape(-1)
         if dtype is not None:
             r = r.astype(dtype)
         if out is not None:
@@ -354,13 +362,6 @@ class spmatrix:
             return self._mul_scalar(other)
         return self._matmul_dispatch(other, "matmul")
 
-    def __mul__(self, other):
-        return self.dot(other)
-
-    def __rmul__(self, other):
-        if _is_scalar(other):
-            return self._mul_scalar(other)
-        return self._rmatmul(other)
 
     def __matmul__(self, other):
         if _is_scalar(other):
@@ -474,27 +475,6 @@ class spmatrix:
         res = self.tocsr()._add_sparse(other, sign)
         return res.tocsc() if self.format == "csc" else res
 
-    def __pow__(self, n):
-        """Matrix power (SciPy's spmatrix semantics): A @ A @ ... for an integer n >= 0."""
-        M, N = self.shape
-        if M != N:
-            raise TypeError("sparse matrix is not square")
-        if not isinstance(n, (int, numpy.integer)) or isinstance(n, bool):
-            raise ValueError("exponent must be an integer")
-        if n < 0:
-            raise ValueError("exponent must be >= 0")
-        from cuarray.scipy.sparse._construct import identity
-        if n == 0:
-            return identity(M, dtype=self.dtype, format="csr")
-        result, base = None, self.tocsr()
-        while True:
-            if n & 1:
-                result = base if result is None else result @ base
-            n >>= 1
-            if not n:
-                return result
-            base = base @ base
-
     def power(self, n, dtype=None):
         """Elementwise power of the stored values (SciPy's `power`)."""
         if not _is_scalar(n):
@@ -531,28 +511,84 @@ def _zero_d(dtype):
     return zeros((), dtype=dtype)
 
 
+class spmatrix:
+    """The sparse matrix interface (cuarray version of `scipy.sparse.spmatrix`): `*` is
+    the matrix product and `**` the matrix power; axis sums keep two dimensions."""
+
+    _family = "matrix"
+
+    def __mul__(self, other):
+        return self.dot(other)
+
+    def __rmul__(self, other):
+        if _is_scalar(other):
+            return self._mul_scalar(other)
+        return self._rmatmul(other)
+
+    def __pow__(self, n):
+        """Matrix power (SciPy's spmatrix semantics): A @ A @ ... for an integer n >= 0."""
+        M, N = self.shape
+        if M != N:
+            raise TypeError("sparse matrix is not square")
+        if not isinstance(n, (int, numpy.integer)) or isinstance(n, bool):
+            raise ValueError("exponent must be an integer")
+        if n < 0:
+            raise ValueError("exponent must be >= 0")
+        from cuarray.scipy.sparse._construct import identity
+        if n == 0:
+            return identity(M, dtype=self.dtype, format="csr")
+        result, base = None, self.tocsr()
+        while True:
+            if n & 1:
+                result = base if result is None else result @ base
+            n >>= 1
+            if not n:
+                return result
+            base = base @ base
+
+
+
+class sparray:
+    """The sparse array interface (cuarray version of `scipy.sparse.sparray`): `*` and
+    `**` are elementwise; axis sums are 1-D. Only 2-D sparse arrays exist in cuarray."""
+
+    _family = "array"
+
+    def __mul__(self, other):
+        return self.multiply(other)
+
+    def __rmul__(self, other):
+        return self.multiply(other)
+
+    def __pow__(self, n):
+        return self.power(n)
+
+
 def issparse(x):
-    """True when `x` is a cuarray sparse matrix (cuarray version of `scipy.sparse.issparse`)."""
+    """True for a cuarray sparse matrix or array (cuarray version of
+    `scipy.sparse.issparse`)."""
+    return isinstance(x, _spbase)
+
+
+def isspmatrix(x):
+    """True for a cuarray sparse matrix, False for a sparse array (as SciPy)."""
     return isinstance(x, spmatrix)
 
 
-isspmatrix = issparse
-
-
 def isspmatrix_csr(x):
-    return issparse(x) and x.format == "csr"
+    return isspmatrix(x) and x.format == "csr"
 
 
 def isspmatrix_csc(x):
-    return issparse(x) and x.format == "csc"
+    return isspmatrix(x) and x.format == "csc"
 
 
 def isspmatrix_coo(x):
-    return issparse(x) and x.format == "coo"
+    return isspmatrix(x) and x.format == "coo"
 
 
 def isspmatrix_dia(x):
-    return issparse(x) and x.format == "dia"
+    return isspmatrix(x) and x.format == "dia"
 
 
 def isdense(x):
