@@ -593,3 +593,12 @@ def isspmatrix_dia(x):
 
 def isdense(x):
     return isinstance(x, ndarray)
+
+
+def as_family(x, family):
+    """`x` as a sparse matrix ('matrix') or sparse array ('array') sharing its storage."""
+    if x._family == family:
+        return x
+    y = object.__new__(CLASSES[family, x.format])
+    y.__dict__.update(x.__dict__)
+    return y
