@@ -123,9 +123,10 @@ def test_array_family_results(cp):
     assert isinstance(E, sparse.csr_array)
     _same(E, ssp.eye_array(3, 4, k=1))
     D = sparse.diags_array([cp.asarray(np.array([1, 2, 3])), cp.asarray(np.array([4, 5]))],
+                           dtype=None,
                            offsets=[0, 1])
     assert D.dtype == np.int64 and isinstance(D, sparse.dia_array)
-    _same(D, ssp.diags_array([np.array([1, 2, 3]), np.array([4, 5])], offsets=[0, 1]))
+    _same(D, ssp.diags_array([np.array([1, 2, 3]), np.array([4, 5])], offsets=[0, 1], dtype=None))
 
 
 def test_save_load_npz(cp, tmp_path):

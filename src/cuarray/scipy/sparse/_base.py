@@ -13,6 +13,8 @@ import operator
 import numpy
 
 from cuarray._core.ndarray import ndarray
+from cuarray.scipy.sparse._data import DataMixin
+from cuarray.scipy.sparse._minmax import MinMaxMixin
 
 # Sparse matrices win over ndarrays in mixed operators (ndarray's priority is 100).
 _PRIORITY = 101.0
@@ -99,7 +101,7 @@ def sum_dtype(dtype):
     return dtype
 
 
-class _spbase:
+class _spbase(DataMixin, MinMaxMixin):
     """What cuarray's sparse matrices and sparse arrays share (SciPy's `_spbase`)."""
 
     __array_priority__ = _PRIORITY
@@ -258,6 +260,83 @@ class _spbase:
         from cuarray._routines.creation import zeros_like
         return self._with_data(self.data.imag.copy() if self.dtype.kind == "c"
                                else zeros_like(self.data))
+
+    # ---- structure ----------------------------------------------------------------------
+    def _replace(self, other):
+        """Take `other`'s storage (same family), in place."""
+        other = other.asformat(self.format)
+        self.__dict__.clear()
+        self.__dict__.update(other.__dict__)
+
+    def setdiag(self, values, k=0):
+        """Set diagonal k to `values` (a scalar, or as many values as fit; a shorter
+        sequence sets the first ones), in place; no warning, as SciPy's."""
+        from cuarray._routines.creation import arange, full
+        from cuarray.scipy.sparse import _index
+        M, N = self.shape
+        k = operator.index(k)
+        if (k > 0 and k >= N) or (k < 0 and -k >= M):
+            raise ValueError("k exceeds array dimensions")
+        n = min(M + min(k, 0), N - max(k, 0))
+        if _is_scalar(values):
+            vals = full((n,), values, dtype=self.dtype)
+        else:
+            vals = to_device(values).reshape(-1).astype(self.dtype)
+            n = min(n, vals.size)
+            vals = vals[:n]
+        rows = arange(max(0, -k), max(0, -k) + n, dtype=numpy.int64)
+        cols = arange(max(0, k), max(0, k) + n, dtype=numpy.int64)
+        A = self if self.format in ("csr", "csc") else self.tocsr()
+        _index._set_many(A, rows, cols, vals, warn=False)
+        if A is not self:
+            self._replace(A)
+
+    def resize(self, *shape):
+        """Change the shape in place, dropping the entries outside it."""
+        from cuarray.scipy.sparse import _kernels as K
+        if len(shape) == 1 and isinstance(shape[0], tuple):
+            shape = shape[0]
+        shape = check_shape(shape)
+        C = self.tocoo()
+        flags = _inside(C.row, C.col, shape)
+        data, row, col = K.compact(flags, C.data, C.row, C.col)
+        self._replace(self._cls("coo")._from_parts(data, row, col, shape, C._canonical))
+
+    def reshape(self, *args, shape=None, order="C", copy=False):
+        """The same entries in a new shape (row-major unless order='F'); a COO result, as
+        SciPy's."""
+        from cuarray.scipy.sparse import _kernels as K
+        new = args[0] if len(args) == 1 else (args if args else shape)
+        if isinstance(new, (int, numpy.integer)):
+            new = (new,)
+        new = tuple(operator.index(s) for s in new)
+        M, N = self.shape
+        if -1 in new:
+            known = int(numpy.prod([s for s in new if s != -1]))
+            new = tuple((M * N) // max(known, 1) if s == -1 else s for s in new)
+        new = check_shape(new)
+        if new[0] * new[1] != M * N:
+            raise ValueError(f"cannot reshape array of size {M * N} into shape {new}")
+        if order not in ("C", "F"):
+            raise ValueError("order must be 'C' or 'F'")
+        if new == self.shape:
+            return self.copy() if copy else self
+        C = self.tocoo()
+        row, col = _relinearize(C.row, C.col, self.shape, new, order,
+                                K.index_dtype(*new))
+        return self._cls("coo")._from_parts(C.data.copy(), row, col, new, False)
+
+    def trace(self, offset=0):
+        """The sum of diagonal `offset` (a 0-d array)."""
+        from cuarray._core._reductions import sum as _sum
+        return _sum(self.diagonal(offset))
+
+    def nonzero(self):
+        """(row, col) int arrays of the stored nonzero values (duplicates not summed)."""
+        from cuarray.scipy.sparse import _kernels as K
+        C = self.tocoo()
+        _, row, col = K.compact(K._nonzero_flags(C.data), C.data, C.row, C.col)
+        return row, col
 
     # ---- reductions ---------------------------------------------------------------------
     def sum(self, axis=None, dtype=None, out=None):
@@ -493,6 +572,38 @@ class _spbase:
     def __iter__(self):
         raise TypeError("iterating over a cuarray sparse matrix is not supported; convert it "
                         "with toarray()")
+
+
+def _inside(row, col, shape):
+    from cuarray.scipy.sparse._kernels import _empty, _i64, _op
+    from cuarray._core.elementwise import Param
+    op = _op(("inside",), lambda: (
+        "cuarray_sp_inside",
+        [Param("r", "in", _i64), Param("c", "in", _i64), Param("M", "scalar", _i64),
+         Param("N", "scalar", _i64), Param("f", "out", _i64)],
+        "f = (r < M && c < N) ? 1 : 0;"))
+    out = _empty(row.shape, _i64)
+    if out.size:
+        op.launch([row, col, numpy.int64(shape[0]), numpy.int64(shape[1]), out])
+    return out
+
+
+def _relinearize(row, col, old, new, order, idt):
+    from cuarray.scipy.sparse._kernels import _empty, _i64, _op
+    from cuarray._core.elementwise import Param
+    op = _op(("relin", idt.char), lambda: (
+        f"cuarray_sp_reshape_{idt.char}",
+        [Param("r", "in", _i64), Param("c", "in", _i64), Param("M", "scalar", _i64),
+         Param("N", "scalar", _i64), Param("M2", "scalar", _i64),
+         Param("N2", "scalar", _i64), Param("f", "scalar", numpy.dtype(bool)),
+         Param("ro", "out", idt), Param("co", "out", idt)],
+        "if (f) { const long long t = c * M + r; co = t / M2; ro = t - (t / M2) * M2; } "
+        "else { const long long t = r * N + c; ro = t / N2; co = t - (t / N2) * N2; }"))
+    ro, co = _empty(row.shape, idt), _empty(row.shape, idt)
+    if row.size:
+        op.launch([row, col, numpy.int64(old[0]), numpy.int64(old[1]), numpy.int64(new[0]),
+                   numpy.int64(new[1]), numpy.bool_(order == "F"), ro, co])
+    return ro, co
 
 
 def _axis(axis):

@@ -199,9 +199,8 @@ def eye_array(m, n=None, *, k=0, dtype=float, format=None):
     return as_family(eye(m, n, k=k, dtype=dtype, format=format), "array")
 
 
-def diags_array(diagonals, /, *, offsets=0, shape=None, format=None, dtype=None):
-    """`diags` as a sparse array (cuarray version of `scipy.sparse.diags_array`); the
-    dtype defaults to the diagonals' result type."""
+def diags_array(diagonals, /, *, offsets=0, shape=None, format=None, dtype=_NoValue):
+    """`diags` as a sparse array (cuarray version of `scipy.sparse.diags_array`)."""
     return as_family(diags(diagonals, offsets, shape=shape, format=format, dtype=dtype),
                      "array")
 

@@ -219,7 +219,7 @@ def setitem(A, key, x):
     _set_many(A, rows.reshape(-1), cols.reshape(-1), x.astype(A.dtype).reshape(-1))
 
 
-def _set_many(A, rows, cols, vals):
+def _set_many(A, rows, cols, vals, warn=True):
     from cuarray._routines.sorting import argsort
     from cuarray.scipy.sparse import _kernels as K
     if rows.size == 0:
@@ -240,8 +240,10 @@ def _set_many(A, rows, cols, vals):
     new_maj, new_mnr, new_vals = K.compact(missing, maj, mnr, vals)
     if new_vals.size == 0:
         return
-    warnings.warn(f"Changing the sparsity structure of a {type(A).__name__} is expensive. "
-                  "lil and dok are more efficient.", SparseEfficiencyWarning, stacklevel=3)
+    if warn:
+        warnings.warn(f"Changing the sparsity structure of a {type(A).__name__} is expensive. "
+                  "lil and dok are more efficient.", SparseEfficiencyWarning,
+                      stacklevel=4)
     from cuarray._routines.joining import concatenate
     n_major = A._swap(A.shape)[0]
     idt = K.index_dtype(*A.shape, A.nnz + new_vals.size)

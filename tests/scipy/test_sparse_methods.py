@@ -1,0 +1,190 @@
+"""Methods of cuarray's sparse matrices and arrays against SciPy's: comparisons, maximum
+and minimum, max/min/argmax/argmin, ufunc methods, setdiag, resize, reshape, trace,
+nonzero, and the sparse-array operator semantics (`*`, `**`, axis sums).
+
+Tests taking `cp` run on the GPU and, without one, in the host emulation (conftest.py).
+"""
+import warnings
+
+import numpy as np
+import pytest
+import scipy.sparse as ssp
+
+
+def _host(shape, density, dtype, seed, dups=0):
+    rng = np.random.default_rng(seed)
+    m, n = shape
+    k = int(round(density * m * n))
+    lin = rng.choice(m * n, size=k, replace=False)
+    row, col = lin // n, lin % n
+    if dups and k:
+        pick = rng.integers(0, k, dups)
+        row, col = np.concatenate([row, row[pick]]), np.concatenate([col, col[pick]])
+    vals = np.round(rng.standard_normal(row.size) * 3)
+    return ssp.coo_matrix((vals.astype(dtype), (row, col)), shape=shape)
+
+
+def _dev(cp, h, fmt, family="matrix"):
+    from cuarray.scipy import sparse
+    h = h.tocoo()
+    cls = sparse.coo_array if family == "array" else sparse.coo_matrix
+    return cls((cp.asarray(h.data), (cp.asarray(h.row), cp.asarray(h.col))),
+               shape=h.shape).asformat(fmt)
+
+
+def _np(x):
+    if hasattr(x, "toarray"):
+        x = x.toarray()
+    if hasattr(x, "get"):
+        x = x.get()
+    return np.asarray(x)
+
+
+def _same(got, want):
+    g, w = _np(got), _np(want)
+    assert g.shape == w.shape, (g.shape, w.shape)
+    np.testing.assert_allclose(g, w, rtol=1e-6, atol=1e-6)
+
+
+@pytest.mark.parametrize("fmt", ["csr", "csc", "coo"])
+def test_comparisons(cp, fmt):
+    from cuarray.scipy.sparse import SparseEfficiencyWarning
+    a, b = _host((5, 6), 0.4, np.float64, 1, dups=3), _host((5, 6), 0.4, np.float64, 2)
+    A, B = _dev(cp, a, fmt), _dev(cp, b, fmt)
+    ah, bh = a.tocsr(), b.tocsr()
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", ssp.SparseEfficiencyWarning)
+        for op in ["__eq__", "__ne__", "__lt__", "__gt__", "__le__", "__ge__"]:
+            for other, oh in [(1.0, 1.0), (-1.0, -1.0), (0, 0), (B, bh)]:
+                with warnings.catch_warnings():
+                    warnings.simplefilter("ignore", SparseEfficiencyWarning)
+                    got = getattr(A, op)(other)
+                want = getattr(ah, op)(oh)
+                assert got.dtype == np.bool_ and got.format == "csr", op
+                _same(got, want)
+    with pytest.warns(SparseEfficiencyWarning, match="using == is inefficient"):
+        A == 0
+    dense = np.random.default_rng(3).standard_normal((5, 6))
+    got = A < cp.asarray(dense)
+    assert not hasattr(got, "format")
+    _same(got, ah < dense)
+
+
+def test_maximum_minimum(cp):
+    from cuarray.scipy.sparse import SparseEfficiencyWarning
+    a, b = _host((4, 7), 0.5, np.float32, 4), _host((4, 7), 0.3, np.float64, 5)
+    A, B = _dev(cp, a, "csr"), _dev(cp, b, "csc")
+    _same(A.maximum(B), a.maximum(b))
+    _same(A.minimum(B), a.minimum(b))
+    assert A.maximum(B).dtype == np.float64
+    _same(A.maximum(-1.0), a.maximum(-1.0))
+    _same(A.minimum(1.0), a.minimum(1.0))
+    with pytest.warns(SparseEfficiencyWarning, match="positive number"):
+        M = A.maximum(2.0)
+    _same(M, a.maximum(2.0))
+    dense = np.random.default_rng(6).standard_normal((4, 7))
+    _same(A.minimum(cp.asarray(dense)), a.minimum(dense))
+
+
+@pytest.mark.parametrize("dtype", [np.float64, np.int32])
+@pytest.mark.parametrize("fmt", ["csr", "csc", "coo"])
+def test_max_min_argmax_argmin(cp, dtype, fmt):
+    for seed, density in [(7, 0.3), (8, 1.0)]:
+        h = _host((6, 5), density, dtype, seed, dups=2 if density < 1 else 0)
+        hc = h.tocsr()
+        A = _dev(cp, h, fmt)
+        for name in ("max", "min"):
+            assert _np(getattr(A, name)()) == getattr(hc, name)()
+            for axis in (0, 1, -1):
+                got, want = getattr(A, name)(axis=axis), getattr(hc, name)(axis=axis)
+                assert got.format == "coo"
+                _same(got, want)
+            _same(getattr(A, name)(axis=0, explicit=True),
+                  getattr(hc, name)(axis=0, explicit=True))
+        for name in ("argmax", "argmin"):
+            assert int(_np(getattr(A, name)())) == getattr(hc, name)()
+            for axis in (0, 1):
+                _same(getattr(A, name)(axis=axis), getattr(hc, name)(axis=axis))
+    with pytest.raises(ValueError):
+        _dev(cp, ssp.coo_matrix((0, 3)), "csr").max()
+    with pytest.raises(ValueError):
+        A.max(axis=2)
+
+
+def test_argmax_first_implicit_zero(cp):
+    h = ssp.csr_matrix(np.array([[-1.0, 0, -2], [-3, -4, 0], [0, -1, -1]]))
+    h.eliminate_zeros()
+    A = _dev(cp, h, "csr")
+    assert int(_np(A.argmax())) == h.argmax() == 1
+    _same(A.argmax(axis=1), h.argmax(axis=1))
+    _same(A.argmax(axis=0), h.argmax(axis=0))
+
+
+@pytest.mark.parametrize("name", ["sqrt", "sin", "expm1", "floor", "sign", "rint", "tanh",
+                                  "deg2rad", "log1p", "arctan"])
+def test_ufunc_methods(cp, name):
+    h = _host((4, 5), 0.5, np.float64, 9, dups=2)
+    h.data = np.abs(h.data) / 4
+    for fmt in ("csr", "coo"):
+        A = _dev(cp, h, fmt)
+        got, want = getattr(A, name)(), getattr(h.asformat(fmt), name)()
+        assert got.format == fmt and got.dtype == want.dtype
+        _same(got, want)
+    hi = _host((3, 3), 0.5, np.int32, 10)
+    got = _dev(cp, hi, "csr").sqrt()
+    assert got.dtype == hi.sqrt().dtype
+    _same(abs(got), abs(hi.sqrt()))
+
+
+@pytest.mark.parametrize("fmt", ["csr", "csc", "coo"])
+def test_setdiag_resize_reshape(cp, fmt):
+    h = _host((5, 4), 0.4, np.float64, 11).asformat(fmt)
+    for values, k in [(7.0, 0), ([1.0, 2.0], 1), (np.arange(5.0), -1)]:
+        A = _dev(cp, h, fmt)
+        H = h.copy()
+        H.setdiag(values, k)
+        A.setdiag(cp.asarray(np.asarray(values)) if isinstance(values, (list, np.ndarray))
+                  else values, k)
+        assert A.format == fmt
+        _same(A, H)
+    with pytest.raises(ValueError):
+        _dev(cp, h, fmt).setdiag(1.0, 4)
+    A = _dev(cp, h, fmt)
+    A.resize((3, 6))
+    H = h.copy()
+    H.resize((3, 6))
+    assert A.shape == (3, 6) and A.format == fmt
+    _same(A, H)
+    A = _dev(cp, h, fmt)
+    for shape, order in [((2, 10), "C"), ((10, 2), "F"), ((4, -1), "C")]:
+        _same(A.reshape(shape, order=order), h.reshape(shape, order=order))
+    with pytest.raises(ValueError):
+        A.reshape((3, 3))
+    assert float(_np(A.trace())) == pytest.approx(h.trace())
+    r, c = A.nonzero()
+    rh, ch = h.nonzero()
+    assert sorted(zip(_np(r).tolist(), _np(c).tolist())) == sorted(zip(rh.tolist(), ch.tolist()))
+
+
+def test_sparse_array_semantics(cp):
+    from cuarray.scipy import sparse
+    a, b = _host((4, 4), 0.5, np.float64, 12), _host((4, 4), 0.5, np.float64, 13)
+    A, B = _dev(cp, a, "csr", "array"), _dev(cp, b, "csr", "array")
+    ha, hb = ssp.csr_array(a), ssp.csr_array(b)
+    assert isinstance(A, sparse.sparray) and not sparse.isspmatrix(A) and sparse.issparse(A)
+    assert not sparse.isspmatrix_csr(A) and sparse.isspmatrix_csr(_dev(cp, a, "csr"))
+    _same(A * B, ha * hb)
+    assert isinstance(A * B, sparse.csr_array)
+    _same(A ** 2, ha ** 2)
+    _same(A @ B, ha @ hb)
+    assert A.sum(axis=0).shape == (4,) and A.sum(axis=1).shape == (4,)
+    _same(A.sum(axis=0), ha.sum(axis=0))
+    M = _dev(cp, a, "csr")
+    _same(M * M, a @ a)
+    _same(M ** 3, a ** 3)
+    assert M.sum(axis=0).shape == (1, 4)
+    x = np.random.default_rng(14).standard_normal(4)
+    _same(cp.asarray(x) @ A, x @ ha)
+    _same(A.argmax(axis=0), ha.argmax(axis=0))
+    assert isinstance(A.T, sparse.csc_array) and isinstance(A.tocoo(), sparse.coo_array)
+    assert isinstance(A.todia(), sparse.dia_array)
