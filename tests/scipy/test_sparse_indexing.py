@@ -84,7 +84,7 @@ def test_getitem_with_duplicates_and_device_keys(cp):
     _same(A[2, 4], h[2, 4])
     mask = np.random.default_rng(3).random((7, 6)) > 0.5
     _same(A[cp.asarray(mask)], h[mask])
-    assert A[1:3].has_canonical_format and not A[::-1].has_canonical_format is None
+    assert A[1:3].has_canonical_format
     B = A[::-1, ::-1]
     _same(B, h[::-1, ::-1])
     B.sum_duplicates()
@@ -160,13 +160,13 @@ def test_setitem_mask_and_sparse_values(cp):
     A = _dev(cp, h, "csr")
     mask = rng.random((5, 6)) > 0.6
     with warnings.catch_warnings():
-        warnings.simplefilter("ignore", ssp.SparseEfficiencyWarning)
+        warnings.simplefilter("ignore")
         h[mask] = 7
         A[cp.asarray(mask)] = 7
     _same(A, h)
     blk = _host((2, 3), 0.5, np.float32, seed=10).tocsr()
     with warnings.catch_warnings():
-        warnings.simplefilter("ignore", ssp.SparseEfficiencyWarning)
+        warnings.simplefilter("ignore")
         h[1:3, 0:3] = blk
         A[1:3, 0:3] = _dev(cp, blk, "csr")
     _same(A, h)
@@ -179,3 +179,52 @@ def test_row_col_getters(cp):
     A = _dev(cp, h, "csr")
     _same(A.getrow(2), h.getrow(2))
     _same(A.getcol(-1), h.getcol(-1))
+
+
+def test_int64_indices_when_a_dimension_needs_them(cp):
+    from cuarray.scipy import sparse
+    big = 2 ** 32 + 7
+    rows = np.array([0, 1, 1, 3, 2])
+    cols = np.array([5, big - 1, 2 ** 31 + 3, 0, big - 1])
+    vals = np.arange(1.0, 6.0)
+    h = ssp.csr_matrix((vals, (rows, cols)), shape=(4, big))
+    A = sparse.csr_matrix((cp.asarray(vals), (cp.asarray(rows), cp.asarray(cols))),
+                          shape=(4, big))
+    assert A.indices.dtype == np.int64 and A.indptr.dtype == np.int64
+    np.testing.assert_array_equal(A.indices.get(), h.indices)
+    np.testing.assert_array_equal(A.indptr.get(), h.indptr)
+    B = A[1:3]
+    assert B.shape == (2, big) and B.indices.dtype == np.int64
+    np.testing.assert_array_equal(B.indices.get(), h[1:3].indices)
+    np.testing.assert_array_equal(B.data.get(), h[1:3].data)
+    assert float(A[1, 2 ** 31 + 3].get()) == 3.0 and float(A[2, big - 1].get()) == 5.0
+    assert float(A.T[big - 1, 1].get()) == 2.0
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        A[3, big - 2] = 9.0
+        h[3, big - 2] = 9.0
+    A[0, 5] = -1.0
+    h[0, 5] = -1.0
+    np.testing.assert_array_equal(A.indices.get(), h.indices)
+    np.testing.assert_array_equal(A.data.get(), h.data)
+    C = A.tocoo()
+    assert C.col.dtype == np.int64 and int(C.col.get().max()) == big - 1
+
+
+def test_coo_array_indexing(cp):
+    from cuarray.scipy import sparse
+    h = ssp.coo_array(_host((5, 6), 0.4, np.float64, seed=12))
+    A = _dev(cp, ssp.coo_matrix(h), "coo", "array")
+    B = A[1:4, [0, 5, 2]]
+    assert isinstance(B, sparse.coo_array)
+    _same(B, h.tocsr()[1:4, [0, 5, 2]])
+    _same(A[2, 3], h.tocsr()[2, 3])
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        A[0, 0] = 4.0
+        h = h.tocsr()
+        h[0, 0] = 4.0
+    assert isinstance(A, sparse.coo_array)
+    _same(A, h)
+    with pytest.raises(TypeError):
+        _dev(cp, ssp.coo_matrix(h), "coo")[0:1]

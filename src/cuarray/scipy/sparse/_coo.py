@@ -226,7 +226,19 @@ class coo_matrix(spmatrix, _coo_base):
 
 class coo_array(sparray, _coo_base):
     """A 2-D sparse array in COOrdinate format (cuarray version of
-    `scipy.sparse.coo_array`)."""
+    `scipy.sparse.coo_array`). Indexing and assignment go through CSR; sparse results
+    come back as COO, pointwise ones as dense 1-D arrays."""
+
+    def __getitem__(self, key):
+        from cuarray.scipy.sparse import _index
+        res = _index.getitem(self.tocsr(), key)
+        return res.tocoo() if issparse(res) else res
+
+    def __setitem__(self, key, x):
+        from cuarray.scipy.sparse import _index
+        C = self.tocsr(copy=True)
+        _index.setitem(C, key, x)
+        self._replace(C.tocoo())
 
 
 CLASSES["matrix", "coo"], CLASSES["array", "coo"] = coo_matrix, coo_array
