@@ -188,3 +188,19 @@ def test_sparse_array_semantics(cp):
     _same(A.argmax(axis=0), ha.argmax(axis=0))
     assert isinstance(A.T, sparse.csc_array) and isinstance(A.tocoo(), sparse.coo_array)
     assert isinstance(A.todia(), sparse.dia_array)
+
+
+def test_division(cp):
+    h = _host((4, 5), 0.5, np.float64, 15)
+    A = _dev(cp, h, "csr")
+    dense = np.random.default_rng(16).uniform(1, 2, (4, 5))
+    got = A / cp.asarray(dense)
+    want = h.tocsr() / dense
+    assert got.format == want.format == "coo"
+    _same(got, want)
+    _same(A / cp.asarray(dense[0]), h.tocsr() / dense[0])
+    with pytest.raises(TypeError):
+        cp.asarray(dense) / A
+    with pytest.raises(TypeError):
+        2 / A
+    _same(A / 4, h / 4)

@@ -489,10 +489,14 @@ class _spbase(DataMixin, MinMaxMixin):
             return self._with_data(true_divide(data, other), copy=False)
         if issparse(other):
             return self.toarray() / other.toarray()
-        return self.toarray() / _dense_operand(other)
+        other = _dense_operand(other)
+        if not isinstance(other, ndarray):
+            return NotImplemented
+        return self.tocsr()._multiply_dense(other, "true_divide")
 
     def __rtruediv__(self, other):
-        return _dense_operand(other) / self.toarray()
+        # SciPy has no dense / sparse nor scalar / sparse: Python raises TypeError.
+        return NotImplemented
 
     def __neg__(self):
         if self.dtype == numpy.bool_:

@@ -332,7 +332,9 @@ class _compressed_matrix(_spbase):
         res = self._cls("csr")._from_parts(data, indices, indptr, self._shape, True)
         return res.tocsc() if self._major == 1 else res
 
-    def _multiply_dense(self, other):
+    def _multiply_dense(self, other, op="multiply"):
+        """The stored entries combined with the dense values at their positions (op
+        'multiply' or 'true_divide'): a COO result, as SciPy's."""
         from cuarray._routines.manipulation import broadcast_to
         try:
             dense = broadcast_to(other, self._shape)
@@ -343,9 +345,9 @@ class _compressed_matrix(_spbase):
             A.sum_duplicates()
         vals = K.gather_2d(dense, A.row, A.col)
         dt = numpy.result_type(A.dtype, other.dtype)
-        from cuarray._core._ops import multiply
-        return self._cls("coo")._from_parts(multiply(A.data.astype(dt), vals.astype(dt)), A.row,
-                                      A.col, self._shape, True)
+        from cuarray._core import _ops
+        res = getattr(_ops, op)(A.data.astype(dt), vals.astype(dt))
+        return self._cls("coo")._from_parts(res, A.row, A.col, self._shape, True)
 
     def _multiply_sparse(self, other):
         A, B = self.tocoo(), other.tocoo()
