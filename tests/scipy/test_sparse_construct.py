@@ -148,3 +148,25 @@ def test_save_load_npz(cp, tmp_path):
     C = sparse.load_npz(tmp_path / "scipy.npz")
     assert C.format == "csc" and sparse.isspmatrix(C)
     _same(C, h)
+
+
+@pytest.mark.parametrize("fmt", ["coo", "csr"])
+def test_random_array(cp, fmt):
+    from cuarray.scipy import sparse
+    A = sparse.random_array((40, 30), density=0.1, format=fmt, dtype=np.float32,
+                            random_state=3)
+    assert isinstance(A, sparse.sparray) and A.format == fmt and A.dtype == np.float32
+    assert A.shape == (40, 30) and A.nnz == 120
+    d = A.toarray().get()
+    assert np.count_nonzero(d) == 120 and d.min() >= 0 and d.max() < 1
+    B = sparse.random_array((40, 30), density=0.1, format=fmt, dtype=np.float32,
+                            random_state=3)
+    np.testing.assert_array_equal(B.toarray().get(), d)
+    C = sparse.random_array((5, 6), density=0.5, data_sampler=lambda size: cp.ones(size),
+                            random_state=1)
+    np.testing.assert_array_equal(np.unique(C.toarray().get()), [0.0, 1.0])
+    with pytest.raises(ValueError):
+        sparse.random_array((3, 3), density=1.5)
+    R = round(_dev(cp, _host((4, 4), 0.5, np.float64, 14)) * 10)
+    np.testing.assert_allclose(R.toarray().get(),
+                               np.round(_host((4, 4), 0.5, np.float64, 14).toarray() * 10))

@@ -176,7 +176,8 @@ def wrap_check(idx, n):
     idx = idx.astype(numpy.int64, copy=False)
     if idx.size == 0:
         return idx
-    lo, hi = int(amin(idx)), int(amax(idx))
+    from cuarray._routines.joining import concatenate
+    lo, hi = (int(v) for v in concatenate([amin(idx).reshape(1), amax(idx).reshape(1)]).get())
     if lo < -n or hi >= n:
         bad = lo if lo < -n else hi
         raise IndexError(f"index ({bad}) out of range")
