@@ -60,7 +60,7 @@ def test_comparisons(cp, fmt):
                     warnings.simplefilter("ignore", SparseEfficiencyWarning)
                     got = getattr(A, op)(other)
                 want = getattr(ah, op)(oh)
-                assert got.dtype == np.bool_ and got.format == "csr", op
+                assert got.dtype == np.bool_ and got.format == ("csc" if fmt == "csc" else "csr")
                 _same(got, want)
     with pytest.warns(SparseEfficiencyWarning, match="using == is inefficient"):
         A == 0
@@ -204,3 +204,25 @@ def test_division(cp):
     with pytest.raises(TypeError):
         2 / A
     _same(A / 4, h / 4)
+
+
+FORMAT_OPS = ["A+B", "A-B", "A@B", "A.multiply(B)", "A.multiply(D)", "A.maximum(B)",
+              "A.minimum(0.5)", "A==B", "A!=0.5", "abs(A)", "-A", "A*2", "A/2", "A.T",
+              "A.conj()", "A.power(2)", "A.sqrt()", "A.astype(np.float32)", "A.getH()",
+              "A.copy()", "A.reshape((6,6))", "A.real", "A.imag", "A/D", "A.multiply(2)"]
+
+
+@pytest.mark.parametrize("fmt", ["csr", "csc", "coo", "dia"])
+def test_result_formats_match_scipy(cp, fmt):
+    a, b = _host((6, 6), 0.5, np.float64, 17), _host((6, 6), 0.5, np.float64, 18)
+    d = np.random.default_rng(19).uniform(1, 2, (6, 6))
+    env_h = {"A": a.asformat(fmt), "B": b.asformat(fmt), "D": d, "np": np}
+    env_d = {"A": _dev(cp, a, fmt), "B": _dev(cp, b, fmt), "D": cp.asarray(d), "np": np}
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        for expr in FORMAT_OPS:
+            want, got = eval(expr, env_h), eval(expr, env_d)
+            if ssp.issparse(want):
+                assert got.format == want.format, (expr, got.format, want.format)
+                assert got.dtype == want.dtype, (expr, got.dtype, want.dtype)
+            _same(got, want)

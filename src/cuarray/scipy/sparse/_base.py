@@ -22,6 +22,11 @@ _SUPPORTED = tuple(numpy.dtype(c) for c in "?bBhHiIlLqQfdFD")
 _FORMAT_NAMES = {"csr": "Compressed Sparse Row", "csc": "Compressed Sparse Column",
                  "coo": "COOrdinate", "dia": "DIAgonal"}
 MAXPRINT = 50
+# SciPy's result format of a binary operation, by the left operand's format: +, - and
+# sparse multiply; comparisons, maximum and minimum; multiply or divide by a dense array.
+SAME_FORMAT = {"csr": "csr", "csc": "csc", "coo": "csr", "dia": "dia"}
+COMPARE_FORMAT = {"csr": "csr", "csc": "csc", "coo": "csr", "dia": "csr"}
+DENSE_FORMAT = {"csr": "coo", "csc": "coo", "coo": "coo", "dia": "dia"}
 # (family, format) -> class, filled by the format modules.
 CLASSES = {}
 
@@ -433,7 +438,7 @@ class _spbase(DataMixin, MinMaxMixin):
         return self.tocsr()._matmul_dense(other)
 
     def _matmul_sparse(self, other):
-        return self.tocsr()._matmul_sparse(other)
+        return self.tocsr()._matmul_sparse(other).asformat(SAME_FORMAT[self.format])
 
     def dot(self, other):
         """Matrix product with a sparse matrix, a dense vector or matrix, or a scalar."""
@@ -473,11 +478,11 @@ class _spbase(DataMixin, MinMaxMixin):
         if issparse(other):
             if other.shape != self.shape:
                 raise ValueError("inconsistent shapes")
-            return self.tocsr()._multiply_sparse(other)
+            return self.tocsr()._multiply_sparse(other).asformat(SAME_FORMAT[self.format])
         other = _dense_operand(other)
         if not isinstance(other, ndarray):
             raise TypeError(f"cuarray sparse matrices cannot multiply {type(other).__name__}")
-        return self.tocsr()._multiply_dense(other)
+        return self.tocsr()._multiply_dense(other).asformat(DENSE_FORMAT[self.format])
 
     def __truediv__(self, other):
         if _is_scalar(other):
@@ -492,7 +497,8 @@ class _spbase(DataMixin, MinMaxMixin):
         other = _dense_operand(other)
         if not isinstance(other, ndarray):
             return NotImplemented
-        return self.tocsr()._multiply_dense(other, "true_divide")
+        return self.tocsr()._multiply_dense(other, "true_divide").asformat(
+            DENSE_FORMAT[self.format])
 
     def __rtruediv__(self, other):
         # SciPy has no dense / sparse nor scalar / sparse: Python raises TypeError.
@@ -555,8 +561,7 @@ class _spbase(DataMixin, MinMaxMixin):
         return NotImplemented
 
     def _add_sparse(self, other, sign):
-        res = self.tocsr()._add_sparse(other, sign)
-        return res.tocsc() if self.format == "csc" else res
+        return self.tocsr()._add_sparse(other, sign).asformat(SAME_FORMAT[self.format])
 
     def power(self, n, dtype=None):
         """Elementwise power of the stored values (SciPy's `power`)."""
@@ -571,7 +576,7 @@ class _spbase(DataMixin, MinMaxMixin):
             A.sum_duplicates()
         data = A.data if dtype is None else A.data.astype(dtype)
         from cuarray._core._ops import power
-        return A._with_data(power(data, n), copy=False)
+        return A._with_data(power(data, n), copy=False).asformat(self.format)
 
     def __iter__(self):
         raise TypeError("iterating over a cuarray sparse matrix is not supported; convert it "

@@ -91,7 +91,13 @@ def _from_entries(like, rows, cols, vals, fmt="csr"):
 
 
 def _dense_result(like, dense):
-    return like._cls("csr")(dense)
+    from cuarray.scipy.sparse._base import COMPARE_FORMAT
+    return like._cls("csr")(dense).asformat(COMPARE_FORMAT[like.format])
+
+
+def _fmt(A):
+    from cuarray.scipy.sparse._base import COMPARE_FORMAT
+    return COMPARE_FORMAT[A.format]
 
 
 def _is_scalar(x):
@@ -128,7 +134,7 @@ class DataMixin:
                 return _dense_result(self, uf(self.toarray(), other))
             A = _canonical_csr(self)
             rows = A.tocoo()
-            return _from_entries(A, rows.row, rows.col, uf(A.data, other))
+            return _from_entries(A, rows.row, rows.col, uf(A.data, other), _fmt(self))
         if issparse(other):
             if other.shape != self.shape:
                 raise ValueError("inconsistent shapes")
@@ -137,7 +143,7 @@ class DataMixin:
                       f"{inv} instead.")
                 return _dense_result(self, uf(self.toarray(), other.toarray()))
             rows, cols, a, b = aligned(self, other)
-            return _from_entries(self, rows, cols, uf(a, b))
+            return _from_entries(self, rows, cols, uf(a, b), _fmt(self))
         other = _dense_operand(other)
         if isinstance(other, ndarray):
             if other.ndim == 2 and other.shape != self.shape:
@@ -177,12 +183,12 @@ class DataMixin:
                 return _dense_result(self, uf(self.toarray(), other))
             A = _canonical_csr(self)
             C = A.tocoo()
-            return _from_entries(A, C.row, C.col, uf(A.data, other))
+            return _from_entries(A, C.row, C.col, uf(A.data, other), _fmt(self))
         if issparse(other):
             if other.shape != self.shape:
                 raise ValueError("inconsistent shapes")
             rows, cols, a, b = aligned(self, other)
-            return _from_entries(self, rows, cols, uf(a, b))
+            return _from_entries(self, rows, cols, uf(a, b), _fmt(self))
         other = _dense_operand(other)
         if isinstance(other, ndarray):
             return uf(self.toarray(), other)
