@@ -190,3 +190,23 @@ def test_factorized(gpu_cp):
         b = np.random.default_rng(seed).standard_normal(20)
         np.testing.assert_allclose(_get(solve(cp.asarray(b))), np.linalg.solve(h.toarray(), b),
                                    rtol=1e-8)
+
+
+@pytest.mark.parametrize("largest", [True, False])
+def test_lobpcg(cp, largest):
+    from cuarray.scipy.sparse import linalg as spla
+    h = _spd(60, 20)
+    X0 = np.random.default_rng(21).standard_normal((60, 3))
+    w, X = spla.lobpcg(_dev(h), cp.asarray(X0), largest=largest, tol=1e-9, maxiter=200)
+    ref = np.linalg.eigvalsh(h.toarray())
+    ref = ref[-3:] if largest else ref[:3]
+    np.testing.assert_allclose(np.sort(_get(w)), np.sort(ref), rtol=1e-7)
+    Xh = _get(X)
+    np.testing.assert_allclose(h @ Xh, Xh * _get(w), atol=1e-6)
+    Bh = ssp.diags(np.linspace(1, 2, 60)).tocsr()
+    w, X = spla.lobpcg(_dev(h), cp.asarray(X0), B=_dev(Bh), largest=largest, tol=1e-9,
+                       maxiter=300)
+    import scipy.linalg
+    ref = scipy.linalg.eigh(h.toarray(), Bh.toarray(), eigvals_only=True)
+    ref = ref[-3:] if largest else ref[:3]
+    np.testing.assert_allclose(np.sort(_get(w)), np.sort(ref), rtol=1e-6)

@@ -212,9 +212,12 @@ FORMAT_OPS = ["A+B", "A-B", "A@B", "A.multiply(B)", "A.multiply(D)", "A.maximum(
               "A.copy()", "A.reshape((6,6))", "A.real", "A.imag", "A/D", "A.multiply(2)"]
 
 
+@pytest.mark.parametrize("dtype", [np.float64, np.int32, np.complex64])
 @pytest.mark.parametrize("fmt", ["csr", "csc", "coo", "dia"])
-def test_result_formats_match_scipy(cp, fmt):
-    a, b = _host((6, 6), 0.5, np.float64, 17), _host((6, 6), 0.5, np.float64, 18)
+def test_result_formats_match_scipy(cp, fmt, dtype):
+    a, b = _host((6, 6), 0.5, dtype, 17), _host((6, 6), 0.5, dtype, 18)
+    if np.dtype(dtype).kind == "c":
+        a.data = a.data + 1j * a.data[::-1]
     d = np.random.default_rng(19).uniform(1, 2, (6, 6))
     env_h = {"A": a.asformat(fmt), "B": b.asformat(fmt), "D": d, "np": np}
     env_d = {"A": _dev(cp, a, fmt), "B": _dev(cp, b, fmt), "D": cp.asarray(d), "np": np}

@@ -5,11 +5,12 @@ from cuarray.scipy.sparse.linalg._interface import (  # noqa: F401
     LinearOperator, aslinearoperator)
 from cuarray.scipy.sparse.linalg._iterative import cg  # noqa: F401
 from cuarray.scipy.sparse.linalg._krylov import cgs, gmres, minres  # noqa: F401
+from cuarray.scipy.sparse.linalg._lobpcg import lobpcg  # noqa: F401
 from cuarray.scipy.sparse.linalg._lsq import lsmr, lsqr  # noqa: F401
 from cuarray.scipy.sparse.linalg._norm import matrix_power, norm  # noqa: F401
 from cuarray.scipy.sparse.linalg._solve import (  # noqa: F401
     MatrixRankWarning, factorized, spsolve, spsolve_triangular)
 
 __all__ = ["LinearOperator", "aslinearoperator", "cg", "cgs", "gmres", "minres", "lsqr",
-           "lsmr", "eigsh", "svds", "norm", "matrix_power", "spsolve", "spsolve_triangular",
+           "lsmr", "eigsh", "svds", "lobpcg", "norm", "matrix_power", "spsolve", "spsolve_triangular",
            "factorized", "MatrixRankWarning"]
