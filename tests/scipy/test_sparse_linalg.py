@@ -80,6 +80,10 @@ def test_lsqr_lsmr(cp, damp):
     assert len(r) == 8 and r[1] == rh[1] and r[2] == rh[2]
     np.testing.assert_allclose(_get(r[0]), rh[0], rtol=1e-6, atol=1e-8)
     np.testing.assert_allclose(r[3:], rh[3:], rtol=1e-5)
+    r1 = spla.lsmr(_dev(h.tocsr()), cp.asarray(b), damp, 1e-12, 1e-12)  # SciPy's order
+    r2 = spla.lsmr(_dev(h.tocsr()), cp.asarray(b), None, damp, 1e-12, 1e-12)  # CuPy's
+    np.testing.assert_allclose(_get(r1[0]), _get(r2[0]))
+    assert r1[2] == r2[2]
     x0 = np.full(15, 0.5)
     r = spla.lsqr(_dev(h.tocsr()), cp.asarray(b), x0=cp.asarray(x0), atol=1e-12, btol=1e-12)
     np.testing.assert_allclose(_get(r[0]), sspla.lsqr(h, b, x0=x0, atol=1e-12, btol=1e-12)[0],

@@ -52,7 +52,7 @@ def _norm(x):
     return norm(x)
 
 
-def cg(A, b, x0=None, *, rtol=1e-5, atol=0.0, maxiter=None, M=None, callback=None,
+def cg(A, b, x0=None, rtol=1e-5, atol=0.0, maxiter=None, M=None, callback=None, *,
        tol=None):
     """Solve A x = b for Hermitian positive definite A by conjugate gradients (cuarray
     version of `scipy.sparse.linalg.cg`).

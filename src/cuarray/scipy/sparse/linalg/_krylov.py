@@ -27,7 +27,7 @@ def _tolerances(b, rtol, atol, name):
     return bnrm2, max(float(atol), float(rtol) * bnrm2)
 
 
-def cgs(A, b, x0=None, *, rtol=1e-5, atol=0.0, maxiter=None, M=None, callback=None,
+def cgs(A, b, x0=None, rtol=1e-5, atol=0.0, maxiter=None, M=None, callback=None, *,
         tol=None):
     """Conjugate Gradient Squared for A x = b (cuarray version of
     `scipy.sparse.linalg.cgs`): info 0 on convergence, the iteration count when
@@ -72,8 +72,8 @@ def cgs(A, b, x0=None, *, rtol=1e-5, atol=0.0, maxiter=None, M=None, callback=No
     return x, maxiter
 
 
-def gmres(A, b, x0=None, *, rtol=1e-5, atol=0.0, restart=None, maxiter=None, M=None,
-          callback=None, callback_type=None, tol=None):
+def gmres(A, b, x0=None, rtol=1e-5, atol=0.0, restart=None, maxiter=None, M=None,
+          callback=None, callback_type=None, *, tol=None):
     """Restarted GMRES for A x = b (cuarray version of `scipy.sparse.linalg.gmres`), with
     M as a right preconditioner. `maxiter` counts restart cycles; `callback_type` 'x'
     calls callback(x) after each cycle, 'pr_norm' (the default) and 'legacy'
@@ -162,11 +162,12 @@ def _back_substitute(R, g):
     return y
 
 
-def minres(A, b, x0=None, *, rtol=1e-5, shift=0.0, maxiter=None, M=None, callback=None,
-           show=False, check=False, tol=None):
+def minres(A, b, x0=None, shift=0.0, tol=None, maxiter=None, M=None, callback=None,
+           check=False, *, rtol=1e-5, show=False):
     """MINRES for Hermitian A (cuarray version of `scipy.sparse.linalg.minres`), solving
-    (A - shift I) x = b; M must be Hermitian positive definite. `show` is accepted and
-    prints nothing."""
+    (A - shift I) x = b; M must be Hermitian positive definite. Positional arguments
+    follow CuPy's order (`tol` is CuPy's name for SciPy's `rtol`); `show` prints
+    nothing."""
     if tol is not None:
         rtol = tol
     A, M, x, b = _make_system(A, M, x0, b)

@@ -158,11 +158,15 @@ def lsqr(A, b, damp=0.0, atol=1e-6, btol=1e-6, conlim=1e8, iter_lim=None, show=F
     return x, istop, itn, r1norm, r2norm, anorm, acond, arnorm, xnorm, var
 
 
-def lsmr(A, b, damp=0.0, atol=1e-6, btol=1e-6, conlim=1e8, maxiter=None, show=False,
-         x0=None):
+def lsmr(A, b, x0=None, damp=0.0, atol=1e-6, btol=1e-6, conlim=1e8, maxiter=None, *,
+         show=False):
     """Least squares by LSMR (cuarray version of `scipy.sparse.linalg.lsmr`): (x, istop,
-    itn, normr, normar, normA, condA, normx). `show` prints nothing."""
+    itn, normr, normar, normA, condA, normx). Positional arguments follow CuPy's order
+    (x0 third); a number there is SciPy's positional `damp`. `show` prints nothing."""
     from cuarray._routines.creation import zeros
+    if x0 is not None and not isinstance(x0, ndarray) and numpy.ndim(x0) == 0:
+        # SciPy's positional order: (damp, atol, btol, conlim, maxiter, show).
+        x0, damp, atol, btol, conlim, maxiter = None, x0, damp, atol, btol, conlim
     A, b, x, u, beta, normb = _setup(A, b, x0)
     m, n = A.shape
     maxiter = min(m, n) if maxiter is None else maxiter
