@@ -53,7 +53,8 @@ KEYS = [
     (2,), (-1,), (slice(1, 7),), (slice(None, None, -2),), (slice(6, 1, -3),),
     ([4, 0, 4, 7],), (np.array([-1, 3]),), (slice(None), 3), (slice(None), -2),
     (slice(None), slice(2, 9, 2)), (slice(None), slice(None, None, -1)),
-    (slice(None), [5, 1, 1, 0]), (3, slice(1, 5)), ([1, 5], slice(0, 4)), (slice(1, 7, 2), slice(None, None, 3)),
+    (slice(None), [5, 1, 1, 0]), (3, slice(1, 5)), ([1, 5], slice(0, 4)),
+    (slice(1, 7, 2), slice(None, None, 3)),
     (slice(2, 8), [0, 9, 3]), (2, 3), (-3, -7), ([1, 2, 7], [0, 4, 9]),
     (np.array([[1], [6]]), [2, 3, 9]),
     (np.array([True, False] * 4),), (slice(None), np.arange(10) % 3 == 0),
@@ -132,7 +133,8 @@ def test_setitem_matches_scipy(cp, fmt):
         h[int(r[0]), int(c[0])] = 9.5
     assert A.nnz == h.nnz
     _same(A, h)
-    cases = [((1, 2), 3.0), ((slice(None), 4), 2.0), (([0, 5, 0], [1, 7, 1]), np.array([1., 2., 3.])),
+    cases = [((1, 2), 3.0), ((slice(None), 4), 2.0),
+             (([0, 5, 0], [1, 7, 1]), np.array([1., 2., 3.])),
              ((slice(1, 4), slice(2, 8, 3)), rng.standard_normal((3, 2))),
              ((np.array([[0], [3]]), [1, 6]), np.array([[1., 2.], [3., 4.]])),
              ((2,), 0.0), ((slice(None), [0, 2]), rng.standard_normal((6, 1)))]

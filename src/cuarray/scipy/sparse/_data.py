@@ -68,8 +68,10 @@ def aligned(A, B):
         "const bool pair = i + 1 < k.size() && k[i + 1] == k[i]; f = first ? 1 : 0; "
         f"a = b = cuarray_cast<{C}>(0); "
         f"if (first) {{ const long long s = q[i], t = pair ? q[i + 1] : -1; "
-        f"if (s < na) {{ a = cuarray_cast<{C}>(xa[s]); if (pair) b = cuarray_cast<{C}>(xb[t - na]); }} "
-        f"else {{ b = cuarray_cast<{C}>(xb[s - na]); if (pair) a = cuarray_cast<{C}>(xa[t]); }} }}"))
+        f"if (s < na) {{ a = cuarray_cast<{C}>(xa[s]); "
+        f"if (pair) b = cuarray_cast<{C}>(xb[t - na]); }} "
+        f"else {{ b = cuarray_cast<{C}>(xb[s - na]); "
+        f"if (pair) a = cuarray_cast<{C}>(xa[t]); }} }}"))
     flags = K._empty(skey.shape, K._i64)
     a, b = K._empty(skey.shape, dt), K._empty(skey.shape, dt)
     op.launch([skey, perm, A.data, B.data, numpy.int64(A.nnz), flags, a, b])

@@ -5,8 +5,8 @@ import numpy
 from cuarray._core.ndarray import ndarray
 from cuarray.scipy.sparse import _kernels as K
 from cuarray.scipy.sparse._base import (
-    CLASSES, check_dtype, check_shape, is_scipy_sparse, isshape, issparse, _spbase, sparray, spmatrix,
-    to_device)
+    CLASSES, _spbase, check_dtype, check_shape, is_scipy_sparse, isshape, issparse, sparray,
+    spmatrix, to_device)
 
 
 class _dia_base(_spbase):

@@ -49,8 +49,9 @@ def _part(x, n):
     a = _device_index(x)
     if a.dtype == numpy.bool_:
         if a.ndim != 1 or a.shape[0] != n:
+            got = a.shape[0] if a.ndim else 0
             raise IndexError(f"boolean index did not match indexed array along axis; size of "
-                             f"axis is {n} but size of boolean index is {a.shape[0] if a.ndim else 0}")
+                             f"axis is {n} but size of boolean index is {got}")
         from cuarray._routines.indexing import flatnonzero
         return "array", flatnonzero(a).astype(numpy.int64, copy=False)
     if a.dtype.kind not in "iu":

@@ -183,7 +183,8 @@ def depth_first_order(csgraph, i_start, directed=True, return_predecessors=True)
               [param("p", "raw"), param("q", "raw"), param("flag", "raw"),
                param("nodes", "raw"), param("stack", "raw"), param("pred", "raw"),
                param("head", "scalar"), param("n", "scalar"), param("cnt", "raw")],
-              "long long top = 0, end = 1; nodes.data_[0] = head; stack.data_[0] = head; flag[head] = 1; "
+              "long long top = 0, end = 1; nodes.data_[0] = head; stack.data_[0] = head; "
+              "flag[head] = 1; "
               "while (top >= 0 && end < n) { const long long u = stack[top]; bool leaf = true; "
               "for (long long j = p[u]; j < p[u + 1]; ++j) { const long long c = q[j]; "
               "if (flag[c]) continue; stack[++top] = c; nodes[end++] = c; pred[c] = u; "

@@ -12,5 +12,6 @@ from cuarray.scipy.sparse.linalg._solve import (  # noqa: F401
     MatrixRankWarning, factorized, spsolve, spsolve_triangular)
 
 __all__ = ["LinearOperator", "aslinearoperator", "cg", "cgs", "gmres", "minres", "lsqr",
-           "lsmr", "eigsh", "svds", "lobpcg", "norm", "matrix_power", "spsolve", "spsolve_triangular",
+           "lsmr", "eigsh", "svds", "lobpcg", "norm", "matrix_power", "spsolve",
+           "spsolve_triangular",
            "factorized", "MatrixRankWarning"]

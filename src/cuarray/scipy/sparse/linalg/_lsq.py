@@ -158,15 +158,24 @@ def lsqr(A, b, damp=0.0, atol=1e-6, btol=1e-6, conlim=1e8, iter_lim=None, show=F
     return x, istop, itn, r1norm, r2norm, anorm, acond, arnorm, xnorm, var
 
 
-def lsmr(A, b, x0=None, damp=0.0, atol=1e-6, btol=1e-6, conlim=1e8, maxiter=None, *,
+def lsmr(A, b, *args, x0=None, damp=0.0, atol=1e-6, btol=1e-6, conlim=1e8, maxiter=None,
          show=False):
     """Least squares by LSMR (cuarray version of `scipy.sparse.linalg.lsmr`): (x, istop,
-    itn, normr, normar, normA, condA, normx). Positional arguments follow CuPy's order
-    (x0 third); a number there is SciPy's positional `damp`. `show` prints nothing."""
+    itn, normr, normar, normA, condA, normx). Positional arguments after b follow CuPy's
+    order (x0, damp, atol, btol, conlim, maxiter), or SciPy's (damp, atol, btol, conlim,
+    maxiter, show) when the first is a number. `show` prints nothing."""
     from cuarray._routines.creation import zeros
-    if x0 is not None and not isinstance(x0, ndarray) and numpy.ndim(x0) == 0:
-        # SciPy's positional order: (damp, atol, btol, conlim, maxiter, show).
-        x0, damp, atol, btol, conlim, maxiter = None, x0, damp, atol, btol, conlim
+    if args:
+        scipy_order = not isinstance(args[0], ndarray) and args[0] is not None and \
+            numpy.ndim(args[0]) == 0
+        names = (("damp", "atol", "btol", "conlim", "maxiter", "show") if scipy_order else
+                 ("x0", "damp", "atol", "btol", "conlim", "maxiter"))
+        if len(args) > len(names):
+            raise TypeError(f"lsmr() takes at most {len(names) + 2} positional arguments")
+        given = dict(zip(names, args))
+        x0, damp = given.get("x0", x0), given.get("damp", damp)
+        atol, btol = given.get("atol", atol), given.get("btol", btol)
+        conlim, maxiter = given.get("conlim", conlim), given.get("maxiter", maxiter)
     A, b, x, u, beta, normb = _setup(A, b, x0)
     m, n = A.shape
     maxiter = min(m, n) if maxiter is None else maxiter
