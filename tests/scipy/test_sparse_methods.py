@@ -229,3 +229,12 @@ def test_result_formats_match_scipy(cp, fmt, dtype):
                 assert got.format == want.format, (expr, got.format, want.format)
                 assert got.dtype == want.dtype, (expr, got.dtype, want.dtype)
             _same(got, want)
+
+
+@pytest.mark.parametrize("fmt", ["csr", "csc", "coo", "dia"])
+def test_get_keeps_family(cp, fmt):
+    h = _host((4, 5), 0.5, np.float32, 20)
+    for family, cls in (("matrix", ssp.spmatrix), ("array", ssp.sparray)):
+        got = _dev(cp, h, fmt, family).get()
+        assert isinstance(got, cls) and got.format == fmt and got.dtype == np.float32
+        np.testing.assert_array_equal(got.toarray(), h.toarray())

@@ -118,6 +118,11 @@ class _spbase(DataMixin, MinMaxMixin):
         """This object's class family (matrix or array) in format `fmt`."""
         return CLASSES[(self._family, fmt)]
 
+    def _scipy_cls(self):
+        """SciPy's class of this format and family, for `get` (host copies)."""
+        import scipy.sparse
+        return getattr(scipy.sparse, f"{self.format}_{self._family}")
+
     # ---- attributes ---------------------------------------------------------------------
     @property
     def shape(self):

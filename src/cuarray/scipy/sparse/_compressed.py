@@ -227,9 +227,7 @@ class _compressed_matrix(_spbase):
         return res
 
     def get(self, stream=None):
-        import scipy.sparse
-        cls = scipy.sparse.csr_matrix if self._major == 0 else scipy.sparse.csc_matrix
-        return cls((self.data.get(), self.indices.get(), self.indptr.get()), shape=self._shape)
+        return self._scipy_cls()((self.data.get(), self.indices.get(), self.indptr.get()), shape=self._shape)
 
     def transpose(self, axes=None, copy=False):
         if axes is not None and tuple(axes) != (1, 0):

@@ -187,9 +187,8 @@ class _coo_base(_spbase):
         return dia_matrix((data, diags.astype(idt)), shape=self._shape)
 
     def get(self, stream=None):
-        import scipy.sparse
-        m = scipy.sparse.coo_matrix((self.data.get(), (self.row.get(), self.col.get())),
-                                    shape=self._shape)
+        m = self._scipy_cls()((self.data.get(), (self.row.get(), self.col.get())),
+                              shape=self._shape)
         m.has_canonical_format = self._canonical
         return m
 

@@ -126,9 +126,8 @@ class _dia_base(_spbase):
         return res
 
     def get(self, stream=None):
-        import scipy.sparse
-        return scipy.sparse.dia_matrix((self.data.get(), self._host_offsets.copy()),
-                                       shape=self._shape)
+        return self._scipy_cls()((self.data.get(), self._host_offsets.copy()),
+                                 shape=self._shape)
 
     def transpose(self, axes=None, copy=False):
         if axes is not None and tuple(axes) != (1, 0):
