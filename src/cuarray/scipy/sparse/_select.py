@@ -9,7 +9,7 @@ import numpy
 
 from cuarray._core import dtypes as _dt
 from cuarray._core.elementwise import Param
-from cuarray.scipy.sparse._kernels import _chars, _empty, _i64, _op, _zeros, index_dtype
+from cuarray.scipy.sparse._kernels import _chars, _empty, _i64, _op, index_dtype
 
 
 def run_lengths(keys, indptr):
@@ -35,10 +35,13 @@ def _ends(counts):
 
 
 def _with_zero(ends, dtype):
-    """[0, ends...] as `dtype`: the index pointer of runs ending at `ends`."""
-    out = _zeros((ends.size + 1,), dtype)
-    if ends.size:
-        out[1:] = ends
+    """[0, ends...] as `dtype`: the index pointer of runs ending at `ends` (one kernel)."""
+    op = _op(("withzero", dtype.char), lambda: (
+        f"cuarray_sp_with_zero_{dtype.char}",
+        [Param("e", "raw", _i64), Param("p", "out", dtype)],
+        "p = i ? e[i - 1] : 0;"))
+    out = _empty((ends.size + 1,), dtype)
+    op.launch([ends, out])
     return out
 
 
