@@ -137,3 +137,25 @@ def test_minimum_spanning_tree(cp):
         Th = scg.minimum_spanning_tree(h)
         assert isspmatrix_csr(T) and T.nnz == Th.nnz
         np.testing.assert_allclose(T.toarray().get(), Th.toarray())
+
+
+@pytest.mark.parametrize("kw", [{}, {"normed": True}, {"use_out_degree": True},
+                                {"symmetrized": True}, {"normed": True, "use_out_degree": True}])
+def test_laplacian(cp, kw):
+    from cuarray.scipy.sparse import csgraph
+    h = _graph(12, 0.3, 22)
+    h = h + ssp.diags(np.arange(12.0))  # a diagonal, which the Laplacian ignores
+    keep = np.ones(12)
+    keep[3] = 0  # node 3 keeps no out-edges
+    h = (ssp.diags(keep) @ h).tocsr()
+    h.eliminate_zeros()
+    L, d = csgraph.laplacian(_dev(h), return_diag=True, **kw)
+    Lh, dh = scg.laplacian(h, return_diag=True, **kw)
+    assert L.format == "coo" and L.dtype == Lh.dtype
+    np.testing.assert_allclose(L.toarray().get(), Lh.toarray(), rtol=1e-12, atol=1e-12)
+    np.testing.assert_allclose(_get(d), dh, rtol=1e-12)
+    D = csgraph.laplacian(cp.asarray(h.toarray()), **kw)
+    np.testing.assert_allclose(_get(D), scg.laplacian(h.toarray(), **kw), atol=1e-12)
+    f = csgraph.laplacian(_dev(h), form="function", **kw)
+    v = np.arange(12.0)
+    np.testing.assert_allclose(_get(f(cp.asarray(v))), Lh @ v, atol=1e-10)

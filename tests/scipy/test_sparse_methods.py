@@ -238,3 +238,11 @@ def test_get_keeps_family(cp, fmt):
         got = _dev(cp, h, fmt, family).get()
         assert isinstance(got, cls) and got.format == fmt and got.dtype == np.float32
         np.testing.assert_array_equal(got.toarray(), h.toarray())
+
+
+def test_asfptype(cp):
+    for dtype in (np.int8, np.int32, np.int64, np.bool_, np.float32, np.complex64):
+        h = _host((3, 3), 0.5, dtype, 21)
+        got, want = _dev(cp, h, "csr").asfptype(), h.tocsr().asfptype()
+        assert got.dtype == want.dtype
+        _same(got, want)

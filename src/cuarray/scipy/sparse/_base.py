@@ -243,6 +243,14 @@ class _spbase(DataMixin, MinMaxMixin):
             m.sum_duplicates()
         return m
 
+    def asfptype(self):
+        """This matrix in the smallest of float32, float64, complex64, complex128 that
+        holds its values exactly (SciPy's `asfptype`)."""
+        for fp in "fdFD":
+            if numpy.can_cast(self.dtype, fp):
+                return self.astype(fp)
+        raise TypeError("cannot upcast [%s] to a floating point format" % self.dtype.name)
+
     def transpose(self, axes=None, copy=False):
         return self.tocsr(copy=copy).transpose(axes=axes, copy=False)
 
