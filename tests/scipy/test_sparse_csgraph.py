@@ -123,10 +123,27 @@ def test_shortest_paths(cp, directed):
     np.testing.assert_array_equal(_get(s), sh)
     with pytest.raises(ValueError):
         csgraph.shortest_path(_dev(h), method="XX")
-    neg = h.copy()
-    neg.data[0] = -1
-    with pytest.raises(ValueError):
-        csgraph.shortest_path(_dev(neg))
+
+
+def test_negative_weights(cp):
+    from cuarray.scipy.sparse import csgraph
+    h = ssp.triu(_graph(20, 0.2, 8), 1).tocsr()  # a DAG: no cycle at all
+    h.data[::3] *= -1
+    for method in ("auto", "BF", "J", "FW"):
+        d, p = csgraph.shortest_path(_dev(h), method=method, return_predecessors=True)
+        dh, ph = scg.shortest_path(h, method=method, return_predecessors=True)
+        np.testing.assert_allclose(_get(d), dh)
+        np.testing.assert_array_equal(_get(p), ph)
+    np.testing.assert_allclose(_get(csgraph.bellman_ford(_dev(h), indices=[0, 2])),
+                               scg.bellman_ford(h, indices=[0, 2]))
+    np.testing.assert_allclose(_get(csgraph.johnson(_dev(h), indices=1)),
+                               scg.johnson(h, indices=1))
+    np.testing.assert_allclose(_get(csgraph.floyd_warshall(_dev(h))), scg.floyd_warshall(h))
+    with pytest.warns(UserWarning, match="negative weights"):
+        np.testing.assert_allclose(_get(csgraph.dijkstra(_dev(h), indices=0)),
+                                   scg.johnson(h, indices=0))
+    with pytest.raises(csgraph.NegativeCycleError):
+        csgraph.shortest_path(_dev(h), directed=False)
 
 
 def test_minimum_spanning_tree(cp):

@@ -2,9 +2,11 @@
 (cuarray version of `scipy.sparse.csgraph` / `cupyx.scipy.sparse.csgraph`)."""
 from cuarray.scipy.sparse.csgraph._laplacian import laplacian  # noqa: F401
 from cuarray.scipy.sparse.csgraph._paths import (  # noqa: F401
-    dijkstra, minimum_spanning_tree, shortest_path)
+    NegativeCycleError, bellman_ford, dijkstra, floyd_warshall, johnson,
+    minimum_spanning_tree, shortest_path)
 from cuarray.scipy.sparse.csgraph._traversal import (  # noqa: F401
     breadth_first_order, connected_components, depth_first_order)
 
 __all__ = ["connected_components", "breadth_first_order", "depth_first_order",
-           "shortest_path", "dijkstra", "minimum_spanning_tree", "laplacian"]
+           "shortest_path", "dijkstra", "bellman_ford", "johnson", "floyd_warshall",
+           "NegativeCycleError", "minimum_spanning_tree", "laplacian"]

@@ -1,13 +1,17 @@
 """Shortest paths and minimum spanning trees (cuarray versions of
-`scipy.sparse.csgraph.shortest_path`, `dijkstra` and `minimum_spanning_tree`) for
-non-negative edge weights.
+`scipy.sparse.csgraph.shortest_path`, `dijkstra`, `bellman_ford`, `johnson`,
+`floyd_warshall` and `minimum_spanning_tree`).
 
-Shortest paths relax every (source, edge) pair in parallel until nothing changes: the
-distances are non-negative doubles, whose bit patterns order as int64, so a relaxation
-is one atomicMin. Predecessors are then read off the final distances (the smallest node
-on a shortest path). The spanning tree is Boruvka's: every tree picks its lightest
-outgoing edge (ties to the earlier edge), trees merge, until no edge leaves a tree.
+Shortest paths relax every (source, edge) pair in parallel until nothing changes
+(Bellman-Ford rounds). Distances are kept as int64 keys that order as the doubles do
+(the bits, with all but the sign flipped for negatives), so a relaxation is one
+atomicMin; negative weights work, and a change after n rounds is a negative cycle.
+Predecessors are read off the final distances (the smallest node on a shortest path).
+The spanning tree is Boruvka's: every tree picks its lightest outgoing edge (ties to the
+earlier edge), trees merge, until no edge leaves a tree.
 """
+import warnings
+
 import numpy
 
 from cuarray.scipy.sparse import _kernels as K
@@ -17,6 +21,24 @@ from cuarray.scipy.sparse.csgraph._graph import (
 NULL = -9999
 _BIG = numpy.iinfo(numpy.int64).max
 _METHODS = ("auto", "FW", "D", "BF", "J")
+# double <-> ordered int64 key (an involution): keys compare as the doubles do.
+_KEY = ("__device__ inline long long cg_key(double x) { const long long b = "
+        "__double_as_longlong(x); return b >= 0 ? b : b ^ 0x7fffffffffffffffLL; }\n"
+        "__device__ inline double cg_val(long long k) { return __longlong_as_double("
+        "k >= 0 ? k : k ^ 0x7fffffffffffffffLL); }\n")
+
+
+class NegativeCycleError(Exception):
+    """A shortest path search met a negative cycle (SciPy's exception)."""
+
+
+def _key_op(key, name, params, body):
+    from cuarray._core.elementwise import Op
+    from cuarray.scipy.sparse.csgraph._graph import HOST_ATOMICS
+    o = K._ops.get(key)
+    if o is None:
+        o = K._ops[key] = Op(name, params, body, preamble=HOST_ATOMICS + _KEY)
+    return o
 
 
 def _sources(g, indices):
@@ -34,32 +56,52 @@ def _sources(g, indices):
     return asarray(idx % max(g.n, 1)), scalar
 
 
-def _distances(g, src, weights):
-    """(k, n) float64 distances from each source, as int64 bits during the relaxation."""
-    k, n = src.size, g.n
-    inf_bits = numpy.float64(numpy.inf).view(numpy.int64)
-    bits = full(k * n, inf_bits)
-    seed = op(("cg_seed",), "cuarray_cg_seed",
-              [param("s", "in"), param("n", "scalar"), param("d", "raw")],
-              "d[i * n + s] = 0;")
-    seed.launch([src, numpy.int64(n), bits])
-    relax = op(("cg_relax",), "cuarray_cg_relax",
-               [param("r", "raw"), param("c", "raw"), param("w", "raw", F64),
-                param("m", "scalar"), param("n", "scalar"), param("d", "raw"),
-                param("ch", "raw")],
-               "const long long s = i / m, e = i - s * m; "
-               "const double du = __longlong_as_double(d[s * n + r[e]]); "
-               "if (!isinf(du)) { const long long nd = __double_as_longlong(du + w[e]); "
-               "long long* t = &d[s * n + c[e]]; "
-               "if (nd < *t) { atomicMin(t, nd); ch.data_[0] = 1; } }")
-    m = g.nnz
+def _relax_all(g, keys, weights, seed):
+    """Bellman-Ford rounds over keys (k * n, int64) until no change; NegativeCycleError
+    when round n still changes something. `seed(keys)` sets the sources' zeros."""
+    n, m = g.n, g.nnz
+    k = keys.size // max(n, 1)
+    seed(keys)
+    relax = _key_op(("cg_relax_k",), "cuarray_cg_relax",
+                    [param("r", "raw"), param("c", "raw"), param("w", "raw", F64),
+                     param("m", "scalar"), param("n", "scalar"), param("d", "raw"),
+                     param("ch", "raw")],
+                    "const long long s = i / m, e = i - s * m; "
+                    "const double du = cg_val(d[s * n + r[e]]); "
+                    "if (!isinf(du)) { const long long nd = cg_key(du + w[e]); "
+                    "long long* t = &d[s * n + c[e]]; "
+                    "if (nd < *t) { atomicMin(t, nd); ch.data_[0] = 1; } }")
+    rounds = 0
     while m and k:
         ch = flag_changed()
-        relax.launch([g.rows, g.cols, weights, numpy.int64(m), numpy.int64(n), bits, ch],
+        relax.launch([g.rows, g.cols, weights, numpy.int64(m), numpy.int64(n), keys, ch],
                      size=k * m)
         if not read_flag(ch):
             break
-    return bits.view(numpy.float64).reshape(k, n)
+        rounds += 1
+        if rounds > n:
+            raise NegativeCycleError("Negative cycle detected")
+    decode = _key_op(("cg_decode",), "cuarray_cg_decode",
+                     [param("k", "in"), param("x", "out", F64)], "x = cg_val(k);")
+    out = K._empty(keys.shape, F64)
+    if out.size:
+        decode.launch([keys, out])
+    return out
+
+
+def _inf_keys(size):
+    return full(size, numpy.float64(numpy.inf).view(numpy.int64))
+
+
+def _distances(g, src, weights):
+    """(k, n) float64 distances from each source."""
+    k, n = src.size, g.n
+    seed = K._op(("cg_seed",), lambda: (
+        "cuarray_cg_seed", [param("s", "in"), param("n", "scalar"), param("d", "raw")],
+        "d[i * n + s] = 0;"))
+    dist = _relax_all(g, _inf_keys(k * n), weights,
+                      lambda keys: seed.launch([src, numpy.int64(n), keys]))
+    return dist.reshape(k, n)
 
 
 def _predecessors(g, src, dist, weights):
@@ -81,10 +123,9 @@ def _predecessors(g, src, dist, weights):
     return pred.astype(numpy.int32).reshape(k, n)
 
 
-def _check_weights(w):
+def _negative(w):
     from cuarray._core._reductions import amin
-    if w.size and float(amin(w)) < 0:
-        raise ValueError("cuarray's csgraph shortest paths need non-negative edge weights")
+    return bool(w.size) and float(amin(w)) < 0
 
 
 def dijkstra(csgraph, directed=True, indices=None, return_predecessors=False,
@@ -92,10 +133,18 @@ def dijkstra(csgraph, directed=True, indices=None, return_predecessors=False,
     """Shortest path lengths from `indices` (cuarray version of
     `scipy.sparse.csgraph.dijkstra`); distances beyond `limit` are inf. With `min_only`
     the 1-D distance from the nearest source (and, with predecessors, the source each
-    node was reached from)."""
+    node was reached from). Negative weights warn as SciPy's and are exact here unless
+    they form a negative cycle (NegativeCycleError)."""
     g = Graph(csgraph, directed=directed)
     w = K._zeros((g.nnz,), F64) + 1.0 if unweighted else g.weights
-    _check_weights(w)
+    if _negative(w):
+        warnings.warn("Graph has negative weights: dijkstra will give inaccurate results "
+                      "if the graph contains negative cycles. Consider johnson or "
+                      "bellman_ford.", UserWarning, stacklevel=2)
+    return _paths(g, w, indices, return_predecessors, limit, min_only)
+
+
+def _paths(g, w, indices, return_predecessors, limit=numpy.inf, min_only=False):
     src, scalar = _sources(g, indices)
     if min_only:
         return _nearest(g, src, w, limit, return_predecessors)
@@ -113,33 +162,15 @@ def dijkstra(csgraph, directed=True, indices=None, return_predecessors=False,
 def _nearest(g, src, w, limit, return_predecessors):
     """min_only: one relaxation with every source at distance 0."""
     from cuarray._core._ops import greater, where
-    dist = _seeded(g, src, w)
+    seed = K._op(("cg_seedall",), lambda: (
+        "cuarray_cg_seed_all", [param("s", "in"), param("d", "raw")], "d[s] = 0;"))
+    dist = _relax_all(g, _inf_keys(g.n), w, lambda keys: seed.launch([src, keys]))
     if limit != numpy.inf:
         dist = where(greater(dist, limit), numpy.inf, dist)
     if not return_predecessors:
         return dist
     pred = _predecessors_multi(g, src, dist, w)
     return dist, pred, _origins(g, src, pred)
-
-
-def _seeded(g, src, w):
-    inf_bits = numpy.float64(numpy.inf).view(numpy.int64)
-    bits = full(g.n, inf_bits)
-    seed = op(("cg_seedall",), "cuarray_cg_seed_all",
-              [param("s", "in"), param("d", "raw")], "d[s] = 0;")
-    seed.launch([src, bits])
-    relax = op(("cg_relax1",), "cuarray_cg_relax_one",
-               [param("r", "in"), param("c", "in"), param("w", "in", F64), param("d", "raw"),
-                param("ch", "raw")],
-               "const double du = __longlong_as_double(d[r]); "
-               "if (!isinf(du)) { const long long nd = __double_as_longlong(du + w); "
-               "if (nd < d[c]) { atomicMin(&d[c], nd); ch.data_[0] = 1; } }")
-    while g.nnz:
-        ch = flag_changed()
-        relax.launch([g.rows, g.cols, w, bits, ch])
-        if not read_flag(ch):
-            break
-    return bits.view(numpy.float64)
 
 
 def _predecessors_multi(g, src, dist, w):
@@ -175,12 +206,40 @@ def _origins(g, src, pred):
 def shortest_path(csgraph, method="auto", directed=True, return_predecessors=False,
                   unweighted=False, overwrite=False, indices=None):
     """Shortest path lengths (cuarray version of `scipy.sparse.csgraph.shortest_path`).
-    Every `method` gives the same result here (parallel relaxation); negative weights
-    raise ValueError. `overwrite` is ignored."""
+    Every `method` runs the same parallel relaxation (exact for negative weights; a
+    negative cycle raises NegativeCycleError); 'D' warns on negative weights as SciPy.
+    `overwrite` is ignored."""
     if method not in _METHODS:
         raise ValueError(f"unrecognized method '{method}'")
-    return dijkstra(csgraph, directed=directed, indices=indices,
-                    return_predecessors=return_predecessors, unweighted=unweighted)
+    if method == "D":
+        return dijkstra(csgraph, directed=directed, indices=indices,
+                        return_predecessors=return_predecessors, unweighted=unweighted)
+    g = Graph(csgraph, directed=directed)
+    w = K._zeros((g.nnz,), F64) + 1.0 if unweighted else g.weights
+    return _paths(g, w, indices, return_predecessors)
+
+
+def bellman_ford(csgraph, directed=True, indices=None, return_predecessors=False,
+                 unweighted=False):
+    """Shortest paths, negative weights allowed (cuarray version of
+    `scipy.sparse.csgraph.bellman_ford`)."""
+    return shortest_path(csgraph, "BF", directed, return_predecessors, unweighted,
+                         indices=indices)
+
+
+def johnson(csgraph, directed=True, indices=None, return_predecessors=False,
+            unweighted=False):
+    """Shortest paths, negative weights allowed (cuarray version of
+    `scipy.sparse.csgraph.johnson`; computed as `bellman_ford`)."""
+    return shortest_path(csgraph, "J", directed, return_predecessors, unweighted,
+                         indices=indices)
+
+
+def floyd_warshall(csgraph, directed=True, return_predecessors=False, unweighted=False,
+                   overwrite=False):
+    """All-pairs shortest paths (cuarray version of
+    `scipy.sparse.csgraph.floyd_warshall`; computed by parallel relaxation)."""
+    return shortest_path(csgraph, "FW", directed, return_predecessors, unweighted)
 
 
 def minimum_spanning_tree(csgraph, overwrite=False):
