@@ -82,8 +82,8 @@ def test_dense_input_and_errors(cp):
 @pytest.mark.parametrize("directed", [True, False])
 def test_breadth_depth_first_order(cp, directed):
     from cuarray.scipy.sparse import csgraph
-    h = _graph(30, 0.1, 4, symmetric=not directed)
-    for start in (0, 7):
+    for start, h in [(0, _graph(30, 0.1, 4)), (7, _graph(30, 0.1, 4, symmetric=True)),
+                     (5, _graph(30, 0.06, 10))]:
         nodes, pred = csgraph.breadth_first_order(_dev(h), start, directed=directed)
         nh, ph = scg.breadth_first_order(h, start, directed=directed)
         np.testing.assert_array_equal(_get(nodes), nh)
@@ -176,3 +176,18 @@ def test_laplacian(cp, kw):
     f = csgraph.laplacian(_dev(h), form="function", **kw)
     v = np.arange(12.0)
     np.testing.assert_allclose(_get(f(cp.asarray(v))), Lh @ v, atol=1e-10)
+
+
+@pytest.mark.parametrize("directed", [True, False])
+def test_trees(cp, directed):
+    from cuarray.scipy.sparse import csgraph
+    h = _graph(25, 0.12, 9)
+    for name in ("breadth_first_tree", "depth_first_tree"):
+        T = getattr(csgraph, name)(_dev(h), 3, directed=directed)
+        Th = getattr(scg, name)(h, 3, directed=directed)
+        assert T.format == "csr"
+        np.testing.assert_allclose(T.toarray().get(), Th.toarray())
+    _, p = scg.dijkstra(h, directed=directed, indices=0, return_predecessors=True)
+    R = csgraph.reconstruct_path(_dev(h), cp.asarray(p), directed=directed)
+    np.testing.assert_allclose(R.toarray().get(),
+                               scg.reconstruct_path(h, p, directed=directed).toarray())

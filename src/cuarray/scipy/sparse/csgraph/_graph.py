@@ -60,7 +60,7 @@ class Graph:
             C = C.copy()
             C.sum_duplicates()
         self.n = C.shape[0]
-        self.csr, self.family = C, family
+        self.csr, self.family, self.undirected = C, family, not directed
         rows = K.expand_major(C.indptr, C.nnz).astype(I64)
         cols = C.indices.astype(I64)
         w = C.data
@@ -75,14 +75,25 @@ class Graph:
         return self.rows.size
 
     def adjacency(self):
-        """(indptr, indices) int64 of the edges sorted by (source, target), duplicates
-        merged: the neighbour lists in the order SciPy visits them."""
-        if self.nnz == 0:
+        """(indptr, indices) int64 of each node's neighbours in the order SciPy's
+        traversals visit them: the targets of its edges, increasing; undirected, then
+        the sources of the edges into it, increasing."""
+        C = self.csr
+        if not self.undirected:
+            return C.indptr.astype(I64), C.indices.astype(I64)
+        if C.nnz == 0:
             return K._zeros((self.n + 1,), I64), K._empty((0,), I64)
-        ones = K._zeros((self.nnz,), F64)
-        indptr, indices, _ = K.compress(self.rows, self.cols, ones, self.n, self.n, I64,
-                                        sum_dups=True)
-        return indptr, indices
+        from cuarray._core._ops import add, remainder
+        from cuarray._routines.joining import concatenate
+        r = K.expand_major(C.indptr, C.nnz).astype(I64)
+        c = C.indices.astype(I64)
+        # Sorting (node, part * n + neighbour) puts out-edges (part 0) before in-edges.
+        major = concatenate([r, c])
+        minor = concatenate([c, add(r, self.n)])
+        vals = K._zeros((major.size,), F64)
+        indptr, indices, _ = K.compress(major, minor, vals, self.n, 2 * self.n, I64,
+                                        sum_dups=False)
+        return indptr, remainder(indices, max(self.n, 1))
 
 
 def flag_changed():

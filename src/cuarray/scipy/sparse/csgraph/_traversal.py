@@ -117,9 +117,7 @@ def _start(g, i_start):
 
 def breadth_first_order(csgraph, i_start, directed=True, return_predecessors=True):
     """(node order, predecessors) of a breadth-first search from i_start (cuarray version
-    of `scipy.sparse.csgraph.breadth_first_order`); predecessors are -9999 where none.
-    An undirected search visits each node's neighbours in increasing order (SciPy's
-    order too when the graph is symmetric)."""
+    of `scipy.sparse.csgraph.breadth_first_order`); predecessors are -9999 where none."""
     from cuarray._routines.joining import concatenate
     from cuarray.scipy.sparse._select import run_lengths, select_major
     g = Graph(csgraph, directed=directed)
