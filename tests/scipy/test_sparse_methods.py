@@ -246,3 +246,12 @@ def test_asfptype(cp):
         got, want = _dev(cp, h, "csr").asfptype(), h.tocsr().asfptype()
         assert got.dtype == want.dtype
         _same(got, want)
+
+
+@pytest.mark.parametrize("fmt", ["csr", "csc", "coo", "dia"])
+def test_printing_arrays(cp, fmt):
+    h = _host((3, 4), 0.5, np.float32, 23)
+    hA = getattr(ssp, f"{fmt}_array")(h.asformat(fmt))
+    A = _dev(cp, h, fmt, "array")
+    assert repr(A) == repr(hA)
+    assert str(A) == str(hA)

@@ -181,7 +181,7 @@ class _spbase(DataMixin, MinMaxMixin):
         return f"with {self.nnz} stored elements"
 
     def __repr__(self):
-        return (f"<{_FORMAT_NAMES[self.format]} sparse matrix of dtype '{self.dtype}'\n"
+        return (f"<{_FORMAT_NAMES[self.format]} sparse {self._family} of dtype '{self.dtype}'\n"
                 f"\t{self._repr_nnz()} and shape {self.shape}>")
 
     def __str__(self):
