@@ -255,3 +255,19 @@ def test_printing_arrays(cp, fmt):
     A = _dev(cp, h, fmt, "array")
     assert repr(A) == repr(hA)
     assert str(A) == str(hA)
+
+
+def test_operators_give_way_to_unknown_types(cp):
+    class Other:
+        def __rmatmul__(self, o):
+            return "rmatmul"
+
+        def __rmul__(self, o):
+            return "rmul"
+
+    h = _host((3, 3), 0.5, np.float64, 24)
+    for family in ("matrix", "array"):
+        A = _dev(cp, h, "csr", family)
+        assert A @ Other() == "rmatmul" and A * Other() == "rmul"
+    with pytest.raises(TypeError, match="cuarray.asarray"):
+        _dev(cp, h, "csr") @ np.ones(3)

@@ -463,6 +463,8 @@ class _spbase(DataMixin, MinMaxMixin):
     def __matmul__(self, other):
         if _is_scalar(other):
             raise ValueError("Scalar operands are not allowed, use '*' instead")
+        if not _operand(other):
+            return NotImplemented
         return self._matmul_dispatch(other, "matmul")
 
     def __rmatmul__(self, other):
@@ -628,6 +630,12 @@ def _relinearize(row, col, old, new, order, idt):
     return ro, co
 
 
+def _operand(x):
+    """True for what sparse operators handle themselves: scalars, sparse matrices, arrays
+    (host arrays get the explicit-transfer TypeError); others get NotImplemented."""
+    return _is_scalar(x) or issparse(x) or isinstance(x, (ndarray, numpy.ndarray, list, tuple))
+
+
 def _axis(axis):
     if axis not in (0, 1, -1, -2):
         raise ValueError("axis out of range")
@@ -651,6 +659,8 @@ class spmatrix:
     _family = "matrix"
 
     def __mul__(self, other):
+        if not _operand(other):
+            return NotImplemented
         return self.dot(other)
 
     def __rmul__(self, other):
@@ -688,9 +698,13 @@ class sparray:
     _family = "array"
 
     def __mul__(self, other):
+        if not _operand(other):
+            return NotImplemented
         return self.multiply(other)
 
     def __rmul__(self, other):
+        if not _operand(other):
+            return NotImplemented
         return self.multiply(other)
 
     def __pow__(self, n):
