@@ -271,3 +271,32 @@ def test_operators_give_way_to_unknown_types(cp):
         assert A @ Other() == "rmatmul" and A * Other() == "rmul"
     with pytest.raises(TypeError, match="cuarray.asarray"):
         _dev(cp, h, "csr") @ np.ones(3)
+
+
+@pytest.mark.parametrize("dtype", [np.float64, np.complex64, np.int32, np.bool_])
+def test_sparse_products_row_sorted_and_general_paths(cp, dtype):
+    from cuarray.scipy.sparse import _spgemm
+    a, b = _host((30, 20), 0.2, dtype, 25), _host((20, 25), 0.2, dtype, 26)
+    if np.dtype(dtype).kind == "c":
+        a.data = a.data + 1j
+    A, B = _dev(cp, a, "csr"), _dev(cp, b, "csc")
+    want = (a.tocsr() @ b.tocsr())
+    assert _spgemm.matmul(A, B.tocsr(), want.dtype) is not None  # the row-sorted path
+    got = A @ B
+    assert got.format == "csr" and got.dtype == want.dtype and got.has_canonical_format
+    _same(got, want)
+    want.eliminate_zeros()
+    assert got.nnz == want.nnz
+    # a row of more than SMALL_N products sends the product to the general path
+    skew = ssp.vstack([ssp.csr_matrix(np.ones((1, 60), dtype)),
+                       _host((5, 60), 0.1, dtype, 27).tocsr()]).tocsr()
+    wide = ssp.csr_matrix(np.ones((60, 50), dtype))
+    S, W = _dev(cp, skew, "csr"), _dev(cp, wide, "csr")
+    assert _spgemm.matmul(S, W, (skew @ wide).dtype) is None
+    _same(S @ W, skew @ wide)
+    # exact cancellation leaves no stored zero, as SciPy
+    x = ssp.csr_matrix(np.array([[1, 1], [0, 2]], dtype=np.float64))
+    y = ssp.csr_matrix(np.array([[1, 0], [-1, 3]], dtype=np.float64))
+    P = _dev(cp, x, "csr") @ _dev(cp, y, "csr")
+    assert P.nnz == (x @ y).nnz == 3
+    _same(P, x @ y)

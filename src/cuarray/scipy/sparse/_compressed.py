@@ -306,6 +306,12 @@ class _compressed_matrix(_spbase):
         B = other.tocsr()
         M, Kn = A.shape[0], B.shape[1]
         dt = numpy.result_type(A.dtype, B.dtype)
+        from cuarray.scipy.sparse import _spgemm
+        parts = _spgemm.matmul(A, B, dt)
+        if parts is not None:
+            indptr, indices, data = parts
+            res = self._cls("csr")._from_parts(data, indices, indptr, (M, Kn), True)
+            return res.tocsc() if self._major == 1 else res
         idt = numpy.promote_types(A.indices.dtype, B.indices.dtype)
         rows = K.expand_major(A.indptr, A.nnz).astype(idt, copy=False)
         rows, cols, vals = K.spgemm_entries(rows, A.indices.astype(idt, copy=False), A.data,
