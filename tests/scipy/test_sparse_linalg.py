@@ -214,3 +214,36 @@ def test_lobpcg(cp, largest):
     ref = scipy.linalg.eigh(h.toarray(), Bh.toarray(), eigvals_only=True)
     ref = ref[-3:] if largest else ref[:3]
     np.testing.assert_allclose(np.sort(_get(w)), np.sort(ref), rtol=1e-6)
+
+
+@pytest.mark.gpu
+@pytest.mark.parametrize("dtype", [np.float64, np.complex128, np.float32])
+def test_splu(gpu_cp, dtype):
+    import warnings
+    cp = gpu_cp
+    from cuarray.scipy import sparse
+    from cuarray.scipy.sparse import linalg as spla
+    h = _nonsym(30, 22).astype(dtype).tocsc()
+    lu = spla.splu(sparse.csc_matrix(h))
+    assert lu.shape == (30, 30) and isinstance(lu, spla.SuperLU)
+    b = np.random.default_rng(23).standard_normal((30, 2)).astype(dtype)
+    tol = 1e-4 if dtype == np.float32 else 1e-10
+    for trans, M in (("N", h), ("T", h.T), ("H", h.conj().T)):
+        x = lu.solve(cp.asarray(b), trans=trans)
+        np.testing.assert_allclose(M.toarray() @ _get(x), b, rtol=tol, atol=tol)
+    L, U = lu.L, lu.U
+    assert L.format == U.format == "csc"
+    n = 30
+    Pr = np.zeros((n, n))
+    Pr[_get(lu.perm_r), np.arange(n)] = 1
+    Pc = np.zeros((n, n))
+    Pc[np.arange(n), _get(lu.perm_c)] = 1
+    np.testing.assert_allclose(Pr @ h.toarray() @ Pc, L.toarray().get() @ U.toarray().get(),
+                               rtol=tol, atol=tol)
+    assert lu.nnz == L.nnz + U.nnz
+    with pytest.warns(sparse.SparseEfficiencyWarning):
+        spla.splu(sparse.csr_matrix(h))
+    with pytest.raises(RuntimeError, match="singular"):
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            spla.splu(sparse.csc_matrix(ssp.csc_matrix((3, 3))))

@@ -8,10 +8,11 @@ from cuarray.scipy.sparse.linalg._krylov import cgs, gmres, minres  # noqa: F401
 from cuarray.scipy.sparse.linalg._lobpcg import lobpcg  # noqa: F401
 from cuarray.scipy.sparse.linalg._lsq import lsmr, lsqr  # noqa: F401
 from cuarray.scipy.sparse.linalg._norm import matrix_power, norm  # noqa: F401
+from cuarray.scipy.sparse.linalg._superlu import SuperLU, splu  # noqa: F401
 from cuarray.scipy.sparse.linalg._solve import (  # noqa: F401
     MatrixRankWarning, factorized, spsolve, spsolve_triangular)
 
 __all__ = ["LinearOperator", "aslinearoperator", "cg", "cgs", "gmres", "minres", "lsqr",
            "lsmr", "eigsh", "svds", "lobpcg", "norm", "matrix_power", "spsolve",
            "spsolve_triangular",
-           "factorized", "MatrixRankWarning"]
+           "factorized", "splu", "SuperLU", "MatrixRankWarning"]

@@ -135,16 +135,11 @@ def spsolve_triangular(A, b, lower=True, overwrite_A=False, overwrite_b=False,
 
 
 def factorized(A):
-    """A function solving A x = b for square sparse A (cuarray version of
-    `scipy.sparse.linalg.factorized`). A is kept in canonical CSR form; each call solves
-    with cuSOLVER's sparse QR (`spsolve`), as cuarray has no sparse LU factorization."""
+    """A function solving A x = b for square sparse A, factorized once (cuarray version
+    of `scipy.sparse.linalg.factorized`): `splu(A).solve`."""
+    from cuarray.scipy.sparse.linalg._superlu import splu
     if not issparse(A):
         raise TypeError("factorized needs a cuarray sparse matrix A")
     if A.shape[0] != A.shape[1]:
         raise ValueError(f"can only factor square matrices (has shape {A.shape})")
-    C = A.tocsr().copy()
-    C.sum_duplicates()
-
-    def solve(b):
-        return spsolve(C, b)
-    return solve
+    return splu(A.tocsc()).solve
