@@ -300,3 +300,41 @@ def test_sparse_products_row_sorted_and_general_paths(cp, dtype):
     P = _dev(cp, x, "csr") @ _dev(cp, y, "csr")
     assert P.nnz == (x @ y).nnz == 3
     _same(P, x @ y)
+
+
+def test_nan_extremes(cp):
+    import warnings as w
+    d = np.array([[np.nan, 2.0, 0, -1], [0, np.nan, 3.0, 1.0], [np.nan, np.nan, np.nan, np.nan],
+                  [5.0, 0, 0, 0]])
+    h = ssp.csr_matrix(d)
+    A = _dev(cp, h, "csr")
+    with w.catch_warnings():
+        w.simplefilter("ignore")
+        for name in ("max", "min", "nanmax", "nanmin"):
+            np.testing.assert_array_equal(_np(getattr(A, name)()), getattr(h, name)())
+            for axis in (0, 1):
+                _same_nan = np.testing.assert_array_equal
+                _same_nan(_np(getattr(A, name)(axis=axis)), _np(getattr(h, name)(axis=axis)))
+        # argmax/argmin with NaN: the first NaN, as NumPy's argmax of the dense matrix
+        # (SciPy's sparse argmax orders NaN its own way).
+        assert int(_np(A.argmax())) == np.argmax(d) == 0
+
+
+def test_check_format_set_shape_rows_of_other_formats(cp):
+    from cuarray.scipy import sparse
+    h = _host((4, 6), 0.5, np.float64, 28)
+    A = _dev(cp, h, "csr")
+    A.check_format()
+    bad = sparse.csr_matrix((A.data, A.indices, A.indptr), shape=(4, 6))
+    bad.indices = bad.indices + 6
+    with pytest.raises(ValueError, match="column index"):
+        bad.check_format()
+    M = _dev(cp, h, "coo")
+    M.set_shape((6, 4))
+    H = h.copy()
+    H.set_shape((6, 4))
+    assert M.shape == (6, 4)
+    _same(M, H)
+    for fmt in ("coo", "dia"):
+        _same(_dev(cp, h, fmt).getrow(2), h.tocsr().getrow(2))
+        _same(_dev(cp, h, fmt).getcol(-1), h.tocsr().getcol(-1))

@@ -161,6 +161,10 @@ class _spbase(DataMixin, MinMaxMixin):
     def getformat(self):
         return self.format
 
+    def getmaxprint(self):
+        """How many entries printing shows (SciPy's `getmaxprint`)."""
+        return MAXPRINT
+
     @property
     def device(self):
         return self.data.device
@@ -343,6 +347,18 @@ class _spbase(DataMixin, MinMaxMixin):
         row, col = _relinearize(C.row, C.col, self.shape, new, order,
                                 K.index_dtype(*new))
         return self._cls("coo")._from_parts(C.data.copy(), row, col, new, False)
+
+    def set_shape(self, shape):
+        """Reshape in place (SciPy's `set_shape`)."""
+        self._replace(self.reshape(shape))
+
+    def getrow(self, i):
+        """Row i as a (1, N) sparse matrix (through CSR)."""
+        return self.tocsr().getrow(i)
+
+    def getcol(self, j):
+        """Column j as an (M, 1) sparse matrix (through CSC)."""
+        return self.tocsc().getcol(j)
 
     def trace(self, offset=0):
         """The sum of diagonal `offset` (a 0-d array)."""

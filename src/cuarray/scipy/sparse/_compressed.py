@@ -181,6 +181,31 @@ class _compressed_matrix(_spbase):
                                                    self.indices, self.data)
         self.indptr = K.lower_bounds(major, self.indptr.size - 1, self.indptr.dtype)
 
+    def check_format(self, full_check=True):
+        """Raise ValueError unless the arrays describe a valid matrix (SciPy's checks;
+        `full_check` also reads the index bounds and pointer order: synchronises)."""
+        n_major, n_minor = self._swap(self._shape)
+        if self.indptr.ndim != 1 or self.indices.ndim != 1 or self.data.ndim != 1:
+            raise ValueError("data, indices, and indptr should be 1-D")
+        if self.indptr.size != n_major + 1:
+            raise ValueError(f"index pointer size {self.indptr.size} should be {n_major + 1}")
+        if self.indices.size != self.data.size:
+            raise ValueError("indices and data should have the same size")
+        if not full_check:
+            return
+        from cuarray._core import _reductions as R
+        first, last = (int(v) for v in self.indptr[[0, -1]].get())
+        if first != 0:
+            raise ValueError("index pointer should start with 0")
+        if last != self.nnz:
+            raise ValueError("Last value of index pointer should be less than the size of "
+                             "index and data arrays")
+        if n_major and bool(R.any(self.indptr[1:] < self.indptr[:-1])):
+            raise ValueError("index pointer values must form a non-decreasing sequence")
+        if self.nnz and (int(R.amax(self.indices)) >= n_minor or int(R.amin(self.indices)) < 0):
+            raise ValueError("column index values must be < number of columns"
+                             if self._major == 0 else "row index values must be < number of rows")
+
     def prune(self):
         """Nothing to trim: cuarray keeps exactly nnz entries."""
 

@@ -21,28 +21,37 @@ def _lines(A, axis):
     return C
 
 
-def _line_extremes(C, greater, explicit):
-    """(value, index) of each line's extreme: int64 minor index of its first occurrence."""
+def _line_extremes(C, greater, explicit, skipnan=False):
+    """(value, index) of each line's extreme: int64 minor index of its first occurrence.
+    NaN wins (NumPy's max), or is skipped with `skipnan` (nanmax; an all-NaN line gives
+    NaN)."""
     from cuarray.scipy.sparse import _kernels as K
     pt, jt, dt = C.indptr.dtype, C.indices.dtype, C.dtype
     T = _dt.ctype(dt)
     better = ">" if greater else "<"
     nan = dt.kind == "f"
-    wins = f"(v {better} best{' || (isnan(v) && !isnan(best))' if nan else ''})"
-    op = K._op(("extreme", pt.char, jt.char, dt.char, greater), lambda: (
-        f"cuarray_sp_extreme_{K._chars(pt, jt, dt)}_{int(greater)}",
+    skipnan = skipnan and nan
+    if skipnan:
+        take = f"!isnan(v) && (bi < 0 || v {better} best)"
+    else:
+        take = f"bi < 0 || v {better} best" + (" || (isnan(v) && !isnan(best))" if nan else "")
+    tie = f"!(best {better} v) && !(v {better} best)" + (" && !isnan(best)" if nan else "")
+    op = K._op(("extreme", pt.char, jt.char, dt.char, greater, skipnan), lambda: (
+        f"cuarray_sp_extreme_{K._chars(pt, jt, dt)}_{int(greater)}{int(skipnan)}",
         [Param("p", "raw", pt), Param("q", "raw", jt), Param("x", "raw", dt),
          Param("n", "scalar", K._i64), Param("ex", "scalar", numpy.dtype(bool)),
          Param("val", "out", dt), Param("arg", "out", K._i64)],
         f"const long long b = p[i], e = p[i + 1]; {T} best = cuarray_cast<{T}>(0); "
-        f"long long bi = -1, gap = 0; "
+        f"long long bi = -1, gap = 0, nans = 0; {T} nanv = best; "
         f"for (long long j = b; j < e; ++j) {{ const {T} v = x[j]; "
-        f"if (bi < 0 || {wins}) {{ best = v; bi = q[j]; }} "
+        + ("if (isnan(v)) { nanv = v; ++nans; } " if skipnan else "") +
+        f"if ({take}) {{ best = v; bi = q[j]; }} "
         f"if ((long long)q[j] == gap) ++gap; }} "
         f"if (!ex && e - b < n) {{ const {T} v = cuarray_cast<{T}>(0); "
-        f"if (bi < 0 || {wins}) {{ best = v; bi = gap; }} "
-        f"else if (!(best {better} v) && !(v {better} best) && gap < bi) bi = gap; }} "
-        f"val = best; arg = bi < 0 ? 0 : bi;"))
+        f"if (bi < 0 || v {better} best) {{ best = v; bi = gap; }} "
+        f"else if ({tie} && gap < bi) bi = gap; }} "
+        + ("if (bi < 0 && nans) best = nanv; " if skipnan else "") +
+        "val = best; arg = bi < 0 ? 0 : bi;"))
     n_lines = C.indptr.size - 1
     val, arg = K._empty((n_lines,), dt), K._empty((n_lines,), K._i64)
     if n_lines:
@@ -85,15 +94,21 @@ def _first_extreme(val, greater):
 class MinMaxMixin:
     """max/min/argmax/argmin of cuarray's sparse matrices (mixed into the base class)."""
 
-    def _extreme(self, axis, greater, explicit, name, out):
+    def _extreme(self, axis, greater, explicit, name, out, skipnan=False):
         axis = _check(self, axis, name)
         if out is not None:
             raise ValueError("Sparse arrays do not support an 'out' parameter.")
         if axis is None:
-            from cuarray._core._reductions import amax, amin
-            val, _ = _line_extremes(_lines(self, 1), greater, explicit)
-            return (amax if greater else amin)(val)
-        val, _ = _line_extremes(_lines(self, axis), greater, explicit)
+            from cuarray._core import _reductions as R
+            val, _ = _line_extremes(_lines(self, 1), greater, explicit, skipnan)
+            if skipnan and val.dtype.kind == "f":
+                from cuarray._core._ops import isnan, where
+                nan = isnan(val)
+                fill = val.dtype.type(-numpy.inf if greater else numpy.inf)
+                m = (R.amax if greater else R.amin)(where(nan, fill, val))
+                return where(R.all(nan), val.dtype.type(numpy.nan), m)
+            return (R.amax if greater else R.amin)(val)
+        val, _ = _line_extremes(_lines(self, axis), greater, explicit, skipnan)
         shape = (1, val.size) if axis == 0 else (val.size, 1)
         return self._cls("coo")(val.reshape(shape))
 
@@ -104,6 +119,14 @@ class MinMaxMixin:
 
     def min(self, axis=None, out=None, *, explicit=False):
         return self._extreme(axis, False, explicit, "minimum", out)
+
+    def nanmax(self, axis=None, out=None, *, explicit=False):
+        """`max` ignoring NaN (an all-NaN line gives NaN, as NumPy's nanmax)."""
+        return self._extreme(axis, True, explicit, "nanmax", out, skipnan=True)
+
+    def nanmin(self, axis=None, out=None, *, explicit=False):
+        """`min` ignoring NaN."""
+        return self._extreme(axis, False, explicit, "nanmin", out, skipnan=True)
 
     def _arg(self, axis, greater, explicit, name, out):
         axis = _check(self, axis, name)
