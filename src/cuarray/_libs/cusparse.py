@@ -144,3 +144,42 @@ def mat_descr():
     except AttributeError:
         _tls.descr = _lib().create_mat_descr()  # general, zero-based: the defaults
         return _tls.descr
+
+
+def spsv(shape, offsets, indices, data, x, y, lower, unit_diagonal):
+    """y = A^-1 x for triangular CSR A (only the `lower` or upper triangle is read; the
+    diagonal taken as ones when `unit_diagonal`); x, y contiguous 1-D of data's dtype."""
+    lib = _lib()
+    h = get_handle()
+    dt = data.dtype
+    vt = CUDA_DTYPE[dt]
+    alpha, _ = one_zero(dt)
+    a = _sparse_descr(lib, "csr", shape, data.size, offsets, indices, data)
+    try:
+        fill = numpy.array([int(lib.FillMode.LOWER if lower else lib.FillMode.UPPER)],
+                           dtype=numpy.int32)
+        diag = numpy.array([int(lib.DiagType.UNIT if unit_diagonal else lib.DiagType.NON_UNIT)],
+                           dtype=numpy.int32)
+        lib.sp_mat_set_attribute(a, int(lib.SpMatAttribute.FILL_MODE), fill.ctypes.data, 4)
+        lib.sp_mat_set_attribute(a, int(lib.SpMatAttribute.DIAG_TYPE), diag.ctypes.data, 4)
+        vx = lib.create_dn_vec(x.size, x.data.ptr, vt)
+        try:
+            vy = lib.create_dn_vec(y.size, y.data.ptr, vt)
+            try:
+                d = lib.sp_sv_create_descr()
+                try:
+                    alg = int(lib.SpSVAlg.DEFAULT)
+                    size = lib.sp_sv_buffer_size(h, OP_N, alpha, a, vx, vy, vt, alg, d)
+                    ws = _workspace(size)
+                    lib.sp_sv_analysis(h, OP_N, alpha, a, vx, vy, vt, alg, d, ws.data.ptr)
+                    lib.sp_sv_solve(h, OP_N, alpha, a, vx, vy, vt, alg, d)
+                finally:
+                    # The descriptor may be destroyed once the solve is enqueued; the
+                    # workspace stays alive until the stream reaches the free (pool order).
+                    lib.sp_sv_destroy_descr(d)
+            finally:
+                lib.destroy_dn_vec(vy)
+        finally:
+            lib.destroy_dn_vec(vx)
+    finally:
+        lib.destroy_sp_mat(a)

@@ -13,6 +13,8 @@ import operator
 import numpy
 
 from cuarray._core.ndarray import ndarray
+from cuarray.scipy.sparse._data import DataMixin
+from cuarray.scipy.sparse._minmax import MinMaxMixin
 
 # Sparse matrices win over ndarrays in mixed operators (ndarray's priority is 100).
 _PRIORITY = 101.0
@@ -20,6 +22,13 @@ _SUPPORTED = tuple(numpy.dtype(c) for c in "?bBhHiIlLqQfdFD")
 _FORMAT_NAMES = {"csr": "Compressed Sparse Row", "csc": "Compressed Sparse Column",
                  "coo": "COOrdinate", "dia": "DIAgonal"}
 MAXPRINT = 50
+# SciPy's result format of a binary operation, by the left operand's format: +, - and
+# sparse multiply; comparisons, maximum and minimum; multiply or divide by a dense array.
+SAME_FORMAT = {"csr": "csr", "csc": "csc", "coo": "csr", "dia": "dia"}
+COMPARE_FORMAT = {"csr": "csr", "csc": "csc", "coo": "csr", "dia": "csr"}
+DENSE_FORMAT = {"csr": "coo", "csc": "coo", "coo": "coo", "dia": "dia"}
+# (family, format) -> class, filled by the format modules.
+CLASSES = {}
 
 
 class SparseEfficiencyWarning(UserWarning):
@@ -97,13 +106,22 @@ def sum_dtype(dtype):
     return dtype
 
 
-class spmatrix:
-    """The base class of cuarray's sparse matrices (cuarray version of
-    `scipy.sparse.spmatrix`)."""
+class _spbase(DataMixin, MinMaxMixin):
+    """What cuarray's sparse matrices and sparse arrays share (SciPy's `_spbase`)."""
 
     __array_priority__ = _PRIORITY
     format = None
     ndim = 2
+    _family = None
+
+    def _cls(self, fmt):
+        """This object's class family (matrix or array) in format `fmt`."""
+        return CLASSES[(self._family, fmt)]
+
+    def _scipy_cls(self):
+        """SciPy's class of this format and family, for `get` (host copies)."""
+        import scipy.sparse
+        return getattr(scipy.sparse, f"{self.format}_{self._family}")
 
     # ---- attributes ---------------------------------------------------------------------
     @property
@@ -143,6 +161,10 @@ class spmatrix:
     def getformat(self):
         return self.format
 
+    def getmaxprint(self):
+        """How many entries printing shows (SciPy's `getmaxprint`)."""
+        return MAXPRINT
+
     @property
     def device(self):
         return self.data.device
@@ -163,7 +185,7 @@ class spmatrix:
         return f"with {self.nnz} stored elements"
 
     def __repr__(self):
-        return (f"<{_FORMAT_NAMES[self.format]} sparse matrix of dtype '{self.dtype}'\n"
+        return (f"<{_FORMAT_NAMES[self.format]} sparse {self._family} of dtype '{self.dtype}'\n"
                 f"\t{self._repr_nnz()} and shape {self.shape}>")
 
     def __str__(self):
@@ -225,6 +247,14 @@ class spmatrix:
             m.sum_duplicates()
         return m
 
+    def asfptype(self):
+        """This matrix in the smallest of float32, float64, complex64, complex128 that
+        holds its values exactly (SciPy's `asfptype`)."""
+        for fp in "fdFD":
+            if numpy.can_cast(self.dtype, fp):
+                return self.astype(fp)
+        raise TypeError("cannot upcast [%s] to a floating point format" % self.dtype.name)
+
     def transpose(self, axes=None, copy=False):
         return self.tocsr(copy=copy).transpose(axes=axes, copy=False)
 
@@ -253,6 +283,95 @@ class spmatrix:
         return self._with_data(self.data.imag.copy() if self.dtype.kind == "c"
                                else zeros_like(self.data))
 
+    # ---- structure ----------------------------------------------------------------------
+    def _replace(self, other):
+        """Take `other`'s storage (same family), in place."""
+        other = other.asformat(self.format)
+        self.__dict__.clear()
+        self.__dict__.update(other.__dict__)
+
+    def setdiag(self, values, k=0):
+        """Set diagonal k to `values` (a scalar, or as many values as fit; a shorter
+        sequence sets the first ones), in place; no warning, as SciPy's."""
+        from cuarray._routines.creation import arange, full
+        from cuarray.scipy.sparse import _index
+        M, N = self.shape
+        k = operator.index(k)
+        if (k > 0 and k >= N) or (k < 0 and -k >= M):
+            raise ValueError("k exceeds array dimensions")
+        n = min(M + min(k, 0), N - max(k, 0))
+        if _is_scalar(values):
+            vals = full((n,), values, dtype=self.dtype)
+        else:
+            vals = to_device(values).reshape(-1).astype(self.dtype)
+            n = min(n, vals.size)
+            vals = vals[:n]
+        rows = arange(max(0, -k), max(0, -k) + n, dtype=numpy.int64)
+        cols = arange(max(0, k), max(0, k) + n, dtype=numpy.int64)
+        A = self if self.format in ("csr", "csc") else self.tocsr()
+        _index._set_many(A, rows, cols, vals, warn=False)
+        if A is not self:
+            self._replace(A)
+
+    def resize(self, *shape):
+        """Change the shape in place, dropping the entries outside it."""
+        from cuarray.scipy.sparse import _kernels as K
+        if len(shape) == 1 and isinstance(shape[0], tuple):
+            shape = shape[0]
+        shape = check_shape(shape)
+        C = self.tocoo()
+        flags = _inside(C.row, C.col, shape)
+        data, row, col = K.compact(flags, C.data, C.row, C.col)
+        self._replace(self._cls("coo")._from_parts(data, row, col, shape, C._canonical))
+
+    def reshape(self, *args, shape=None, order="C", copy=False):
+        """The same entries in a new shape (row-major unless order='F'); a COO result, as
+        SciPy's."""
+        from cuarray.scipy.sparse import _kernels as K
+        new = args[0] if len(args) == 1 else (args if args else shape)
+        if isinstance(new, (int, numpy.integer)):
+            new = (new,)
+        new = tuple(operator.index(s) for s in new)
+        M, N = self.shape
+        if -1 in new:
+            known = int(numpy.prod([s for s in new if s != -1]))
+            new = tuple((M * N) // max(known, 1) if s == -1 else s for s in new)
+        new = check_shape(new)
+        if new[0] * new[1] != M * N:
+            raise ValueError(f"cannot reshape array of size {M * N} into shape {new}")
+        if order not in ("C", "F"):
+            raise ValueError("order must be 'C' or 'F'")
+        if new == self.shape:
+            return self.copy() if copy else self
+        C = self.tocoo()
+        row, col = _relinearize(C.row, C.col, self.shape, new, order,
+                                K.index_dtype(*new))
+        return self._cls("coo")._from_parts(C.data.copy(), row, col, new, False)
+
+    def set_shape(self, shape):
+        """Reshape in place (SciPy's `set_shape`)."""
+        self._replace(self.reshape(shape))
+
+    def getrow(self, i):
+        """Row i as a (1, N) sparse matrix (through CSR)."""
+        return self.tocsr().getrow(i)
+
+    def getcol(self, j):
+        """Column j as an (M, 1) sparse matrix (through CSC)."""
+        return self.tocsc().getcol(j)
+
+    def trace(self, offset=0):
+        """The sum of diagonal `offset` (a 0-d array)."""
+        from cuarray._core._reductions import sum as _sum
+        return _sum(self.diagonal(offset))
+
+    def nonzero(self):
+        """(row, col) int arrays of the stored nonzero values (duplicates not summed)."""
+        from cuarray.scipy.sparse import _kernels as K
+        C = self.tocoo()
+        _, row, col = K.compact(K._nonzero_flags(C.data), C.data, C.row, C.col)
+        return row, col
+
     # ---- reductions ---------------------------------------------------------------------
     def sum(self, axis=None, dtype=None, out=None):
         """Sum over all entries (a 0-d array) or along an axis (shape (1, N) or (M, 1),
@@ -277,6 +396,8 @@ class spmatrix:
                 r = (A @ ones(N, dtype=res)).reshape(M, 1)
             else:
                 r = (A.T @ ones(M, dtype=res)).reshape(1, N)
+            if self._family == "array":
+                r = r.reshape(-1)
         if dtype is not None:
             r = r.astype(dtype)
         if out is not None:
@@ -346,7 +467,7 @@ class spmatrix:
         return self.tocsr()._matmul_dense(other)
 
     def _matmul_sparse(self, other):
-        return self.tocsr()._matmul_sparse(other)
+        return self.tocsr()._matmul_sparse(other).asformat(SAME_FORMAT[self.format])
 
     def dot(self, other):
         """Matrix product with a sparse matrix, a dense vector or matrix, or a scalar."""
@@ -354,17 +475,12 @@ class spmatrix:
             return self._mul_scalar(other)
         return self._matmul_dispatch(other, "matmul")
 
-    def __mul__(self, other):
-        return self.dot(other)
-
-    def __rmul__(self, other):
-        if _is_scalar(other):
-            return self._mul_scalar(other)
-        return self._rmatmul(other)
 
     def __matmul__(self, other):
         if _is_scalar(other):
             raise ValueError("Scalar operands are not allowed, use '*' instead")
+        if not _operand(other):
+            return NotImplemented
         return self._matmul_dispatch(other, "matmul")
 
     def __rmatmul__(self, other):
@@ -393,11 +509,11 @@ class spmatrix:
         if issparse(other):
             if other.shape != self.shape:
                 raise ValueError("inconsistent shapes")
-            return self.tocsr()._multiply_sparse(other)
+            return self.tocsr()._multiply_sparse(other).asformat(SAME_FORMAT[self.format])
         other = _dense_operand(other)
         if not isinstance(other, ndarray):
             raise TypeError(f"cuarray sparse matrices cannot multiply {type(other).__name__}")
-        return self.tocsr()._multiply_dense(other)
+        return self.tocsr()._multiply_dense(other).asformat(DENSE_FORMAT[self.format])
 
     def __truediv__(self, other):
         if _is_scalar(other):
@@ -409,10 +525,15 @@ class spmatrix:
             return self._with_data(true_divide(data, other), copy=False)
         if issparse(other):
             return self.toarray() / other.toarray()
-        return self.toarray() / _dense_operand(other)
+        other = _dense_operand(other)
+        if not isinstance(other, ndarray):
+            return NotImplemented
+        return self.tocsr()._multiply_dense(other, "true_divide").asformat(
+            DENSE_FORMAT[self.format])
 
     def __rtruediv__(self, other):
-        return _dense_operand(other) / self.toarray()
+        # SciPy has no dense / sparse nor scalar / sparse: Python raises TypeError.
+        return NotImplemented
 
     def __neg__(self):
         if self.dtype == numpy.bool_:
@@ -471,8 +592,97 @@ class spmatrix:
         return NotImplemented
 
     def _add_sparse(self, other, sign):
-        res = self.tocsr()._add_sparse(other, sign)
-        return res.tocsc() if self.format == "csc" else res
+        return self.tocsr()._add_sparse(other, sign).asformat(SAME_FORMAT[self.format])
+
+    def power(self, n, dtype=None):
+        """Elementwise power of the stored values (SciPy's `power`)."""
+        if not _is_scalar(n):
+            raise NotImplementedError("input is not scalar")
+        if n == 0:
+            raise NotImplementedError("zero power is not supported as it would densify the "
+                                      "matrix")
+        A = self.tocsr()
+        if not A.has_canonical_format:
+            A = A.copy()
+            A.sum_duplicates()
+        data = A.data if dtype is None else A.data.astype(dtype)
+        from cuarray._core._ops import power
+        return A._with_data(power(data, n), copy=False).asformat(self.format)
+
+    def __iter__(self):
+        raise TypeError("iterating over a cuarray sparse matrix is not supported; convert it "
+                        "with toarray()")
+
+
+def _inside(row, col, shape):
+    from cuarray.scipy.sparse._kernels import _empty, _i64, _op
+    from cuarray._core.elementwise import Param
+    op = _op(("inside",), lambda: (
+        "cuarray_sp_inside",
+        [Param("r", "in", _i64), Param("c", "in", _i64), Param("M", "scalar", _i64),
+         Param("N", "scalar", _i64), Param("f", "out", _i64)],
+        "f = (r < M && c < N) ? 1 : 0;"))
+    out = _empty(row.shape, _i64)
+    if out.size:
+        op.launch([row, col, numpy.int64(shape[0]), numpy.int64(shape[1]), out])
+    return out
+
+
+def _relinearize(row, col, old, new, order, idt):
+    from cuarray.scipy.sparse._kernels import _empty, _i64, _op
+    from cuarray._core.elementwise import Param
+    op = _op(("relin", idt.char), lambda: (
+        f"cuarray_sp_reshape_{idt.char}",
+        [Param("r", "in", _i64), Param("c", "in", _i64), Param("M", "scalar", _i64),
+         Param("N", "scalar", _i64), Param("M2", "scalar", _i64),
+         Param("N2", "scalar", _i64), Param("f", "scalar", numpy.dtype(bool)),
+         Param("ro", "out", idt), Param("co", "out", idt)],
+        "if (f) { const long long t = c * M + r; co = t / M2; ro = t - (t / M2) * M2; } "
+        "else { const long long t = r * N + c; ro = t / N2; co = t - (t / N2) * N2; }"))
+    ro, co = _empty(row.shape, idt), _empty(row.shape, idt)
+    if row.size:
+        op.launch([row, col, numpy.int64(old[0]), numpy.int64(old[1]), numpy.int64(new[0]),
+                   numpy.int64(new[1]), numpy.bool_(order == "F"), ro, co])
+    return ro, co
+
+
+def _operand(x):
+    """True for what sparse operators handle themselves: scalars, sparse matrices, arrays
+    (host arrays get the explicit-transfer TypeError); others get NotImplemented."""
+    return _is_scalar(x) or issparse(x) or isinstance(x, (ndarray, numpy.ndarray, list, tuple))
+
+
+def _axis(axis):
+    if axis not in (0, 1, -1, -2):
+        raise ValueError("axis out of range")
+    return axis % 2
+
+
+def _ones_like_int64(a):
+    from cuarray._routines.creation import ones
+    return ones(a.shape, dtype=numpy.int64)
+
+
+def _zero_d(dtype):
+    from cuarray._routines.creation import zeros
+    return zeros((), dtype=dtype)
+
+
+class spmatrix:
+    """The sparse matrix interface (cuarray version of `scipy.sparse.spmatrix`): `*` is
+    the matrix product and `**` the matrix power; axis sums keep two dimensions."""
+
+    _family = "matrix"
+
+    def __mul__(self, other):
+        if not _operand(other):
+            return NotImplemented
+        return self.dot(other)
+
+    def __rmul__(self, other):
+        if _is_scalar(other):
+            return self._mul_scalar(other)
+        return self._rmatmul(other)
 
     def __pow__(self, n):
         """Matrix power (SciPy's spmatrix semantics): A @ A @ ... for an integer n >= 0."""
@@ -495,65 +705,63 @@ class spmatrix:
                 return result
             base = base @ base
 
-    def power(self, n, dtype=None):
-        """Elementwise power of the stored values (SciPy's `power`)."""
-        if not _is_scalar(n):
-            raise NotImplementedError("input is not scalar")
-        if n == 0:
-            raise NotImplementedError("zero power is not supported as it would densify the "
-                                      "matrix")
-        A = self.tocsr()
-        if not A.has_canonical_format:
-            A = A.copy()
-            A.sum_duplicates()
-        data = A.data if dtype is None else A.data.astype(dtype)
-        from cuarray._core._ops import power
-        return A._with_data(power(data, n), copy=False)
-
-    def __iter__(self):
-        raise TypeError("iterating over a cuarray sparse matrix is not supported; convert it "
-                        "with toarray()")
 
 
-def _axis(axis):
-    if axis not in (0, 1, -1, -2):
-        raise ValueError("axis out of range")
-    return axis % 2
+class sparray:
+    """The sparse array interface (cuarray version of `scipy.sparse.sparray`): `*` and
+    `**` are elementwise; axis sums are 1-D. Only 2-D sparse arrays exist in cuarray."""
 
+    _family = "array"
 
-def _ones_like_int64(a):
-    from cuarray._routines.creation import ones
-    return ones(a.shape, dtype=numpy.int64)
+    def __mul__(self, other):
+        if not _operand(other):
+            return NotImplemented
+        return self.multiply(other)
 
+    def __rmul__(self, other):
+        if not _operand(other):
+            return NotImplemented
+        return self.multiply(other)
 
-def _zero_d(dtype):
-    from cuarray._routines.creation import zeros
-    return zeros((), dtype=dtype)
+    def __pow__(self, n):
+        return self.power(n)
 
 
 def issparse(x):
-    """True when `x` is a cuarray sparse matrix (cuarray version of `scipy.sparse.issparse`)."""
+    """True for a cuarray sparse matrix or array (cuarray version of
+    `scipy.sparse.issparse`)."""
+    return isinstance(x, _spbase)
+
+
+def isspmatrix(x):
+    """True for a cuarray sparse matrix, False for a sparse array (as SciPy)."""
     return isinstance(x, spmatrix)
 
 
-isspmatrix = issparse
-
-
 def isspmatrix_csr(x):
-    return issparse(x) and x.format == "csr"
+    return isspmatrix(x) and x.format == "csr"
 
 
 def isspmatrix_csc(x):
-    return issparse(x) and x.format == "csc"
+    return isspmatrix(x) and x.format == "csc"
 
 
 def isspmatrix_coo(x):
-    return issparse(x) and x.format == "coo"
+    return isspmatrix(x) and x.format == "coo"
 
 
 def isspmatrix_dia(x):
-    return issparse(x) and x.format == "dia"
+    return isspmatrix(x) and x.format == "dia"
 
 
 def isdense(x):
     return isinstance(x, ndarray)
+
+
+def as_family(x, family):
+    """`x` as a sparse matrix ('matrix') or sparse array ('array') sharing its storage."""
+    if x._family == family:
+        return x
+    y = object.__new__(CLASSES[family, x.format])
+    y.__dict__.update(x.__dict__)
+    return y

@@ -12,12 +12,12 @@ import numpy
 from cuarray._core.ndarray import ndarray
 from cuarray.scipy.sparse import _kernels as K
 from cuarray.scipy.sparse._base import (
-    check_dtype, check_shape, is_scipy_sparse, isshape, issparse, spmatrix, to_device)
+    check_dtype, check_shape, is_scipy_sparse, isshape, issparse, _spbase, to_device)
 
 _cusparse_failed = False
 
 
-class _compressed_matrix(spmatrix):
+class _compressed_matrix(_spbase):
     """Base of csr_matrix and csc_matrix; `_major` is 0 for CSR, 1 for CSC."""
 
     _major = 0
@@ -44,8 +44,7 @@ class _compressed_matrix(spmatrix):
             indptr = K._zeros((self._swap(shape)[0] + 1,), idt)
             canonical = True
         elif isinstance(arg1, tuple) and len(arg1) == 2:
-            from cuarray.scipy.sparse._coo import coo_matrix
-            x = coo_matrix(arg1, shape=shape, dtype=dtype).asformat(self.format)
+            x = self._cls("coo")(arg1, shape=shape, dtype=dtype).asformat(self.format)
             data, indices, indptr, shape, canonical = (x.data, x.indices, x.indptr, x.shape,
                                                        x._canonical)
         elif isinstance(arg1, tuple) and len(arg1) == 3:
@@ -182,6 +181,31 @@ class _compressed_matrix(spmatrix):
                                                    self.indices, self.data)
         self.indptr = K.lower_bounds(major, self.indptr.size - 1, self.indptr.dtype)
 
+    def check_format(self, full_check=True):
+        """Raise ValueError unless the arrays describe a valid matrix (SciPy's checks;
+        `full_check` also reads the index bounds and pointer order: synchronises)."""
+        n_major, n_minor = self._swap(self._shape)
+        if self.indptr.ndim != 1 or self.indices.ndim != 1 or self.data.ndim != 1:
+            raise ValueError("data, indices, and indptr should be 1-D")
+        if self.indptr.size != n_major + 1:
+            raise ValueError(f"index pointer size {self.indptr.size} should be {n_major + 1}")
+        if self.indices.size != self.data.size:
+            raise ValueError("indices and data should have the same size")
+        if not full_check:
+            return
+        from cuarray._core import _reductions as R
+        first, last = (int(v) for v in self.indptr[[0, -1]].get())
+        if first != 0:
+            raise ValueError("index pointer should start with 0")
+        if last != self.nnz:
+            raise ValueError("Last value of index pointer should be less than the size of "
+                             "index and data arrays")
+        if n_major and bool(R.any(self.indptr[1:] < self.indptr[:-1])):
+            raise ValueError("index pointer values must form a non-decreasing sequence")
+        if self.nnz and (int(R.amax(self.indices)) >= n_minor or int(R.amin(self.indices)) < 0):
+            raise ValueError("column index values must be < number of columns"
+                             if self._major == 0 else "row index values must be < number of rows")
+
     def prune(self):
         """Nothing to trim: cuarray keeps exactly nnz entries."""
 
@@ -198,12 +222,11 @@ class _compressed_matrix(spmatrix):
         return m
 
     def tocoo(self, copy=False):
-        from cuarray.scipy.sparse._coo import coo_matrix
         major = K.expand_major(self.indptr, self.nnz)
         minor = self.indices.copy() if copy else self.indices
         data = self.data.copy() if copy else self.data
         row, col = self._swap((major, minor))
-        return coo_matrix._from_parts(data, row, col, self._shape,
+        return self._cls("coo")._from_parts(data, row, col, self._shape,
                                       bool(self._canonical) and self._major == 0)
 
     def _to_other_major(self, cls):
@@ -229,17 +252,13 @@ class _compressed_matrix(spmatrix):
         return res
 
     def get(self, stream=None):
-        import scipy.sparse
-        cls = scipy.sparse.csr_matrix if self._major == 0 else scipy.sparse.csc_matrix
-        return cls((self.data.get(), self.indices.get(), self.indptr.get()), shape=self._shape)
+        return self._scipy_cls()((self.data.get(), self.indices.get(), self.indptr.get()), shape=self._shape)
 
     def transpose(self, axes=None, copy=False):
         if axes is not None and tuple(axes) != (1, 0):
             raise ValueError("Sparse arrays/matrices do not support an 'axes' parameter "
                              "because swapping dimensions is the only logical permutation.")
-        from cuarray.scipy.sparse._csc import csc_matrix
-        from cuarray.scipy.sparse._csr import csr_matrix
-        cls = csc_matrix if self._major == 0 else csr_matrix
+        cls = self._cls("csc" if self._major == 0 else "csr")
         m = cls._from_parts(self.data, self.indices, self.indptr, self._shape[::-1],
                             self._canonical)
         m._sorted = self._sorted
@@ -249,6 +268,24 @@ class _compressed_matrix(spmatrix):
         """Diagonal k as a 1-D array (duplicates summed)."""
         return K.diagonal(self.indptr, self.indices, self.data, self._shape, int(k),
                           self._major)
+
+    # ---- indexing -----------------------------------------------------------------------
+    def __getitem__(self, key):
+        """Integer, slice (negative and stepped), integer-array and boolean-mask indexing
+        as SciPy's; `A[i, j]` gives a 0-d cuarray array (no synchronisation)."""
+        from cuarray.scipy.sparse import _index
+        return _index.getitem(self, key)
+
+    def __setitem__(self, key, x):
+        """Assignment as SciPy's: new positions warn SparseEfficiencyWarning."""
+        from cuarray.scipy.sparse import _index
+        _index.setitem(self, key, x)
+
+    def getrow(self, i):
+        return self[[i], :] if self._family == "array" else self[i, :]
+
+    def getcol(self, j):
+        return self[:, [j]] if self._family == "array" else self[:, j]
 
     # ---- products -----------------------------------------------------------------------
     def _matmul_dense(self, x):
@@ -294,20 +331,24 @@ class _compressed_matrix(spmatrix):
         B = other.tocsr()
         M, Kn = A.shape[0], B.shape[1]
         dt = numpy.result_type(A.dtype, B.dtype)
+        from cuarray.scipy.sparse import _spgemm
+        parts = _spgemm.matmul(A, B, dt)
+        if parts is not None:
+            indptr, indices, data = parts
+            res = self._cls("csr")._from_parts(data, indices, indptr, (M, Kn), True)
+            return res.tocsc() if self._major == 1 else res
         idt = numpy.promote_types(A.indices.dtype, B.indices.dtype)
         rows = K.expand_major(A.indptr, A.nnz).astype(idt, copy=False)
         rows, cols, vals = K.spgemm_entries(rows, A.indices.astype(idt, copy=False), A.data,
                                             B.indptr, B.indices, B.data, dt)
-        from cuarray.scipy.sparse._csr import csr_matrix
         idt = K.index_dtype(M, Kn, vals.size)
         indptr, indices, data = K.compress(rows, cols, vals, M, Kn, idt, sum_dups=True,
                                            drop_zeros=True)
-        res = csr_matrix._from_parts(data, indices, indptr, (M, Kn), True)
+        res = self._cls("csr")._from_parts(data, indices, indptr, (M, Kn), True)
         return res.tocsc() if self._major == 1 else res
 
     def _add_sparse(self, other, sign):
         from cuarray._routines.joining import concatenate
-        from cuarray.scipy.sparse._csr import csr_matrix
         A, B = self.tocoo(), other.tocoo()
         dt = numpy.result_type(A.dtype, B.dtype)
         bdata = B.data.astype(dt) if sign > 0 else -(B.data.astype(dt))
@@ -317,12 +358,13 @@ class _compressed_matrix(spmatrix):
         vals = concatenate([A.data.astype(dt), bdata])
         indptr, indices, data = K.compress(rows, cols, vals, self._shape[0], self._shape[1],
                                            idt, sum_dups=True, drop_zeros=True)
-        res = csr_matrix._from_parts(data, indices, indptr, self._shape, True)
+        res = self._cls("csr")._from_parts(data, indices, indptr, self._shape, True)
         return res.tocsc() if self._major == 1 else res
 
-    def _multiply_dense(self, other):
+    def _multiply_dense(self, other, op="multiply"):
+        """The stored entries combined with the dense values at their positions (op
+        'multiply' or 'true_divide'): a COO result, as SciPy's."""
         from cuarray._routines.manipulation import broadcast_to
-        from cuarray.scipy.sparse._coo import coo_matrix
         try:
             dense = broadcast_to(other, self._shape)
         except ValueError:
@@ -332,12 +374,11 @@ class _compressed_matrix(spmatrix):
             A.sum_duplicates()
         vals = K.gather_2d(dense, A.row, A.col)
         dt = numpy.result_type(A.dtype, other.dtype)
-        from cuarray._core._ops import multiply
-        return coo_matrix._from_parts(multiply(A.data.astype(dt), vals.astype(dt)), A.row,
-                                      A.col, self._shape, True)
+        from cuarray._core import _ops
+        res = getattr(_ops, op)(A.data.astype(dt), vals.astype(dt))
+        return self._cls("coo")._from_parts(res, A.row, A.col, self._shape, True)
 
     def _multiply_sparse(self, other):
-        from cuarray.scipy.sparse._csr import csr_matrix
         A, B = self.tocoo(), other.tocoo()
         for X in (A, B):
             if not X.has_canonical_format:
@@ -347,7 +388,7 @@ class _compressed_matrix(spmatrix):
         rows, cols, vals = K.intersect_products(A, B, dt, idt)
         indptr, indices, data = K.compress(rows, cols, vals, self._shape[0], self._shape[1],
                                            idt, sum_dups=False, drop_zeros=True)
-        return csr_matrix._from_parts(data, indices, indptr, self._shape, True)
+        return self._cls("csr")._from_parts(data, indices, indptr, self._shape, True)
 
 
 def _contiguous(a):

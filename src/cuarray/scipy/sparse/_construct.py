@@ -7,7 +7,7 @@ import numpy
 
 from cuarray._core.ndarray import ndarray
 from cuarray.scipy.sparse import _kernels as K
-from cuarray.scipy.sparse._base import check_dtype
+from cuarray.scipy.sparse._base import as_family, check_dtype
 from cuarray.scipy.sparse._coo import coo_matrix
 from cuarray.scipy.sparse._csc import csc_matrix
 from cuarray.scipy.sparse._csr import csr_matrix
@@ -190,3 +190,26 @@ def _distinct_positions(rs, draw, mn, k):
 def rand(m, n, density=0.01, format="coo", dtype=None, random_state=None):
     """`random` with uniform values (cuarray version of `scipy.sparse.rand`)."""
     return random(m, n, density, format, dtype, random_state)
+
+
+# ---- sparse-array constructors ----------------------------------------------------------
+
+def eye_array(m, n=None, *, k=0, dtype=float, format=None):
+    """`eye` as a sparse array (cuarray version of `scipy.sparse.eye_array`)."""
+    return as_family(eye(m, n, k=k, dtype=dtype, format=format), "array")
+
+
+def diags_array(diagonals, /, *, offsets=0, shape=None, format=None, dtype=_NoValue):
+    """`diags` as a sparse array (cuarray version of `scipy.sparse.diags_array`)."""
+    return as_family(diags(diagonals, offsets, shape=shape, format=format, dtype=dtype),
+                     "array")
+
+
+def random_array(shape, *, density=0.01, format="coo", dtype=None, rng=None,
+                 data_sampler=None, random_state=None):
+    """`random` as a sparse array of `shape` (cuarray version of
+    `scipy.sparse.random_array`); `data_sampler(size=k)` draws the values."""
+    m, n = shape
+    rvs = None if data_sampler is None else (lambda k: data_sampler(size=k))
+    state = rng if rng is not None else random_state
+    return as_family(random(m, n, density, format, dtype, state, rvs), "array")

@@ -5,11 +5,12 @@ import numpy
 from cuarray._core.ndarray import ndarray
 from cuarray.scipy.sparse import _kernels as K
 from cuarray.scipy.sparse._base import (
-    check_dtype, check_shape, is_scipy_sparse, isshape, issparse, spmatrix, to_device)
+    CLASSES, _spbase, check_dtype, check_shape, is_scipy_sparse, isshape, issparse, sparray,
+    spmatrix, to_device)
 
 
-class coo_matrix(spmatrix):
-    """A sparse matrix in COOrdinate format (cuarray version of `scipy.sparse.coo_matrix`).
+class _coo_base(_spbase):
+    """COOrdinate format (cuarray version of `scipy.sparse.coo_matrix` / `coo_array`).
 
     coo_matrix(D) from a dense 2-D array; coo_matrix(S) from a sparse matrix (cuarray's or
     SciPy's); coo_matrix((M, N), dtype=...) empty; coo_matrix((data, (row, col)),
@@ -130,16 +131,14 @@ class coo_matrix(spmatrix):
     def tocsr(self, copy=False):
         """CSR with duplicates summed (SciPy's `coo_matrix.tocsr`); reads the number of
         distinct entries unless this matrix is known canonical (synchronises)."""
-        from cuarray.scipy.sparse._csr import csr_matrix
         indptr, indices, data = self._compress(True, True)
         if copy and data is self.data:
             data = data.copy()
-        return csr_matrix._from_parts(data, indices, indptr, self._shape, True)
+        return self._cls("csr")._from_parts(data, indices, indptr, self._shape, True)
 
     def tocsc(self, copy=False):
-        from cuarray.scipy.sparse._csc import csc_matrix
         indptr, indices, data = self._compress(False, True)
-        return csc_matrix._from_parts(data, indices, indptr, self._shape, True)
+        return self._cls("csc")._from_parts(data, indices, indptr, self._shape, True)
 
     def toarray(self, order=None, out=None):
         """The dense matrix, duplicates summed (sorts the entries; no synchronisation)."""
@@ -155,9 +154,8 @@ class coo_matrix(spmatrix):
 
     def _raw_csr(self):
         """CSR with every entry kept apart (no sum, so no synchronisation)."""
-        from cuarray.scipy.sparse._csr import csr_matrix
         indptr, indices, data = self._compress(True, False)
-        return csr_matrix._from_parts(data, indices, indptr, self._shape, self._canonical)
+        return self._cls("csr")._from_parts(data, indices, indptr, self._shape, self._canonical)
 
     def _matmul_dense(self, x):
         # SciPy sums duplicates first (tocsr), which only a bool matrix can tell apart from
@@ -170,7 +168,7 @@ class coo_matrix(spmatrix):
         """DIA format (reads the distinct diagonals and the widest column: synchronises)."""
         from cuarray._core._reductions import amax
         from cuarray._routines.sets import unique
-        from cuarray.scipy.sparse._dia import dia_matrix
+        dia_matrix = self._cls("dia")
         A = self if self._canonical else self.tocsr().tocoo()
         if A.nnz == 0:
             return dia_matrix((K._zeros((0, 0), self.dtype), K._empty((0,), numpy.int32)),
@@ -189,9 +187,8 @@ class coo_matrix(spmatrix):
         return dia_matrix((data, diags.astype(idt)), shape=self._shape)
 
     def get(self, stream=None):
-        import scipy.sparse
-        m = scipy.sparse.coo_matrix((self.data.get(), (self.row.get(), self.col.get())),
-                                    shape=self._shape)
+        m = self._scipy_cls()((self.data.get(), (self.row.get(), self.col.get())),
+                              shape=self._shape)
         m.has_canonical_format = self._canonical
         return m
 
@@ -220,3 +217,27 @@ class coo_matrix(spmatrix):
         if self.nnz:
             self.data, self.row, self.col = K.compact(K._nonzero_flags(self.data), self.data,
                                                       self.row, self.col)
+
+
+class coo_matrix(spmatrix, _coo_base):
+    """A sparse matrix in COOrdinate format (cuarray version of `scipy.sparse.coo_matrix`)."""
+
+
+class coo_array(sparray, _coo_base):
+    """A 2-D sparse array in COOrdinate format (cuarray version of
+    `scipy.sparse.coo_array`). Indexing and assignment go through CSR; sparse results
+    come back as COO, pointwise ones as dense 1-D arrays."""
+
+    def __getitem__(self, key):
+        from cuarray.scipy.sparse import _index
+        res = _index.getitem(self.tocsr(), key)
+        return res.tocoo() if issparse(res) else res
+
+    def __setitem__(self, key, x):
+        from cuarray.scipy.sparse import _index
+        C = self.tocsr(copy=True)
+        _index.setitem(C, key, x)
+        self._replace(C.tocoo())
+
+
+CLASSES["matrix", "coo"], CLASSES["array", "coo"] = coo_matrix, coo_array

@@ -1,15 +1,13 @@
-"""Compressed Sparse Column format (cuarray version of `scipy.sparse.csc_matrix`)."""
+"""Compressed Sparse Column format (cuarray version of `scipy.sparse.csc_matrix` and
+`scipy.sparse.csc_array`)."""
+from cuarray.scipy.sparse._base import CLASSES, sparray, spmatrix
 from cuarray.scipy.sparse._compressed import _compressed_matrix
 
 
-class csc_matrix(_compressed_matrix):
-    """A sparse matrix in Compressed Sparse Column format (cuarray version of
-    `scipy.sparse.csc_matrix`).
-
-    The constructors of `csr_matrix`, with `indptr` over columns and `indices` holding
-    row indices. Products with dense operands run on cuSPARSE's CSC support (float and
-    complex values) or through CSR (other dtypes).
-    """
+class _csc_base(_compressed_matrix):
+    """What csc_matrix and csc_array share: the constructors of CSR, with `indptr` over
+    columns and `indices` holding row indices. Products with dense operands run on
+    cuSPARSE's CSC support (float and complex values) or through CSR (other dtypes)."""
 
     format = "csc"
     _major = 1
@@ -19,5 +17,17 @@ class csc_matrix(_compressed_matrix):
 
     def tocsr(self, copy=False):
         """CSR (a stable sort of the entries by row; duplicates are kept, as SciPy)."""
-        from cuarray.scipy.sparse._csr import csr_matrix
-        return self._to_other_major(csr_matrix)
+        return self._to_other_major(self._cls("csr"))
+
+
+class csc_matrix(spmatrix, _csc_base):
+    """A sparse matrix in Compressed Sparse Column format (cuarray version of
+    `scipy.sparse.csc_matrix`)."""
+
+
+class csc_array(sparray, _csc_base):
+    """A 2-D sparse array in Compressed Sparse Column format (cuarray version of
+    `scipy.sparse.csc_array`)."""
+
+
+CLASSES["matrix", "csc"], CLASSES["array", "csc"] = csc_matrix, csc_array

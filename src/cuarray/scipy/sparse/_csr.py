@@ -1,10 +1,11 @@
-"""Compressed Sparse Row format (cuarray version of `scipy.sparse.csr_matrix`)."""
+"""Compressed Sparse Row format (cuarray version of `scipy.sparse.csr_matrix` and
+`scipy.sparse.csr_array`)."""
+from cuarray.scipy.sparse._base import CLASSES, sparray, spmatrix
 from cuarray.scipy.sparse._compressed import _compressed_matrix
 
 
-class csr_matrix(_compressed_matrix):
-    """A sparse matrix in Compressed Sparse Row format (cuarray version of
-    `scipy.sparse.csr_matrix`).
+class _csr_base(_compressed_matrix):
+    """What csr_matrix and csr_array share.
 
     csr_matrix(D) from a dense 2-D array; csr_matrix(S) from a sparse matrix (cuarray's
     or SciPy's); csr_matrix((M, N), dtype=...) empty; csr_matrix((data, (row, col)),
@@ -21,5 +22,17 @@ class csr_matrix(_compressed_matrix):
 
     def tocsc(self, copy=False):
         """CSC (a stable sort of the entries by column; duplicates are kept, as SciPy)."""
-        from cuarray.scipy.sparse._csc import csc_matrix
-        return self._to_other_major(csc_matrix)
+        return self._to_other_major(self._cls("csc"))
+
+
+class csr_matrix(spmatrix, _csr_base):
+    """A sparse matrix in Compressed Sparse Row format (cuarray version of
+    `scipy.sparse.csr_matrix`)."""
+
+
+class csr_array(sparray, _csr_base):
+    """A 2-D sparse array in Compressed Sparse Row format (cuarray version of
+    `scipy.sparse.csr_array`)."""
+
+
+CLASSES["matrix", "csr"], CLASSES["array", "csr"] = csr_matrix, csr_array

@@ -5,11 +5,12 @@ import numpy
 from cuarray._core.ndarray import ndarray
 from cuarray.scipy.sparse import _kernels as K
 from cuarray.scipy.sparse._base import (
-    check_dtype, check_shape, is_scipy_sparse, isshape, issparse, spmatrix, to_device)
+    CLASSES, _spbase, check_dtype, check_shape, is_scipy_sparse, isshape, issparse, sparray,
+    spmatrix, to_device)
 
 
-class dia_matrix(spmatrix):
-    """A sparse matrix in DIAgonal format (cuarray version of `scipy.sparse.dia_matrix`).
+class _dia_base(_spbase):
+    """DIAgonal format (cuarray version of `scipy.sparse.dia_matrix` / `dia_array`).
 
     dia_matrix((data, offsets), shape=(M, N)); dia_matrix((M, N)); dia_matrix(D) or
     dia_matrix(S) from dense or sparse matrices. The offsets are also kept on the host
@@ -23,7 +24,7 @@ class dia_matrix(spmatrix):
             shape = check_shape(shape)
         if issparse(arg1) or is_scipy_sparse(arg1):
             x = arg1 if arg1.format == "dia" else arg1.todia()
-            if isinstance(x, dia_matrix):
+            if isinstance(x, _dia_base):
                 if copy and x is arg1:
                     x = x.copy()
                 data, host, offsets = x.data, x._host_offsets, x.offsets
@@ -51,8 +52,7 @@ class dia_matrix(spmatrix):
             host = numpy.atleast_1d(host).astype(K.index_dtype(*shape), copy=False)
             offsets = None
         elif isinstance(arg1, (ndarray, numpy.ndarray, list)):
-            from cuarray.scipy.sparse._coo import coo_matrix
-            x = coo_matrix(arg1, dtype=dtype).todia()
+            x = self._cls("coo")(arg1, dtype=dtype).todia()
             data, offsets, shape, host = x.data, x.offsets, x.shape, x._host_offsets
         else:
             raise ValueError("unrecognized form for dia_matrix constructor")
@@ -109,12 +109,11 @@ class dia_matrix(spmatrix):
     def tocsr(self, copy=False):
         """CSR of the stored nonzeros (SciPy drops stored zeros here too): reads their
         count (synchronises)."""
-        from cuarray.scipy.sparse._csr import csr_matrix
         M, N = self._shape
         idt = K.index_dtype(M, N, self.data.size)
         rows, cols, vals = K.dia_entries(self.data, self.offsets, self._shape, idt)
         indptr, indices, data = K.compress(rows, cols, vals, M, N, idt, sum_dups=False)
-        return csr_matrix._from_parts(data, indices, indptr, self._shape, True)
+        return self._cls("csr")._from_parts(data, indices, indptr, self._shape, True)
 
     def tocoo(self, copy=False):
         return self.tocsr().tocoo()
@@ -127,9 +126,8 @@ class dia_matrix(spmatrix):
         return res
 
     def get(self, stream=None):
-        import scipy.sparse
-        return scipy.sparse.dia_matrix((self.data.get(), self._host_offsets.copy()),
-                                       shape=self._shape)
+        return self._scipy_cls()((self.data.get(), self._host_offsets.copy()),
+                                 shape=self._shape)
 
     def transpose(self, axes=None, copy=False):
         if axes is not None and tuple(axes) != (1, 0):
@@ -162,3 +160,14 @@ class dia_matrix(spmatrix):
             out.data.memset_async(0, out.nbytes)
             return out
         return K.dia_matmul(self.data, self.offsets, self._shape, x, out)
+
+
+class dia_matrix(spmatrix, _dia_base):
+    """A sparse matrix in DIAgonal format (cuarray version of `scipy.sparse.dia_matrix`)."""
+
+
+class dia_array(sparray, _dia_base):
+    """A 2-D sparse array in DIAgonal format (cuarray version of `scipy.sparse.dia_array`)."""
+
+
+CLASSES["matrix", "dia"], CLASSES["array", "dia"] = dia_matrix, dia_array

@@ -184,7 +184,9 @@ def compress(major, minor, data, n_major, n_minor, idx_dtype, sum_dups=True,
         return _zeros((n_major + 1,), idx_dtype), _empty((0,), idx_dtype), _empty((0,), data.dtype)
     from cuarray._routines.sorting import argsort
     key = _key(major, minor, n_minor)
-    perm = argsort(key)
+    # Keys below 2^32 sort as uint32: half the radix passes of int64 keys.
+    small = n_major * n_minor <= 2 ** 32
+    perm = argsort(key.astype(numpy.uint32) if small else key)
     skey, sdata = gather(key, perm), gather(data, perm)
     if sum_dups:
         flags = _run_starts(skey)

@@ -47,12 +47,46 @@ def _make_system(A, M, x0, b):
     return A, M, x, b
 
 
+_updates = {}
+
+
+def _update(kind, dt):
+    """The fused vector update `kind` for dtype dt, with its scalar read on the device
+    (a 0-d array: no synchronisation): 'axpy' y += a x; 'xpay' y = x + a y."""
+    from cuarray._core.elementwise import Op, Param
+    key = (kind, dt.char)
+    op = _updates.get(key)
+    if op is None:
+        body = ("y = y + (*a.data_) * x;" if kind == "axpy" else "y = x + (*a.data_) * y;")
+        op = _updates[key] = Op(f"cuarray_sparse_{kind}_{dt.char}",
+                                [Param("a", "raw", dt), Param("x", "in", dt),
+                                 Param("y", "out", dt)], body, load_outputs=True)
+    return op
+
+
+def axpy(a, x, y):
+    """y += a * x in one pass (a: 0-d device array or number)."""
+    _update("axpy", y.dtype).launch([_scalar(a, y.dtype), x, y])
+
+
+def xpay(x, a, y):
+    """y = x + a * y in one pass."""
+    _update("xpay", y.dtype).launch([_scalar(a, y.dtype), x, y])
+
+
+def _scalar(a, dt):
+    if isinstance(a, ndarray):
+        return a.astype(dt, copy=False).reshape(())
+    from cuarray._routines.creation import full
+    return full((), a, dtype=dt)
+
+
 def _norm(x):
     from cuarray.linalg import norm
     return norm(x)
 
 
-def cg(A, b, x0=None, *, rtol=1e-5, atol=0.0, maxiter=None, M=None, callback=None,
+def cg(A, b, x0=None, rtol=1e-5, atol=0.0, maxiter=None, M=None, callback=None, *,
        tol=None):
     """Solve A x = b for Hermitian positive definite A by conjugate gradients (cuarray
     version of `scipy.sparse.linalg.cg`).
@@ -88,14 +122,13 @@ def cg(A, b, x0=None, *, rtol=1e-5, atol=0.0, maxiter=None, M=None, callback=Non
         z = M.matvec(r)
         rho_cur = dot(r, z)
         if iteration > 0:
-            p *= rho_cur / rho_prev
-            p += z
+            xpay(z, rho_cur / rho_prev, p)
         else:
             p = z.copy()
         q = A.matvec(p)
         alpha = rho_cur / dot(p, q)
-        x += alpha * p
-        r -= alpha * q
+        axpy(alpha, p, x)
+        axpy(-alpha, q, r)
         rho_prev = rho_cur
         if callback:
             callback(x)

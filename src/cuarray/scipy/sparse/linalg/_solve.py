@@ -85,3 +85,61 @@ def _csrlsvqr(A, b, x, tol):
         out.fill(numpy.nan)
     if out is not x:
         x[...] = out
+
+
+def spsolve_triangular(A, b, lower=True, overwrite_A=False, overwrite_b=False,
+                       unit_diagonal=False):
+    """Solve A x = b for triangular sparse A (cuarray version of
+    `scipy.sparse.linalg.spsolve_triangular`) with cuSPARSE's SpSV, one column of b at a
+    time. Only A's `lower` (or upper) triangle is read. A zero on the diagonal raises
+    LinAlgError (reading whether there is one synchronises). The result is float64 or
+    complex128 at least, as SciPy's.
+    """
+    from cuarray._core._reductions import any as _any
+    from cuarray._core._ops import equal
+    from cuarray._libs import cusparse
+    from cuarray._routines.creation import empty
+    if not issparse(A):
+        raise TypeError("spsolve_triangular needs a cuarray sparse matrix A")
+    M, N = A.shape
+    if M != N:
+        raise ValueError(f"A must be a square matrix but its shape is {A.shape}.")
+    if not isinstance(b, ndarray):
+        raise TypeError("b must be a cuarray array" + (
+            "; move it to the GPU with cuarray.asarray(b)" if isinstance(b, numpy.ndarray) else ""))
+    if b.ndim not in (1, 2) or b.shape[0] != M:
+        raise ValueError(f"The size of the dimensions of A must be equal to the size of the "
+                         f"first dimension of b but the shape of A is {A.shape} and the shape "
+                         f"of b is {b.shape}.")
+    dt = numpy.result_type(A.dtype, b.dtype, numpy.float64)
+    A = A.tocsr().astype(dt, copy=False)
+    if not A.has_canonical_format:
+        A = A.copy()
+        A.sum_duplicates()
+    if not unit_diagonal and M and bool(_any(equal(A.diagonal(), 0))):
+        from cuarray.linalg import LinAlgError
+        raise LinAlgError("A is singular: zero entry on diagonal.")
+    x = empty(b.shape, dtype=dt)
+    if M == 0 or x.size == 0:
+        return x
+    cols = [b] if b.ndim == 1 else [b[:, j] for j in range(b.shape[1])]
+    for j, col in enumerate(cols):
+        rhs = col.astype(dt, order="C", copy=True)
+        out = empty((M,), dtype=dt)
+        cusparse.spsv(A.shape, A.indptr, A.indices, A.data, rhs, out, lower, unit_diagonal)
+        if b.ndim == 1:
+            x = out
+        else:
+            x[:, j] = out
+    return x
+
+
+def factorized(A):
+    """A function solving A x = b for square sparse A, factorized once (cuarray version
+    of `scipy.sparse.linalg.factorized`): `splu(A).solve`."""
+    from cuarray.scipy.sparse.linalg._superlu import splu
+    if not issparse(A):
+        raise TypeError("factorized needs a cuarray sparse matrix A")
+    if A.shape[0] != A.shape[1]:
+        raise ValueError(f"can only factor square matrices (has shape {A.shape})")
+    return splu(A.tocsc()).solve

@@ -1,0 +1,218 @@
+"""Elementwise operations on sparse matrices through cuarray's ufuncs: the ufunc methods
+that keep zeros at zero (sqrt, sin, ...), comparisons giving sparse bool results,
+maximum/minimum (SciPy's `_data_matrix` and comparison semantics).
+
+Two sparse operands are first aligned: both canonical, their keys sorted together, so
+each stored position gets its pair (a, b) with 0 for the side that stores nothing. The
+ufunc then runs on the aligned values and the zeros of its result are dropped.
+"""
+import warnings
+
+import numpy
+
+from cuarray._core.elementwise import Param
+
+# Ufuncs with f(0) == 0: as methods they act on the stored values only (SciPy's list).
+ZERO_PRESERVING = ("arcsin", "arcsinh", "arctan", "arctanh", "ceil", "deg2rad", "expm1",
+                   "floor", "log1p", "rad2deg", "rint", "sign", "sin", "sinh", "sqrt", "tan",
+                   "tanh", "trunc")
+
+# comparison -> (ufunc, operator text, the one SciPy suggests instead)
+COMPARISONS = {"__eq__": ("equal", "==", "!="), "__ne__": ("not_equal", "!=", "=="),
+               "__lt__": ("less", "<", ">="), "__gt__": ("greater", ">", "<="),
+               "__le__": ("less_equal", "<=", ">"), "__ge__": ("greater_equal", ">=", "<")}
+
+
+def _ufunc(name):
+    from cuarray._core import _ops
+    return getattr(_ops, name)
+
+
+def _canonical_csr(A):
+    C = A.tocsr()
+    if not C.has_canonical_format:
+        C = C.copy()
+        C.sum_duplicates()
+    return C
+
+
+def _warn(msg):
+    from cuarray.scipy.sparse._base import SparseEfficiencyWarning
+    warnings.warn(msg, SparseEfficiencyWarning, stacklevel=4)
+
+
+def aligned(A, B):
+    """(rows, cols, a, b): every position stored in A or B (sparse, one shape), in
+    row-major order, with A's and B's values there (0 where one stores nothing)."""
+    from cuarray._routines.joining import concatenate
+    from cuarray._routines.sorting import argsort
+    from cuarray.scipy.sparse import _kernels as K
+    A, B = _canonical_csr(A).tocoo(), _canonical_csr(B).tocoo()
+    n_minor = max(A.shape[1], 1)
+    keys = concatenate([K._key(A.row, A.col, n_minor), K._key(B.row, B.col, n_minor)])
+    dt = numpy.result_type(A.dtype, B.dtype)
+    if keys.size == 0:
+        e = K._empty((0,), K._i64)
+        return e, e, K._empty((0,), dt), K._empty((0,), dt)
+    perm = argsort(keys)
+    skey = K.gather(keys, perm)
+    at, bt = A.dtype, B.dtype
+    from cuarray._core import dtypes as _dt
+    C = _dt.ctype(dt)
+    op = K._op(("align", at.char, bt.char, dt.char), lambda: (
+        f"cuarray_sp_align_{K._chars(at, bt, dt)}",
+        [Param("k", "raw", K._i64), Param("q", "raw", K._i64), Param("xa", "raw", at),
+         Param("xb", "raw", bt), Param("na", "scalar", K._i64), Param("f", "out", K._i64),
+         Param("a", "out", dt), Param("b", "out", dt)],
+        "const bool first = i == 0 || k[i - 1] != k[i]; "
+        "const bool pair = i + 1 < k.size() && k[i + 1] == k[i]; f = first ? 1 : 0; "
+        f"a = b = cuarray_cast<{C}>(0); "
+        f"if (first) {{ const long long s = q[i], t = pair ? q[i + 1] : -1; "
+        f"if (s < na) {{ a = cuarray_cast<{C}>(xa[s]); "
+        f"if (pair) b = cuarray_cast<{C}>(xb[t - na]); }} "
+        f"else {{ b = cuarray_cast<{C}>(xb[s - na]); "
+        f"if (pair) a = cuarray_cast<{C}>(xa[t]); }} }}"))
+    flags = K._empty(skey.shape, K._i64)
+    a, b = K._empty(skey.shape, dt), K._empty(skey.shape, dt)
+    op.launch([skey, perm, A.data, B.data, numpy.int64(A.nnz), flags, a, b])
+    skey, a, b = K.compact(flags, skey, a, b)
+    rows, cols = K._split(skey, n_minor, K._i64)
+    return rows, cols, a, b
+
+
+def _from_entries(like, rows, cols, vals, fmt="csr"):
+    """A `like`-family matrix of row-major sorted, distinct entries with the zeros of
+    `vals` dropped."""
+    from cuarray.scipy.sparse import _kernels as K
+    rows, cols, vals = K.compact(K._nonzero_flags(vals), rows, cols, vals)
+    M, N = like.shape
+    idt = K.index_dtype(M, N, vals.size)
+    indptr = K.lower_bounds(rows, M, idt)
+    out = like._cls("csr")._from_parts(vals, cols.astype(idt), indptr, (M, N), True)
+    return out.asformat(fmt)
+
+
+def _dense_result(like, dense):
+    from cuarray.scipy.sparse._base import COMPARE_FORMAT
+    return like._cls("csr")(dense).asformat(COMPARE_FORMAT[like.format])
+
+
+def _fmt(A):
+    from cuarray.scipy.sparse._base import COMPARE_FORMAT
+    return COMPARE_FORMAT[A.format]
+
+
+def _is_scalar(x):
+    from cuarray._core.ndarray import ndarray
+    return numpy.isscalar(x) or (isinstance(x, ndarray) and x.ndim == 0)
+
+
+class DataMixin:
+    """The elementwise methods of cuarray's sparse matrices (mixed into the base class)."""
+
+    def _deduped(self):
+        return _canonical_csr(self) if self.format in ("coo", "csr", "csc") else self
+
+    def _apply(self, name):
+        A = self._deduped()
+        out = A._with_data(_ufunc(name)(A.data), copy=True)
+        return out.asformat(self.format) if out.format != self.format else out
+
+    def __round__(self, ndigits=0):
+        from cuarray._routines.math import around
+        A = self._deduped()
+        return A._with_data(around(A.data, decimals=ndigits), copy=True)
+
+    # ---- comparisons --------------------------------------------------------------------
+    def _compare(self, other, method):
+        from cuarray._core.ndarray import ndarray
+        from cuarray.scipy.sparse._base import _dense_operand, issparse
+        name, sym, inv = COMPARISONS[method]
+        uf = _ufunc(name)
+        if _is_scalar(other):
+            if bool(getattr(numpy, name)(0, other)):
+                _warn(f"Comparing a sparse matrix with {other} using {sym} is inefficient. "
+                      f"Try using {inv} instead.")
+                return _dense_result(self, uf(self.toarray(), other))
+            A = _canonical_csr(self)
+            rows = A.tocoo()
+            return _from_entries(A, rows.row, rows.col, uf(A.data, other), _fmt(self))
+        if issparse(other):
+            if other.shape != self.shape:
+                raise ValueError("inconsistent shapes")
+            if bool(getattr(numpy, name)(0, 0)):
+                _warn(f"Comparing two sparse matrices using {sym} is inefficient. Try using "
+                      f"{inv} instead.")
+                return _dense_result(self, uf(self.toarray(), other.toarray()))
+            rows, cols, a, b = aligned(self, other)
+            return _from_entries(self, rows, cols, uf(a, b), _fmt(self))
+        other = _dense_operand(other)
+        if isinstance(other, ndarray):
+            if other.ndim == 2 and other.shape != self.shape:
+                raise ValueError("inconsistent shapes")
+            return uf(self.toarray(), other)
+        return NotImplemented
+
+    def __eq__(self, other):
+        return self._compare(other, "__eq__")
+
+    def __ne__(self, other):
+        return self._compare(other, "__ne__")
+
+    def __lt__(self, other):
+        return self._compare(other, "__lt__")
+
+    def __gt__(self, other):
+        return self._compare(other, "__gt__")
+
+    def __le__(self, other):
+        return self._compare(other, "__le__")
+
+    def __ge__(self, other):
+        return self._compare(other, "__ge__")
+
+    __hash__ = None
+
+    # ---- maximum, minimum ---------------------------------------------------------------
+    def _maxmin(self, other, name, dense_when):
+        from cuarray._core.ndarray import ndarray
+        from cuarray.scipy.sparse._base import _dense_operand, issparse
+        uf = _ufunc(name)
+        if _is_scalar(other):
+            if dense_when(other):
+                _warn(f"Taking {name} with a {'positive' if name == 'maximum' else 'negative'}"
+                      " number results in a dense matrix.")
+                return _dense_result(self, uf(self.toarray(), other))
+            A = _canonical_csr(self)
+            C = A.tocoo()
+            return _from_entries(A, C.row, C.col, uf(A.data, other), _fmt(self))
+        if issparse(other):
+            if other.shape != self.shape:
+                raise ValueError("inconsistent shapes")
+            rows, cols, a, b = aligned(self, other)
+            return _from_entries(self, rows, cols, uf(a, b), _fmt(self))
+        other = _dense_operand(other)
+        if isinstance(other, ndarray):
+            return uf(self.toarray(), other)
+        raise TypeError(f"operand of type {type(other).__name__} is not supported")
+
+    def maximum(self, other):
+        """Elementwise maximum with a scalar, a sparse matrix or a dense array (SciPy's
+        result types; a positive scalar gives a full matrix, with SciPy's warning)."""
+        return self._maxmin(other, "maximum", lambda s: s > 0)
+
+    def minimum(self, other):
+        """Elementwise minimum (see `maximum`)."""
+        return self._maxmin(other, "minimum", lambda s: s < 0)
+
+
+def _add_ufunc_methods():
+    for name in ZERO_PRESERVING:
+        def method(self, _name=name):
+            return self._apply(_name)
+        method.__name__ = name
+        method.__doc__ = f"Elementwise {name} of the stored values (SciPy's `{name}`)."
+        setattr(DataMixin, name, method)
+
+
+_add_ufunc_methods()

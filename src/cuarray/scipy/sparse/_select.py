@@ -1,0 +1,189 @@
+"""Device kernels of sparse indexing: selecting major lines (rows of CSR) and minor
+indices (columns of CSR), reading single entries, and finding where entries are stored.
+
+Selections expand each kept line or entry into a run of outputs: the run lengths are
+counted on the device, an inclusive scan gives the runs' ends, and reading the last end
+(the output size) synchronises once. Each output then finds its run by binary search.
+"""
+import numpy
+
+from cuarray._core import dtypes as _dt
+from cuarray._core.elementwise import Param
+from cuarray.scipy.sparse._kernels import _chars, _empty, _i64, _op, index_dtype
+
+
+def run_lengths(keys, indptr):
+    """int64 p[k + 1] - p[k] for each k of `keys`: the length of line k."""
+    kt, pt = keys.dtype, indptr.dtype
+    op = _op(("runlen", kt.char, pt.char), lambda: (
+        f"cuarray_sp_runlen_{_chars(kt, pt)}",
+        [Param("k", "in", kt), Param("p", "raw", pt), Param("n", "out", _i64)],
+        "n = (long long)p[(long long)k + 1] - (long long)p[(long long)k];"))
+    out = _empty(keys.shape, _i64)
+    if out.size:
+        op.launch([keys, indptr, out])
+    return out
+
+
+def _ends(counts):
+    """(inclusive scan of counts, total); reading the total synchronises."""
+    from cuarray._core.scan import cumsum
+    if counts.size == 0:
+        return _empty((0,), _i64), 0
+    ends = cumsum(counts)
+    return ends, int(ends[-1])
+
+
+def _with_zero(ends, dtype):
+    """[0, ends...] as `dtype`: the index pointer of runs ending at `ends` (one kernel)."""
+    op = _op(("withzero", dtype.char), lambda: (
+        f"cuarray_sp_with_zero_{dtype.char}",
+        [Param("e", "raw", _i64), Param("p", "out", dtype)],
+        "p = i ? e[i - 1] : 0;"))
+    out = _empty((ends.size + 1,), dtype)
+    op.launch([ends, out])
+    return out
+
+
+_FIND_RUN = ("long long lo = 0, hi = e.size() - 1; "
+             "while (lo < hi) { const long long mid = (lo + hi) >> 1; "
+             "if (e[mid] <= i) lo = mid + 1; else hi = mid; } const long long r = lo;")
+
+
+def select_major(indptr, indices, data, sel):
+    """(indptr, indices, data) of lines `sel` (int64, in bounds, repeats allowed) of a
+    compressed matrix, in the order of `sel`."""
+    counts = run_lengths(sel, indptr)
+    ends, total = _ends(counts)
+    idt = numpy.promote_types(indices.dtype, index_dtype(total))
+    out_ind, out_dat = _empty((total,), indices.dtype), _empty((total,), data.dtype)
+    if total:
+        pt, jt, dt = indptr.dtype, indices.dtype, data.dtype
+        op = _op(("selmaj", pt.char, jt.char, dt.char), lambda: (
+            f"cuarray_sp_select_major_{_chars(pt, jt, dt)}",
+            [Param("e", "raw", _i64), Param("s", "raw", _i64), Param("p", "raw", pt),
+             Param("q", "raw", jt), Param("x", "raw", dt), Param("qo", "out", jt),
+             Param("xo", "out", dt)],
+            _FIND_RUN + " const long long src = (long long)p[s[r]] + i - "
+            "(r ? e[r - 1] : 0); qo = q[src]; xo = x[src];"))
+        op.launch([ends, sel, indptr, indices, data, out_ind, out_dat])
+    return _with_zero(ends, idt), out_ind.astype(idt, copy=False), out_dat
+
+
+def select_minor(indptr, indices, data, sel, n_minor):
+    """(indptr, indices, data) keeping, in every line, the entries whose minor index is
+    in `sel` (int64, in bounds, repeats allowed), renumbered to their positions in `sel`.
+
+    `sel` sorted with its positions gives, per minor index c, the run of new indices
+    starts[c]:starts[c + 1]; every stored entry expands into its index's run.
+    """
+    from cuarray._routines.sorting import argsort
+    from cuarray.scipy.sparse._kernels import gather, lower_bounds
+    order = argsort(sel)
+    starts = lower_bounds(gather(sel, order), n_minor, _i64)
+    counts = run_lengths(indices, starts)
+    ends, total = _ends(counts)
+    idt = numpy.promote_types(indices.dtype, index_dtype(total, sel.size))
+    out_ind, out_dat = _empty((total,), idt), _empty((total,), data.dtype)
+    if total:
+        jt, dt = indices.dtype, data.dtype
+        op = _op(("selmin", jt.char, dt.char, idt.char), lambda: (
+            f"cuarray_sp_select_minor_{_chars(jt, dt, idt)}",
+            [Param("e", "raw", _i64), Param("q", "raw", jt), Param("st", "raw", _i64),
+             Param("o", "raw", _i64), Param("x", "raw", dt), Param("qo", "out", idt),
+             Param("xo", "out", dt)],
+            _FIND_RUN + " const long long k = i - (r ? e[r - 1] : 0); "
+            "qo = o[st[(long long)q[r]] + k]; xo = x[r];"))
+        op.launch([ends, indices, starts, order, data, out_ind, out_dat])
+    # Line r's outputs start where its first entry's run starts.
+    new_ptr = gather(_with_zero(ends, _i64), indptr).astype(idt, copy=False)
+    return new_ptr, out_ind, out_dat
+
+
+def sample(indptr, indices, data, major, minor):
+    """The values at (major[t], minor[t]) (int64 arrays of one shape, in bounds),
+    duplicates summed, zero where nothing is stored."""
+    pt, jt, dt = indptr.dtype, indices.dtype, data.dtype
+    C = _dt.ctype(dt)
+    op = _op(("sample", pt.char, jt.char, dt.char), lambda: (
+        f"cuarray_sp_sample_{_chars(pt, jt, dt)}",
+        [Param("a", "in", _i64), Param("b", "in", _i64), Param("p", "raw", pt),
+         Param("q", "raw", jt), Param("x", "raw", dt), Param("y", "out", dt)],
+        f"{C} acc = cuarray_cast<{C}>(0); "
+        f"for (long long j = p[a], end = p[a + 1]; j < end; ++j) "
+        f"if ((long long)q[j] == b) acc = acc + x[j]; y = acc;"))
+    out = _empty(major.shape, dt)
+    if out.size:
+        op.launch([major, minor, indptr, indices, data, out])
+    return out
+
+
+def offsets(indptr, indices, major, minor):
+    """int64 position of the entry (major[t], minor[t]) in a canonical compressed matrix,
+    or -1 where none is stored (binary search within the line)."""
+    pt, jt = indptr.dtype, indices.dtype
+    op = _op(("offsets", pt.char, jt.char), lambda: (
+        f"cuarray_sp_offsets_{_chars(pt, jt)}",
+        [Param("a", "in", _i64), Param("b", "in", _i64), Param("p", "raw", pt),
+         Param("q", "raw", jt), Param("o", "out", _i64)],
+        "long long lo = p[a], hi = p[a + 1]; "
+        "while (lo < hi) { const long long mid = (lo + hi) >> 1; "
+        "if ((long long)q[mid] < b) lo = mid + 1; else hi = mid; } "
+        "o = (lo < (long long)p[a + 1] && (long long)q[lo] == b) ? lo : -1;"))
+    out = _empty(major.shape, _i64)
+    if out.size:
+        op.launch([major, minor, indptr, indices, out])
+    return out
+
+
+def scatter_found(data, off, vals):
+    """data[off[t]] = vals[t] where off[t] >= 0 (positions distinct)."""
+    dt, vt = data.dtype, vals.dtype
+    op = _op(("scatfound", dt.char, vt.char), lambda: (
+        f"cuarray_sp_scatter_found_{_chars(dt, vt)}",
+        [Param("o", "in", _i64), Param("v", "in", dt), Param("x", "raw", dt)],
+        "if (o >= 0) x[o] = v;"))
+    if off.size:
+        op.launch([off, vals, data])
+
+
+def last_of_runs(skey):
+    """0/1 int64 flags: 1 where a sorted key differs from the next (last of its run)."""
+    op = _op(("lastrun",), lambda: (
+        "cuarray_sp_last_of_runs",
+        [Param("k", "raw", _i64), Param("f", "out", _i64)],
+        "f = (i + 1 == k.size() || k[i] != k[i + 1]) ? 1 : 0;"))
+    out = _empty(skey.shape, _i64)
+    if out.size:
+        op.launch([skey, out])
+    return out
+
+
+def missing_flags(off):
+    """0/1 int64 flags: 1 where no entry is stored (offset -1)."""
+    op = _op(("missing",), lambda: (
+        "cuarray_sp_missing",
+        [Param("o", "in", _i64), Param("f", "out", _i64)],
+        "f = o < 0 ? 1 : 0;"))
+    out = _empty(off.shape, _i64)
+    if out.size:
+        op.launch([off, out])
+    return out
+
+
+def wrap_check(idx, n):
+    """`idx` as int64 with negative values wrapped by n; IndexError when any is outside
+    [-n, n) (reads the extremes: synchronises)."""
+    from cuarray._core._ops import add, less, where
+    from cuarray._core._reductions import amax, amin
+    idx = idx.astype(numpy.int64, copy=False)
+    if idx.size == 0:
+        return idx
+    from cuarray._routines.joining import concatenate
+    lo, hi = (int(v) for v in concatenate([amin(idx).reshape(1), amax(idx).reshape(1)]).get())
+    if lo < -n or hi >= n:
+        bad = lo if lo < -n else hi
+        raise IndexError(f"index ({bad}) out of range")
+    if lo < 0:
+        idx = where(less(idx, 0), add(idx, n), idx)
+    return idx

@@ -1,0 +1,108 @@
+"""Sparse @ sparse for CSR operands, sorting each output row on its own.
+
+Every product a_ik * b_kj lands in its row r of a padded (M, L) table, L the longest
+row's product count; sorting the table's rows by column (cuarray's shared-memory sort
+for rows up to SMALL_N, no global sort) puts equal columns next to each other, and one
+thread per run sums it. Rows longer than SMALL_N, or large tables more than half
+padding, go to the general path: expand every product and sort them all.
+Reads three counts from the device (products, longest row, distinct entries), plus one
+when zeros are dropped.
+"""
+import numpy
+
+from cuarray._core import dtypes as _dt
+from cuarray._core.elementwise import Param
+from cuarray.scipy.sparse import _kernels as K
+from cuarray.scipy.sparse._select import _ends, _with_zero, run_lengths
+
+_i64 = K._i64
+
+
+def matmul(A, B, dtype):
+    """(indptr, indices, data) of A @ B for CSR A (M x K) and B (K x N), duplicates summed,
+    zeros dropped, rows sorted (SciPy's product has no stored zeros)."""
+    from cuarray._core._ops import subtract
+    from cuarray._core._reductions import amax
+    from cuarray._routines.sorting import SMALL_N
+    M, N = A.shape[0], B.shape[1]
+    counts = run_lengths(A.indices, B.indptr)            # products of each entry of A
+    ends, total = _ends(counts)
+    E = _with_zero(ends, _i64)
+    starts = K.gather(E, A.indptr)                       # first product of each row
+    if total == 0:
+        idt = K.index_dtype(M, N)
+        return K._zeros((M + 1,), idt), K._empty((0,), idt), K._empty((0,), dtype)
+    longest = int(amax(subtract(starts[1:], starts[:-1])))
+    if longest > SMALL_N or M * longest > max(2 * total, 1 << 22):
+        return None
+    keys, vals = _table(A, B, ends, E, starts, total, M, N, longest, dtype)
+    return _sum_rows(keys, vals, M, N, longest)
+
+
+def _table(A, B, ends, E, starts, total, M, N, L, dtype):
+    """(keys, values), each (M, L): row r holds the columns and values of its products,
+    padded with column N (sorting last) and 0."""
+    from cuarray._routines.creation import full
+    kt = numpy.dtype(numpy.int32) if N < 2 ** 31 - 1 else _i64
+    keys = full((M, L), N, dtype=kt)
+    vals = K._zeros((M, L), dtype)
+    rows = K.expand_major(A.indptr, A.nnz)
+    C = _dt.ctype(dtype)
+    at, bt, pt, jt, rt = A.data.dtype, B.data.dtype, B.indptr.dtype, B.indices.dtype, rows.dtype
+    op = K._op(("spgemm_table", A.indices.dtype.char, at.char, bt.char, pt.char, jt.char,
+                rt.char, kt.char, dtype.char), lambda: (
+        f"cuarray_sp_spgemm_table_"
+        f"{K._chars(A.indices.dtype, at, bt, pt, jt, rt, kt, dtype)}",
+        [Param("e", "raw", _i64), Param("E", "raw", _i64), Param("st", "raw", _i64),
+         Param("ar", "raw", rt), Param("ak", "raw", A.indices.dtype), Param("av", "raw", at),
+         Param("p", "raw", pt), Param("q", "raw", jt), Param("bv", "raw", bt),
+         Param("L", "scalar", _i64), Param("ko", "raw", kt), Param("vo", "raw", dtype)],
+        "long long lo = 0, hi = e.size() - 1; "
+        "while (lo < hi) { const long long mid = (lo + hi) >> 1; "
+        "if (e[mid] <= i) lo = mid + 1; else hi = mid; } "
+        "const long long a = lo, r = ar[a], src = (long long)p[(long long)ak[a]] + i - E[a]; "
+        "const long long slot = r * L + i - st[r]; ko[slot] = q[src]; "
+        f"vo[slot] = cuarray_cast<{C}>(av[a]) * cuarray_cast<{C}>(bv[src]);"))
+    op.launch([ends, E, starts, rows, A.indices, A.data, B.indptr, B.indices, B.data,
+               numpy.int64(L), keys, vals], size=total)
+    return keys, vals
+
+
+def _sum_rows(keys, vals, M, N, L):
+    """Sort each row of the table and sum runs of equal columns."""
+    from cuarray._routines.sorting import argsort
+    order = argsort(keys, axis=-1)
+    kt, dt = keys.dtype, vals.dtype
+    C = _dt.ctype(dt)
+    flat = M * L
+    sk, sv = K._empty((flat,), kt), K._empty((flat,), dt)
+    perm = K._op(("spgemm_perm", kt.char, dt.char), lambda: (
+        f"cuarray_sp_spgemm_permute_{K._chars(kt, dt)}",
+        [Param("o", "in", _i64), Param("k", "raw", kt), Param("v", "raw", dt),
+         Param("L", "scalar", _i64), Param("ko", "out", kt), Param("vo", "out", dt)],
+        "const long long src = (i / L) * L + o; ko = k[src]; vo = v[src];"))
+    perm.launch([order.reshape(flat), keys, vals, numpy.int64(L), sk, sv])
+    first = K._op(("spgemm_first", kt.char), lambda: (
+        f"cuarray_sp_spgemm_first_{kt.char}",
+        [Param("k", "raw", kt), Param("L", "scalar", _i64), Param("N", "scalar", _i64),
+         Param("f", "out", _i64)],
+        "f = ((long long)k[i] != N && (i % L == 0 || k[i] != k[i - 1])) ? 1 : 0;"))
+    flags = K._empty((flat,), _i64)
+    first.launch([sk, numpy.int64(L), numpy.int64(N), flags])
+    pos, runs = K._count(flags)
+    starts = K._positions(flags, pos, runs)
+    idt = K.index_dtype(M, N, starts.size)
+    add = K._op(("spgemm_sum", kt.char, dt.char, idt.char), lambda: (
+        f"cuarray_sp_spgemm_sum_{K._chars(kt, dt, idt)}",
+        [Param("s", "in", _i64), Param("k", "raw", kt), Param("v", "raw", dt),
+         Param("L", "scalar", _i64), Param("r", "out", idt), Param("c", "out", idt),
+         Param("x", "out", dt)],
+        f"{C} acc = v[s]; long long j = s + 1; "
+        f"while (j % L != 0 && k[j] == k[s]) {{ acc = acc + v[j]; ++j; }} "
+        f"r = s / L; c = k[s]; x = acc;"))
+    rows, cols, data = (K._empty(starts.shape, idt), K._empty(starts.shape, idt),
+                        K._empty(starts.shape, dt))
+    if starts.size:
+        add.launch([starts, sk, sv, numpy.int64(L), rows, cols, data])
+    rows, cols, data = K.compact(K._nonzero_flags(data), rows, cols, data)
+    return K.lower_bounds(rows, M, idt), cols, data

@@ -1,0 +1,249 @@
+"""cuarray.scipy.sparse.linalg against SciPy: cgs, gmres, minres, lsqr, lsmr, eigsh, svds,
+norm, matrix_power, spsolve_triangular, factorized.
+
+Tests taking `cp` run on the GPU and, without one, in the host emulation (conftest.py);
+`gpu_cp` tests need cuBLAS/cuSPARSE/cuSOLVER and run on a GPU only.
+"""
+import numpy as np
+import pytest
+import scipy.sparse as ssp
+import scipy.sparse.linalg as sspla
+
+
+def _spd(n, seed):
+    M = ssp.random(n, n, density=0.2, random_state=seed) + ssp.eye(n) * n
+    return (M + M.T).tocsr()
+
+
+def _nonsym(n, seed):
+    return (ssp.random(n, n, density=0.3, random_state=seed) + ssp.eye(n) * 4).tocsr()
+
+
+def _dev(h):
+    from cuarray.scipy import sparse
+    return sparse.csr_matrix(h)
+
+
+def _get(x):
+    return x.get() if hasattr(x, "get") else np.asarray(x)
+
+
+def test_cgs(cp):
+    from cuarray.scipy.sparse import linalg as spla
+    h = _nonsym(25, 1)
+    b = np.random.default_rng(2).standard_normal(25)
+    x, info = spla.cgs(_dev(h), cp.asarray(b), rtol=1e-10)
+    assert info == 0 and x.dtype == np.float64
+    np.testing.assert_allclose(_get(x), np.linalg.solve(h.toarray(), b), rtol=1e-6, atol=1e-8)
+    seen = []
+    x, info = spla.cgs(_dev(h), cp.asarray(b), x0=cp.asarray(np.ones(25)), rtol=1e-10,
+                       callback=lambda xk: seen.append(1), M=_dev(ssp.diags(1 / h.diagonal())))
+    assert info == 0 and seen
+    np.testing.assert_allclose(_get(x), np.linalg.solve(h.toarray(), b), rtol=1e-6, atol=1e-8)
+    x, info = spla.cgs(_dev(h), cp.asarray(b), rtol=1e-14, maxiter=1)
+    assert info == 1
+    x, info = spla.cgs(_dev(h), cp.zeros(25))
+    assert info == 0 and not _get(x).any()
+    with pytest.raises(ValueError, match="atol"):
+        spla.cgs(_dev(h), cp.asarray(b), atol=-1)
+
+
+def test_minres(cp):
+    from cuarray.scipy.sparse import linalg as spla
+    h = _spd(30, 3)
+    b = np.random.default_rng(4).standard_normal(30)
+    x, info = spla.minres(_dev(h), cp.asarray(b), rtol=1e-10)
+    xh, infoh = sspla.minres(h, b, rtol=1e-10)
+    assert info == infoh == 0
+    np.testing.assert_allclose(_get(x), xh, rtol=1e-6, atol=1e-8)
+    x, info = spla.minres(_dev(h), cp.asarray(b), shift=0.5, rtol=1e-10)
+    np.testing.assert_allclose(_get(x), np.linalg.solve(h.toarray() - 0.5 * np.eye(30), b),
+                               rtol=1e-6, atol=1e-8)
+    x, info = spla.minres(_dev(h), cp.asarray(b), maxiter=2, rtol=1e-14)
+    assert info == 2
+    with pytest.raises(ValueError, match="non-symmetric"):
+        spla.minres(_dev(_nonsym(10, 5)), cp.asarray(np.ones(10)), check=True)
+
+
+@pytest.mark.parametrize("damp", [0.0, 0.7])
+def test_lsqr_lsmr(cp, damp):
+    from cuarray.scipy.sparse import linalg as spla
+    h = ssp.random(40, 15, density=0.3, random_state=6, format="csr") + ssp.eye(40, 15)
+    b = np.random.default_rng(7).standard_normal(40)
+    r = spla.lsqr(_dev(h.tocsr()), cp.asarray(b), damp=damp, atol=1e-12, btol=1e-12)
+    rh = sspla.lsqr(h, b, damp=damp, atol=1e-12, btol=1e-12)
+    assert len(r) == 10 and r[1] == rh[1]
+    np.testing.assert_allclose(_get(r[0]), rh[0], rtol=1e-6, atol=1e-8)
+    np.testing.assert_allclose(r[3:9], rh[3:9], rtol=1e-5)
+    r = spla.lsmr(_dev(h.tocsr()), cp.asarray(b), damp=damp, atol=1e-12, btol=1e-12)
+    rh = sspla.lsmr(h, b, damp=damp, atol=1e-12, btol=1e-12)
+    assert len(r) == 8 and r[1] == rh[1] and r[2] == rh[2]
+    np.testing.assert_allclose(_get(r[0]), rh[0], rtol=1e-6, atol=1e-8)
+    np.testing.assert_allclose(r[3:], rh[3:], rtol=1e-5)
+    r1 = spla.lsmr(_dev(h.tocsr()), cp.asarray(b), damp, 1e-12, 1e-12)  # SciPy's order
+    r2 = spla.lsmr(_dev(h.tocsr()), cp.asarray(b), None, damp, 1e-12, 1e-12)  # CuPy's
+    np.testing.assert_allclose(_get(r1[0]), _get(r2[0]))
+    assert r1[2] == r2[2]
+    x0 = np.full(15, 0.5)
+    r = spla.lsqr(_dev(h.tocsr()), cp.asarray(b), x0=cp.asarray(x0), atol=1e-12, btol=1e-12)
+    np.testing.assert_allclose(_get(r[0]), sspla.lsqr(h, b, x0=x0, atol=1e-12, btol=1e-12)[0],
+                               rtol=1e-6, atol=1e-8)
+
+
+def test_norm_and_matrix_power(cp):
+    from cuarray.scipy import sparse
+    from cuarray.scipy.sparse import linalg as spla
+    h = ssp.random(6, 5, density=0.5, random_state=8, format="csr")
+    h.data -= 0.5
+    A = _dev(h)
+    for ord in [None, "fro", np.inf, -np.inf, 1, -1]:
+        assert float(_get(spla.norm(A, ord))) == pytest.approx(sspla.norm(h, ord))
+    for ord in [None, 1, 2, 3, np.inf, -np.inf, 0]:
+        for axis in (0, 1):
+            np.testing.assert_allclose(_get(spla.norm(A, ord, axis=axis)),
+                                       sspla.norm(h, ord, axis=axis), rtol=1e-6)
+    with pytest.raises(TypeError):
+        spla.norm(cp.ones((2, 2)))
+    with pytest.raises(ValueError):
+        spla.norm(A, "nuc")
+    s = ssp.random(5, 5, density=0.4, random_state=9, format="csr")
+    for p in (0, 1, 3):
+        got = spla.matrix_power(sparse.csr_matrix(s), p)
+        np.testing.assert_allclose(got.toarray().get(), sspla.matrix_power(s, p).toarray(),
+                                   rtol=1e-10, atol=1e-12)
+    with pytest.raises(ValueError):
+        spla.matrix_power(sparse.csr_matrix(s), -1)
+
+
+@pytest.mark.parametrize("dtype", [np.float64, np.complex128])
+def test_gmres(cp, dtype):
+    from cuarray.scipy.sparse import linalg as spla
+    h = _nonsym(40, 10).astype(dtype)
+    b = np.random.default_rng(11).standard_normal(40).astype(dtype)
+    x, info = spla.gmres(_dev(h), cp.asarray(b), rtol=1e-10, restart=10)
+    assert info == 0 and x.dtype == dtype
+    np.testing.assert_allclose(_get(x), np.linalg.solve(h.toarray(), b), rtol=1e-7, atol=1e-9)
+    seen = []
+    x, info = spla.gmres(_dev(h), cp.asarray(b), rtol=1e-10, callback=seen.append,
+                         callback_type="x", M=_dev(ssp.diags(1 / h.diagonal())))
+    assert info == 0 and seen and hasattr(seen[0], "get")
+    x, info = spla.gmres(_dev(h), cp.asarray(b), rtol=1e-14, restart=2, maxiter=1)
+    assert info > 0
+
+
+@pytest.mark.parametrize("which", ["LM", "LA", "SA"])
+def test_eigsh(cp, which):
+    from cuarray.scipy.sparse import linalg as spla
+    h = _spd(80, 12)
+    h = h - ssp.eye(80) * 60
+    w, v = spla.eigsh(_dev(h), k=4, which=which, tol=1e-10)
+    wh = sspla.eigsh(h, k=4, which=which, return_eigenvectors=False)
+    np.testing.assert_allclose(_get(w) if hasattr(w, "get") else w, np.sort(wh), rtol=1e-8)
+    V = _get(v.T).T
+    np.testing.assert_allclose(h @ V, V * np.asarray(w), atol=1e-6)
+    with pytest.raises(ValueError):
+        spla.eigsh(_dev(h), k=80)
+    with pytest.raises(ValueError):
+        spla.eigsh(_dev(h), which="LR")
+
+
+def test_svds(cp):
+    from cuarray.scipy.sparse import linalg as spla
+    for shape in [(60, 30), (25, 50)]:
+        h = ssp.random(*shape, density=0.3, random_state=13, format="csr")
+        u, s, vt = spla.svds(_dev(h), k=3, tol=1e-12)
+        sh = sspla.svds(h, k=3, return_singular_vectors=False)
+        np.testing.assert_allclose(_get(s), np.sort(sh), rtol=1e-6)
+        np.testing.assert_allclose(_get(u) * _get(s) @ _get(vt),
+                                   _get(u) @ (_get(u).T @ h.toarray() @ _get(vt).T) @ _get(vt),
+                                   atol=1e-6)
+
+
+@pytest.mark.gpu
+@pytest.mark.parametrize("dtype", [np.float32, np.float64, np.complex128])
+def test_spsolve_triangular(gpu_cp, dtype):
+    cp = gpu_cp
+    from cuarray.scipy.sparse import linalg as spla
+    rng = np.random.default_rng(14)
+    full = ssp.random(30, 30, density=0.3, random_state=15, format="csr") + ssp.eye(30) * 3
+    b = rng.standard_normal((30, 2)).astype(dtype)
+    for lower in (True, False):
+        T = (ssp.tril(full) if lower else ssp.triu(full)).tocsr().astype(dtype)
+        x = spla.spsolve_triangular(_dev(T), cp.asarray(b), lower=lower)
+        xh = sspla.spsolve_triangular(T, b, lower=lower)
+        assert x.dtype == xh.dtype
+        np.testing.assert_allclose(_get(x), xh, rtol=1e-6, atol=1e-8)
+        x1 = spla.spsolve_triangular(_dev(T), cp.asarray(b[:, 0]), lower=lower,
+                                     unit_diagonal=True)
+        np.testing.assert_allclose(_get(x1), sspla.spsolve_triangular(
+            T, b[:, 0], lower=lower, unit_diagonal=True), rtol=1e-6, atol=1e-8)
+    sing = ssp.csr_matrix(np.array([[1.0, 0], [1, 0]]))
+    with pytest.raises(np.linalg.LinAlgError):
+        spla.spsolve_triangular(_dev(sing), cp.ones(2))
+    with pytest.raises(ValueError):
+        spla.spsolve_triangular(_dev(T), cp.ones(3))
+
+
+@pytest.mark.gpu
+def test_factorized(gpu_cp):
+    cp = gpu_cp
+    from cuarray.scipy.sparse import linalg as spla
+    h = _nonsym(20, 16)
+    solve = spla.factorized(_dev(h))
+    for seed in (1, 2):
+        b = np.random.default_rng(seed).standard_normal(20)
+        np.testing.assert_allclose(_get(solve(cp.asarray(b))), np.linalg.solve(h.toarray(), b),
+                                   rtol=1e-8)
+
+
+@pytest.mark.parametrize("largest", [True, False])
+def test_lobpcg(cp, largest):
+    from cuarray.scipy.sparse import linalg as spla
+    h = _spd(60, 20)
+    X0 = np.random.default_rng(21).standard_normal((60, 3))
+    w, X = spla.lobpcg(_dev(h), cp.asarray(X0), largest=largest, tol=1e-9, maxiter=200)
+    ref = np.linalg.eigvalsh(h.toarray())
+    ref = ref[-3:] if largest else ref[:3]
+    np.testing.assert_allclose(np.sort(_get(w)), np.sort(ref), rtol=1e-7)
+    Xh = _get(X)
+    np.testing.assert_allclose(h @ Xh, Xh * _get(w), atol=1e-6)
+    Bh = ssp.diags(np.linspace(1, 2, 60)).tocsr()
+    w, X = spla.lobpcg(_dev(h), cp.asarray(X0), B=_dev(Bh), largest=largest, tol=1e-9,
+                       maxiter=300)
+    import scipy.linalg
+    ref = scipy.linalg.eigh(h.toarray(), Bh.toarray(), eigvals_only=True)
+    ref = ref[-3:] if largest else ref[:3]
+    np.testing.assert_allclose(np.sort(_get(w)), np.sort(ref), rtol=1e-6)
+
+
+@pytest.mark.gpu
+@pytest.mark.parametrize("dtype", [np.float64, np.complex128, np.float32])
+def test_splu(gpu_cp, dtype):
+    import warnings
+    cp = gpu_cp
+    from cuarray.scipy import sparse
+    from cuarray.scipy.sparse import linalg as spla
+    h = _nonsym(30, 22).astype(dtype).tocsc()
+    lu = spla.splu(sparse.csc_matrix(h))
+    assert lu.shape == (30, 30) and isinstance(lu, spla.SuperLU)
+    b = np.random.default_rng(23).standard_normal((30, 2)).astype(dtype)
+    tol = 1e-4 if dtype == np.float32 else 1e-10
+    for trans, M in (("N", h), ("T", h.T), ("H", h.conj().T)):
+        x = lu.solve(cp.asarray(b), trans=trans)
+        np.testing.assert_allclose(M.toarray() @ _get(x), b, rtol=tol, atol=tol)
+    L, U = lu.L, lu.U
+    assert L.format == U.format == "csc"
+    n = 30
+    Pr = np.zeros((n, n))
+    Pr[_get(lu.perm_r), np.arange(n)] = 1
+    Pc = np.zeros((n, n))
+    Pc[np.arange(n), _get(lu.perm_c)] = 1
+    np.testing.assert_allclose(Pr @ h.toarray() @ Pc, L.toarray().get() @ U.toarray().get(),
+                               rtol=tol, atol=tol)
+    assert lu.nnz == L.nnz + U.nnz
+    with pytest.warns(sparse.SparseEfficiencyWarning):
+        spla.splu(sparse.csr_matrix(h))
+    with pytest.raises(RuntimeError, match="singular"):
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            spla.splu(sparse.csc_matrix(ssp.csc_matrix((3, 3))))
