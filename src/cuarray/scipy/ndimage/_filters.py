@@ -79,6 +79,7 @@ def correlate1d(input, weights, axis=-1, output=None, mode="reflect", cval=0.0, 
         raise ValueError("Invalid origin; origin must satisfy -(len(weights) // 2) <= "
                          "origin <= (len(weights)-1) // 2")
     cplx = input.dtype.kind == "c" or weights.dtype.kind == "c"
+    weights = weights.conj()    # SciPy correlates with conjugated complex weights
     if input.ndim == 0:
         return _line_passes(input.reshape(1), output, [(0, "corr", weights, K // 2 + origin,
                                                         mode)], cval, cplx).reshape(())
@@ -88,7 +89,7 @@ def correlate1d(input, weights, axis=-1, output=None, mode="reflect", cval=0.0, 
 
 def convolve1d(input, weights, axis=-1, output=None, mode="reflect", cval=0.0, origin=0):
     """cuarray version of `scipy.ndimage.convolve1d`."""
-    weights = _check_weights_1d(weights)[::-1]
+    weights = _check_weights_1d(weights)[::-1].conj()
     origin = -origin
     if not len(weights) & 1:
         origin -= 1
@@ -143,6 +144,9 @@ def _correlate_nd(input, weights, output, mode, cval, origin, convolution, axes)
     origins = [int(o) for o in normalize_sequence(origin, len(axes))]
     if convolution:
         weights = weights[tuple([slice(None, None, -1)] * weights.ndim)]
+    else:
+        weights = weights.conj()    # SciPy correlates with conjugated complex weights
+    if convolution:
         origins = [-o - (0 if s & 1 else 1) for o, s in zip(origins, weights.shape)]
     for o, s in zip(origins, weights.shape):
         if not -(s // 2) <= o <= (s - 1) // 2:
