@@ -6,3 +6,5 @@ from cuarray.scipy.ndimage._filters import (  # noqa: F401
     generic_gradient_magnitude, generic_laplace, laplace, maximum_filter, maximum_filter1d,
     median_filter, minimum_filter, minimum_filter1d, percentile_filter, prewitt, rank_filter,
     sobel, uniform_filter, uniform_filter1d)
+from cuarray.scipy.ndimage._interpolation import (  # noqa: F401
+    affine_transform, map_coordinates, rotate, shift, spline_filter, spline_filter1d, zoom)
