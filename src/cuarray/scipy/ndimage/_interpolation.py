@@ -42,7 +42,7 @@ def _by_parts(fn, input, output, cval):
 def _spline_into(src, out, order, mode, axes):
     """Prefilter `src` along `axes` into `out` (float work array, then cast)."""
     wd = out.dtype if out.dtype.kind == "f" and out.dtype.char != "e" else numpy.float64
-    work = cuarray.array(src, dtype=wd, order="C", copy=True)
+    work = src.astype(wd, order="C", copy=True)
     for ax in axes:
         if work.shape[ax] > 1:
             _k.run_spline(work, ax, order, mode)
@@ -97,7 +97,7 @@ def _coefficients(input, order, mode, cval, prefilter):
         else:
             src = cuarray.pad(input, npad, mode="constant", constant_values=cval)
     wd = _work_dtype(input.dtype)
-    work = cuarray.array(src, dtype=wd, order="C", copy=True)
+    work = src.astype(wd, order="C", copy=True)
     for ax in range(work.ndim):
         if work.shape[ax] > 1:
             _k.run_spline(work, ax, order, mode)
