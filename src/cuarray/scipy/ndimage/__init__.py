@@ -8,3 +8,8 @@ from cuarray.scipy.ndimage._filters import (  # noqa: F401
     sobel, uniform_filter, uniform_filter1d)
 from cuarray.scipy.ndimage._interpolation import (  # noqa: F401
     affine_transform, map_coordinates, rotate, shift, spline_filter, spline_filter1d, zoom)
+from cuarray.scipy.ndimage._morphology import (  # noqa: F401
+    binary_closing, binary_dilation, binary_erosion, binary_fill_holes, binary_hit_or_miss,
+    binary_opening, binary_propagation, black_tophat, generate_binary_structure, grey_closing,
+    grey_dilation, grey_erosion, grey_opening, iterate_structure, morphological_gradient,
+    morphological_laplace, white_tophat)

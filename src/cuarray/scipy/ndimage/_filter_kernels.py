@@ -91,6 +91,11 @@ def scalar_dtype(dtype):
     return numpy.dtype(numpy.float32) if dtype.char == "e" else dtype
 
 
+def _code(dtype):
+    """A kernel-name-safe code of a dtype ('?' is not an identifier)."""
+    return "b1" if dtype.char == "?" else dtype.char
+
+
 def index_type(n):
     return "int" if n < 2**31 - 1 else "long long"
 
@@ -231,7 +236,7 @@ def run_line(kind, mode, inp, out, axis, weights, left, cval, acc_dtype):
     key = ("line", kind, mode, inp.dtype.char, out.dtype.char, acc, K, left, P, I, by_value)
 
     def build():
-        name = f"nd_line_{kind}_{mode}_{inp.dtype.char}{out.dtype.char}_{K}_{left}_{P}"
+        name = f"nd_line_{kind}_{mode}_{_code(inp.dtype)}{_code(out.dtype)}_{K}_{left}_{P}"
         name = name.replace("-", "_")
         src = line_source(name, kind, mode, tin, tout, acc, K, left, P, I, by_value)
         wk = (("s", K * cdt.itemsize, min(cdt.itemsize, 16)) if by_value else
@@ -376,7 +381,7 @@ def run_taps(kind, mode, inp, out, offsets, weights, cval, acc_dtype, rank=None,
     def build():
         import hashlib
         h = hashlib.sha1(offsets.tobytes() + str(offsets.shape).encode()).hexdigest()[:10]
-        name = f"nd_taps_{kind}_{mode}_{inp.dtype.char}{out.dtype.char}_{h}"
+        name = f"nd_taps_{kind}_{mode}_{_code(inp.dtype)}{_code(out.dtype)}_{h}"
         src = tap_source(name, kind, mode, tin, tout, acc, offsets, I, rank, user)
         return name, src, ["P", "P", "P", ik] + [ik] * (4 * nd) + [_SCALAR_KIND[cdt.char]]
     entry = _get(key, build)
@@ -431,7 +436,7 @@ def run_generic_lines(inp, out, axis, fs, left, mode, cval, user):
     key = ("lines", mode, inp.dtype.char, out.dtype.char, I, fs, left, user)
 
     def build():
-        name = f"nd_lines_{mode}_{inp.dtype.char}{out.dtype.char}_{fs}_{left}".replace("-", "_")
+        name = f"nd_lines_{mode}_{_code(inp.dtype)}{_code(out.dtype)}_{fs}_{left}".replace("-", "_")
         return name, lines_source(name, mode, tin, tout, I, fs, left, user), \
             ["P", "P", "P", ik, ik, ik, "d"]
     entry = _get(key, build)

@@ -20,7 +20,7 @@ import math
 import numpy
 
 from cuarray._core import dtypes as _dt
-from cuarray.scipy.ndimage._filter_kernels import PRELUDE, _get, _launch, index_type
+from cuarray.scipy.ndimage._filter_kernels import PRELUDE, _code, _get, _launch, index_type
 
 _BAD = "(-(1LL << 52))"   # a tap offset that marks "read cval"; sums of a few stay negative
 
@@ -138,11 +138,11 @@ def run_interp(kind, order, mode, inp, out, coords=None, matrix=None, a=None, b=
     tin, tout = _dt.ctype(inp.dtype), _dt.ctype(out.dtype)
     int_out = out.dtype.kind in "iu"
     tcoord = _dt.ctype(coords.dtype) if coords is not None else ""
-    cchar = coords.dtype.char if coords is not None else ""
+    cchar = _code(coords.dtype) if coords is not None else ""
     key = ("interp", kind, nd, ond, order, mode, inp.dtype.char, out.dtype.char, cchar, I)
 
     def build():
-        name = f"nd_interp_{kind}_{nd}d{ond}_o{order}_{mode}_{inp.dtype.char}{out.dtype.char}{cchar}"
+        name = f"nd_interp_{kind}_{nd}d{ond}_o{order}_{mode}_{_code(inp.dtype)}{_code(out.dtype)}{cchar}"
         name = name.replace("-", "_")
         src = interp_source(name, kind, nd, ond, order, mode, tin, tout, tcoord, I, int_out)
         kinds = ["P", "P"] + (["P"] if kind == "map" else []) + [ik] * (1 + 2 * nd + ond)
@@ -260,7 +260,7 @@ def run_spline(data, axis, order, mode):
     key = ("spline", order, init, data.dtype.char, I)
 
     def build():
-        name = f"nd_spline_o{order}_{init}_{data.dtype.char}"
+        name = f"nd_spline_o{order}_{init}_{_code(data.dtype)}"
         return name, spline_source(name, order, init, T, I), ["P", ik, ik, ik]
     entry = _get(key, build)
     _launch(entry, nlines, [data._ptr, nlines, length, inner])
