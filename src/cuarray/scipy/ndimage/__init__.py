@@ -13,3 +13,5 @@ from cuarray.scipy.ndimage._morphology import (  # noqa: F401
     binary_opening, binary_propagation, black_tophat, generate_binary_structure, grey_closing,
     grey_dilation, grey_erosion, grey_opening, iterate_structure, morphological_gradient,
     morphological_laplace, white_tophat)
+from cuarray.scipy.ndimage._fourier import (  # noqa: F401
+    fourier_ellipsoid, fourier_gaussian, fourier_shift, fourier_uniform)
