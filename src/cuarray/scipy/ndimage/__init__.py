@@ -15,3 +15,7 @@ from cuarray.scipy.ndimage._morphology import (  # noqa: F401
     morphological_laplace, white_tophat)
 from cuarray.scipy.ndimage._fourier import (  # noqa: F401
     fourier_ellipsoid, fourier_gaussian, fourier_shift, fourier_uniform)
+from cuarray.scipy.ndimage._measurements import (  # noqa: F401
+    center_of_mass, extrema, find_objects, histogram, label, labeled_comprehension, maximum,
+    maximum_position, mean, minimum, minimum_position, standard_deviation, sum, sum_labels,
+    value_indices, variance)
