@@ -19,3 +19,4 @@ from cuarray.scipy.ndimage._measurements import (  # noqa: F401
     center_of_mass, extrema, find_objects, histogram, label, labeled_comprehension, maximum,
     maximum_position, mean, minimum, minimum_position, standard_deviation, sum, sum_labels,
     value_indices, variance)
+from cuarray.scipy.ndimage._edt import distance_transform_edt  # noqa: F401
