@@ -70,6 +70,8 @@ def test_correlate_convolve_nd(cp, mode):
                snd.correlate(x, w, mode=mode, cval=-2, origin=origin))
         _check(nd.convolve(cp.asarray(x), w, mode=mode, cval=-2, origin=origin),
                snd.convolve(x, w, mode=mode, cval=-2, origin=origin))
+    big = _rand((3, 5, 5), numpy.float64, 5)      # 75 taps: the table loop
+    _check(nd.correlate(cp.asarray(x), big, mode=mode), snd.correlate(x, big, mode=mode))
     w2 = _rand((3, 2), numpy.float64, 4)
     _check(nd.correlate(cp.asarray(x), w2, mode=mode, axes=(0, 2)),
            snd.correlate(x, w2, mode=mode, axes=(0, 2)))
@@ -174,6 +176,10 @@ def test_rank_filters(cp, dtype):
            snd.percentile_filter(x, -20, footprint=fp), dtype)
     _check(nd.median_filter(cp.asarray(x), 3, axes=(0,)), snd.median_filter(x, 3, axes=(0,)),
            dtype)
+    # windows past the register selection (49) and the written-out taps (64)
+    _check(nd.median_filter(cp.asarray(x), (7, 8)), snd.median_filter(x, (7, 8)), dtype)
+    _check(nd.rank_filter(cp.asarray(x), 70, (9, 9), mode="wrap"),
+           snd.rank_filter(x, 70, (9, 9), mode="wrap"), dtype)
 
 
 def test_derivative_filters(cp):

@@ -26,6 +26,7 @@ from cuarray._runtime.launch import ArgPacker
 BLOCK = 256
 UNROLL_TAPS = 48      # register window up to this many taps
 OUTPUTS_PER_THREAD = 8
+UNROLL_TAPS_ND = 64    # N-d taps written out one by one up to this many
 _GRID_CAP = 1 << 20
 
 # Position `i` on an axis of length `n` after the boundary rule; -1 means "use cval".
@@ -277,12 +278,23 @@ TAP_KINDS = {
 
 def _select_source(acc, nnz, rank):
     """Device function returning the `rank`-th smallest of v[0..nnz): a partial selection
-    from the nearer end (rank+1 or nnz-rank passes of a min/max scan)."""
-    if rank <= nnz // 2:
-        passes, cmp, target = rank + 1, "<", "rank"
-    else:
-        passes, cmp, target = nnz - rank, ">", "rank"
-    del target
+    from the nearer end (rank+1 or nnz-rank passes). Small windows compare-exchange with
+    indices fixed at compile time, so the values stay in registers (a 5x5 median is 13
+    passes of branch-free min/max); larger ones scan for the extremum in local memory."""
+    passes = rank + 1 if rank <= nnz // 2 else nnz - rank
+    lo, hi = ("a", "b") if rank <= nnz // 2 else ("b", "a")
+    if nnz <= 49:
+        return (f"__device__ __forceinline__ {acc} nd_select({acc}* v) {{\n"
+                f"  #pragma unroll\n"
+                f"  for (int i = 0; i < {passes}; ++i) {{\n"
+                f"    #pragma unroll\n"
+                f"    for (int j = i + 1; j < {nnz}; ++j) {{\n"
+                f"      const {acc} a = v[i], b = v[j]; const bool lt = b < a;\n"
+                f"      v[i] = lt ? {hi} : {lo}; v[j] = lt ? {lo} : {hi};\n"
+                f"    }}\n"
+                f"  }}\n"
+                f"  return v[{passes - 1}];\n}}\n")
+    cmp = "<" if rank <= nnz // 2 else ">"
     return (f"__device__ __forceinline__ {acc} nd_select({acc}* v) {{\n"
             f"  for (int i = 0; i < {passes}; ++i) {{\n"
             f"    int m = i;\n"
@@ -333,13 +345,20 @@ def tap_source(name, kind, mode, tin, tout, acc, offsets, I, rank=None, user=Non
     inside = " && ".join(f"c{d} >= lo{d} && c{d} < hi{d}" for d in range(nd)) or "true"
     lines.append(vdecl + f"    {acc} s; (void)s; {init}")
     lin = " + ".join(f"({I})nd_offs[j * {nd} + {d}] * st{d}" for d in range(nd)) or "0"
-    lines += [f"    if ({inside}) {{",
-              f"      #pragma unroll {min(max(nnz, 1), 32)}",
-              f"      for (int j = 0; j < {nnz}; ++j) {{",
-              f"        const {acc} x = cuarray_cast<{acc}>(in[i + {lin}]);",
-              f"        {step}",
-              "      }",
-              "    } else {",
+    lines.append(f"    if ({inside}) {{")
+    if nnz <= UNROLL_TAPS_ND:
+        # interior taps written out: each load is `in[i + constant]` once the strides are
+        # hoisted, with no table reads
+        for j, off in enumerate(offsets):
+            terms = "".join(f" + ({int(o)}) * st{d}" for d, o in enumerate(off) if o)
+            lines.append(f"      {{ const {acc} x = cuarray_cast<{acc}>(in[i{terms}]); "
+                         f"{step.replace('[j]', f'[{j}]')} }}")
+    else:
+        lines += ["      for (int j = 0; j < " + str(nnz) + "; ++j) {",
+                  f"        const {acc} x = cuarray_cast<{acc}>(in[i + {lin}]);",
+                  f"        {step}",
+                  "      }"]
+    lines += ["    } else {",
               f"      for (int j = 0; j < {nnz}; ++j) {{",
               f"        {I} off = 0; bool oob = false;"]
     for d in range(nd):
