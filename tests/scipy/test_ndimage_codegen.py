@@ -90,7 +90,7 @@ def test_other_kernels_compile():
     for step in ("init", "merge", "flatten", "number"):
         for I in ("int", "long long"):
             src = mk.label_source("k", step, 2, "unsigned char", I, [[-1, -1], [-1, 0], [0, -1]])
-            _compile(src.replace("OUT", "int"), "k")
+            _compile(src.replace("OUT", "int").replace("RANK", I), "k")
     for kind in mk.STAT_BODIES:
         _compile(mk.stat_source("k", kind, 3, "short"), "k")
     _compile(_edt.edt_source("k"), "k")

@@ -10,8 +10,8 @@ SciPy's (checked against it point by point):
 - nearest: taps clamp;  mirror: taps mirror;  reflect/grid-mirror: taps reflect;
 - grid-wrap: taps wrap (period n);  wrap: the coordinate wraps with period n-1, taps mirror.
 
-spline: one thread per line, in place: for each pole, gain, causal recursion, anticausal
-recursion; the initial values are the closed forms for the line's symmetric or periodic
+spline: one thread per line, in place: for each pole, a causal recursion (the pole's gain
+folded in) and an anticausal one; the initial values are the closed forms for the line's symmetric or periodic
 extension (for 'reflect', SciPy's variant of it), their sums cut where the pole's powers
 fall below double precision.
 """
@@ -197,14 +197,13 @@ def spline_source(name, order, init, T, I):
         h = int(math.ceil(math.log(1e-17) / math.log(abs(z)))) + 1
         L += ["    {",
               f"      const double z = {z!r};",
-              f"      const double g = (1 - z) * (1 - 1 / z);",
-              f"      for ({I} k = 0; k < m; ++k) p[k * s] = ({T})(g * (double)p[k * s]);"]
+              f"      const double g = (1 - z) * (1 - 1 / z);"]
         if init == "mirror":
             L += [f"      const {I} P = 2 * m - 2, H = P < {h} ? P : {h};",
                   "      double acc = 0, zk = 1;",
                   f"      for ({I} k = 0; k < H; ++k) {{ const {I} q = k < m ? k : P - k; "
                   "acc += zk * (double)p[q * s]; zk *= z; }",
-                  "      const double c0 = acc / (1 - pow(z, (double)P));"]
+                  "      const double c0 = g * acc / (1 - pow(z, (double)P));"]
         elif init == "reflect":
             # SciPy's sum, whose last term (i = len - 1) reads the running sum where the
             # exact closed form has x[0]; the two differ by O(z^2len), visible on short lines.
@@ -215,15 +214,15 @@ def spline_source(name, order, init, T, I):
                   "        const double other = i == m - 1 ? acc : (double)p[(m - 1 - i) * s];",
                   "        acc += zk * ((double)p[i * s] + zn * other); zk *= z;",
                   "      }",
-                  "      const double c0 = (double)p[0] + acc * z / (1 - zn * zn);"]
+                  "      const double c0 = g * ((double)p[0] + acc * z / (1 - zn * zn));"]
         else:
             L += [f"      const {I} H = m < {h} ? m : {h};",
                   "      double acc = 0, zk = 1;",
                   f"      for ({I} j = 0; j < H; ++j) {{ const {I} q = j == 0 ? 0 : m - j; "
                   "acc += zk * (double)p[q * s]; zk *= z; }",
-                  "      const double c0 = acc / (1 - pow(z, (double)m));"]
+                  "      const double c0 = g * acc / (1 - pow(z, (double)m));"]
         L += ["      double prev = c0; p[0] = (T_)c0;".replace("T_", T),
-              f"      for ({I} k = 1; k < m; ++k) {{ prev = (double)p[k * s] + z * prev; "
+              f"      for ({I} k = 1; k < m; ++k) {{ prev = g * (double)p[k * s] + z * prev; "
               f"p[k * s] = ({T})prev; }}"]
         if init == "mirror":
             L.append("      double last = z / (z * z - 1) * ((double)p[(m - 1) * s] + "

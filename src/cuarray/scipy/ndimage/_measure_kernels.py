@@ -5,7 +5,7 @@ label: union-find over pixel indices. Every foreground pixel links to the foregr
 neighbours the structure names before it in raster order; a union hooks the larger root
 under the smaller one with compare-and-swap, so each component's root is its first
 pixel in raster order. A flatten pass points every pixel at its root, and the roots,
-numbered by an exclusive scan in raster order, give SciPy's label numbering.
+numbered by an inclusive scan in raster order, give SciPy's label numbering.
 
 Statistics accumulate into per-bin arrays with atomics (double add, min/max by CAS).
 Outside CUDA (the host emulation runs threads one after another) the atomics are plain
@@ -62,7 +62,7 @@ def label_source(name, step, nd, tin, I, offsets):
     sig = [f"const {tin}* __restrict__ in", f"{I}* __restrict__ L", f"const {I} n"]
     sig += [f"const {I} sh{d}" for d in range(nd)]
     if step == "number":
-        sig = [f"const {I}* __restrict__ L", "const long long* __restrict__ rank",
+        sig = [f"const {I}* __restrict__ L", "const RANK* __restrict__ rank",
                "OUT* __restrict__ out", f"const {I} n"]
     L = [PRELUDE, ATOMICS,
          f"__device__ __forceinline__ {I} nd_find(const {I}* L, {I} a) {{\n"
@@ -75,7 +75,8 @@ def label_source(name, step, nd, tin, I, offsets):
     elif step == "flatten":
         L.append("    if (L[i] >= 0) L[i] = nd_find(L, i);")
     elif step == "number":
-        L.append("    out[i] = L[i] < 0 ? (OUT)0 : (OUT)(rank[L[i]] + 1);")
+        # rank: inclusive count of roots up to each element, so a root's is its label
+        L.append("    out[i] = L[i] < 0 ? (OUT)0 : (OUT)rank[L[i]];")
     else:
         L.append("    if (L[i] < 0) continue;")
         L += _coords(nd, I)
@@ -117,14 +118,15 @@ def run_label(step, inp, L, offsets=(), rank=None, out=None):
         else numpy.zeros((0, nd), dtype=numpy.int64)
     tin = _dt.ctype(inp.dtype) if inp is not None else "int"
     key = ("label", step, nd, inp.dtype.char if inp is not None else "", L.dtype.char,
-           offsets.tobytes(), out.dtype.char if out is not None else "")
+           offsets.tobytes(), out.dtype.char if out is not None else "",
+           rank.dtype.char if rank is not None else "")
 
     def build():
         name = f"nd_label_{step}_{nd}d_{_code(inp.dtype) if inp is not None else 'x'}_" \
                f"{L.dtype.char}{_code(out.dtype) if out is not None else ''}_{len(offsets)}"
         src = label_source(name, step, nd, tin, I, offsets)
         if step == "number":
-            src = src.replace("OUT", _dt.ctype(out.dtype))
+            src = src.replace("OUT", _dt.ctype(out.dtype)).replace("RANK", _dt.ctype(rank.dtype))
             return name, src, ["P", "P", "P", ik]
         return name, src, ["P", "P", ik] + [ik] * nd
     entry = _get(key, build)

@@ -60,11 +60,10 @@ def label(input, structure=None, output=None):
         _k.run_label("merge", src, L, offsets=offs)
         _k.run_label("flatten", src, L)
     roots = L == cuarray.arange(n, dtype=Ldt)
-    csum = _scan.cumsum(roots, dtype=numpy.int64)
+    csum = _scan.cumsum(roots, dtype=Ldt)
     count = int(csum[-1].get())
-    rank = csum - roots
     flat = out if out.flags.c_contiguous else cuarray.empty(out.shape, dtype=out.dtype)
-    _k.run_label("number", None, L, rank=contiguous(rank), out=flat)
+    _k.run_label("number", None, L, rank=csum, out=flat)
     if flat is not out:
         out[...] = flat
     return (out, count) if give_array else count
