@@ -98,6 +98,9 @@ def test_correlate_complex(cp):
     wc = _rand((2, 2), numpy.complex128, 9)
     _check(nd.correlate(cp.asarray(xr), wc), snd.correlate(xr, wc))
     _check(nd.convolve(cp.asarray(x), wc, mode="wrap"), snd.convolve(x, wc, mode="wrap"))
+    _check(nd.uniform_filter(cp.asarray(x), 3, mode="mirror"), snd.uniform_filter(x, 3, mode="mirror"))
+    x64 = x.astype(numpy.complex64)
+    _check(nd.gaussian_filter(cp.asarray(x64), 1.2), snd.gaussian_filter(x64, 1.2), numpy.complex64)
 
 
 @pytest.mark.parametrize("dtype", [numpy.uint8, numpy.float32, numpy.float64])

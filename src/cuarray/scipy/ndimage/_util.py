@@ -117,10 +117,7 @@ def get_output(output, input, shape=None, complex_output=False):
         return output
     if isinstance(output, numpy.ndarray):
         raise TypeError("output must be a cuarray array or a dtype, not numpy.ndarray")
-    if isinstance(output, str) and output in ("f", "d", "F", "D") or not isinstance(output, str):
-        dt = numpy.dtype(output)
-    else:
-        dt = numpy.dtype(output)
+    dt = numpy.dtype(output)
     if complex_output and dt.kind != "c":
         raise RuntimeError("output must have complex dtype")
     return cuarray.empty(shape, dtype=dt)
