@@ -41,7 +41,8 @@ def test_line_kernel_complex_and_modes():
 @pytest.mark.parametrize("kind", sorted(fk.TAP_KINDS))
 def test_tap_kernels_compile(kind):
     offs = numpy.array([[-1, 0], [0, -1], [0, 0], [1, 1]])
-    user = ('extern "C" __device__ void f(const double* x, int n, double* y) { *y = x[0]; }', "f")
+    user = ("raw", 'extern "C" __device__ void f(const double* x, int n, double* y) { *y = x[0]; }',
+            "f")
     for t in "?fQ":
         if kind in ("rank", "generic") and t == "?":
             continue
@@ -53,8 +54,16 @@ def test_tap_kernels_compile(kind):
         _compile(src, "k")
 
 
+def test_reduction_user_compiles():
+    user = ("reduction", "typedef float X; typedef double Y;", "x", "y", "double", "0",
+            "x * x", "a + b", "y = a / _in_ind.size()")
+    src = fk.tap_source("k", "generic", "wrap", "float", "double", "float",
+                        numpy.array([[0, 0], [1, 0]]), "int", user=user)
+    _compile(src, "k")
+
+
 def test_generic_lines_compile():
-    user = ('extern "C" __device__ void g(const double* a, long long na, double* b, '
+    user = ("raw", 'extern "C" __device__ void g(const double* a, long long na, double* b, '
             'long long nb) { b[0] = a[0]; }', "g")
     _compile(fk.lines_source("k", "wrap", "float", "double", "int", 3, 1, user), "k")
 

@@ -237,6 +237,13 @@ def test_generic_filter_rawkernel(cp):
     for axis in (0, 1):
         _check(nd.generic_filter1d(cp.asarray(x), k1, 3, axis=axis, mode="nearest"),
                snd.generic_filter1d(x, ref, 3, axis=axis, mode="nearest"))
+    red = cp.ReductionKernel("X x", "Y y", "x * x", "a + b", "y = a / _in_ind.size()", "0",
+                             "ms")
+    _check(nd.generic_filter(cp.asarray(x), red, size=(2, 3), mode="mirror"),
+           snd.generic_filter(x, lambda v: (v * v).mean(), size=(2, 3), mode="mirror"))
+    mx = cp.ReductionKernel("T x", "T y", "x", "fmax(a, b)", "y = a", "-1e300", "mx")
+    _check(nd.generic_filter(cp.asarray(x), mx, footprint=fp),
+           snd.generic_filter(x, numpy.max, footprint=fp))
     with pytest.raises(TypeError):
         nd.generic_filter(cp.asarray(x), lambda v: v.sum(), size=3)
 

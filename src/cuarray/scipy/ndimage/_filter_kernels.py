@@ -304,6 +304,32 @@ def _select_source(acc, nnz, rank):
             f"  return v[{passes - 1}];\n}}\n")
 
 
+def user_source(user, nnz):
+    """`nd_user(double* v)`: the user's function over the `nnz` values under the footprint.
+
+    user: ('raw', device code, function name) for a RawKernel, CuPy's convention
+    `f(const double* values, int n, double* result)`; ('reduction', typedefs and preamble,
+    input name, output name, reduce type, identity, map, reduce, post-map) for a
+    ReductionKernel, whose `_in_ind.size()` is the footprint's size.
+    """
+    if user[0] == "raw":
+        return (f"{user[1]}\n__device__ __forceinline__ double nd_user(double* v) {{\n"
+                f"  double r = 0; {user[2]}(v, {nnz}, &r); return r;\n}}\n")
+    _, pre, xn, yn, red, ident, mapx, redx, post = user
+    return (f"{pre}\nstruct nd_red_ind {{ __device__ long long size() const {{ return {nnz}; }} }};\n"
+            f"__device__ __forceinline__ double nd_user(double* v) {{\n"
+            f"  typedef {red} _type_reduce;\n"
+            f"  const nd_red_ind _in_ind; (void)_in_ind;\n"
+            f"  _type_reduce a = (_type_reduce)({ident});\n"
+            f"  for (int j = 0; j < {nnz}; ++j) {{\n"
+            f"    const X {xn} = cuarray_cast<X>(v[j]);\n"
+            f"    const _type_reduce b = (_type_reduce)({mapx});\n"
+            f"    a = ({redx});\n"
+            f"  }}\n"
+            f"  Y {yn}; {post};\n"
+            f"  return cuarray_cast<double>({yn});\n}}\n")
+
+
 def tap_source(name, kind, mode, tin, tout, acc, offsets, I, rank=None, user=None):
     """CUDA source of an N-d filter over the tap `offsets` (nnz x ndim ints).
 
@@ -323,9 +349,7 @@ def tap_source(name, kind, mode, tin, tout, acc, offsets, I, rank=None, user=Non
         pre.append(_select_source(acc, nnz, rank))
         vdecl = f"    {acc} v[{max(nnz, 1)}];\n"
     elif kind == "generic":
-        pre.append(user[0])
-        pre.append(f"__device__ __forceinline__ double nd_user(double* v) {{\n"
-                   f"  double r = 0; {user[1]}(v, {nnz}, &r); return r;\n}}\n")
+        pre.append(user_source(user, nnz))
         vdecl = f"    double v[{max(nnz, 1)}];\n"
     sig = [f"const {tin}* __restrict__ in", f"{tout}* __restrict__ out",
            f"const {acc}* __restrict__ w", f"const {I} n"]
@@ -423,7 +447,7 @@ def run_taps(kind, mode, inp, out, offsets, weights, cval, acc_dtype, rank=None,
 def lines_source(name, mode, tin, tout, I, fs, left, user):
     """One thread per line: extend the line by the boundary rule into a scratch row of
     doubles, call the user's function, cast its output row back."""
-    return (f"{PRELUDE}{user[0]}\n"
+    return (f"{PRELUDE}{user[1]}\n"
             f'extern "C" __global__ void {name}(const {tin}* __restrict__ in, '
             f"{tout}* __restrict__ out, double* scratch, const {I} nlines, const {I} len, "
             f"const {I} inner, const double cval) {{\n"
@@ -436,7 +460,7 @@ def lines_source(name, mode, tin, tout, I, fs, left, user):
             f"      const {I} a = nd_{mode}<{I}>(j - {left}, len);\n"
             f"      ext[j] = a < 0 ? cval : cuarray_cast<double>(in[base + a * inner]);\n"
             f"    }}\n"
-            f"    {user[1]}(ext, len + {fs - 1}, res, len);\n"
+            f"    {user[2]}(ext, len + {fs - 1}, res, len);\n"
             f"    for ({I} j = 0; j < len; ++j) out[base + j * inner] = cuarray_cast<{tout}>(res[j]);\n"
             f"  }}\n}}\n")
 

@@ -525,14 +525,40 @@ def percentile_filter(input, percentile, size=None, footprint=None, output=None,
                  axes)
 
 
-def _user_function(function):
-    """(device source, name) of a user RawKernel; CuPy's calling convention
-    `f(const double* values, int filter_size, double* result)`."""
+def _user_function(function, in_dtype=None, out_dtype=None, reduction_ok=True):
+    """The `user` description of a RawKernel or ReductionKernel for the kernel generator
+    (see _filter_kernels.user_source)."""
+    from cuarray._core import dtypes as _dt
+    from cuarray._core.kernel import ReductionKernel
     from cuarray._core.raw import RawKernel
-    if not isinstance(function, RawKernel):
-        raise TypeError("bad function type: generic_filter takes a cuarray.RawKernel "
-                        "(as cupyx.scipy.ndimage does), not a Python callable")
-    return function.code.replace("__global__", "__device__"), function.name
+    if isinstance(function, RawKernel):
+        return ("raw", function.code.replace("__global__", "__device__"), function.name)
+    if reduction_ok and isinstance(function, ReductionKernel):
+        if function.nin != 1 or function.nout != 1:
+            raise TypeError("a ReductionKernel for generic_filter takes one input and one "
+                            "output")
+        xs, ys = function.in_params[0], function.out_params[0]
+        xt = _dt.ctype(in_dtype) if xs.placeholder else _dt.ctype(xs.type)
+        yt = _dt.ctype(out_dtype) if ys.placeholder else _dt.ctype(ys.type)
+        defs = [f"typedef {xt} X;", f"typedef {yt} Y;"]
+        named = {"X", "Y"}
+        for s_, alias in ((xs, "X"), (ys, "Y")):
+            if s_.placeholder and s_.type not in named:
+                named.add(s_.type)
+                defs.append(f"typedef {alias} {s_.type};")
+        red = function.reduce_type
+        if red is None:
+            red = "Y"
+        else:
+            try:
+                red = _dt.ctype(numpy.dtype(red))
+            except TypeError:
+                pass    # a C type name
+        return ("reduction", "\n".join(defs) + "\n" + function.preamble, xs.name, ys.name,
+                red, function.identity, function.map_expr, function.reduce_expr,
+                function.post_map_expr)
+    raise TypeError("bad function type: generic_filter takes a cuarray.RawKernel or "
+                    "ReductionKernel (as cupyx.scipy.ndimage does), not a Python callable")
 
 
 def generic_filter(input, function, size=None, footprint=None, output=None, mode="reflect",
@@ -540,14 +566,15 @@ def generic_filter(input, function, size=None, footprint=None, output=None, mode
     """cuarray version of `scipy.ndimage.generic_filter`.
 
     As CuPy's: `function` is a RawKernel whose function, called once per output, receives
-    the values under the footprint as doubles (`(const double* x, int n, double* y)`);
-    no extra_arguments or extra_keywords.
+    the values under the footprint as doubles (`(const double* x, int n, double* y)`), or
+    a ReductionKernel of one input and one output reduced over those values; no
+    extra_arguments or extra_keywords.
     """
-    user = _user_function(function)
     input = check_input(input, complex_ok=False)
     fp, origins, axes = _footprint(input, size, footprint, origin, axes)
     mode = check_mode(mode)
     out = get_output(output, input)
+    user = _user_function(function, input.dtype, out.dtype)
     if input.size == 0:
         return out
     return _run_taps("generic", input, out, fp, origins, mode, cval, user=user)
@@ -561,7 +588,7 @@ def generic_filter1d(input, function, filter_size, axis=-1, output=None, mode="r
     double* out, ptrdiff_t out_len)` called once per line on the line extended by
     `filter_size - 1` values of the boundary rule.
     """
-    user = _user_function(function)
+    user = _user_function(function, reduction_ok=False)
     input = check_input(input, complex_ok=False)
     if filter_size < 1:
         raise RuntimeError("invalid filter size")
