@@ -4,8 +4,8 @@ statistics, both grid-stride loops whose threads meet only through atomics.
 label: union-find over pixel indices. Every foreground pixel links to the foreground
 neighbours the structure names before it in raster order; a union hooks the larger root
 under the smaller one with compare-and-swap, so each component's root is its first
-pixel in raster order. A flatten pass points every pixel at its root, and the roots,
-numbered by an inclusive scan in raster order, give SciPy's label numbering.
+pixel in raster order. A flatten pass points every pixel at its root and flags the roots;
+an inclusive scan of the flags numbers them in raster order, SciPy's label numbering.
 
 Statistics accumulate into per-bin arrays with atomics (double add, min/max by CAS).
 Outside CUDA (the host emulation runs threads one after another) the atomics are plain
@@ -61,19 +61,25 @@ def label_source(name, step, nd, tin, I, offsets):
     """Source of one label pass. step: 'init', 'merge', 'flatten' or 'number'."""
     sig = [f"const {tin}* __restrict__ in", f"{I}* __restrict__ L", f"const {I} n"]
     sig += [f"const {I} sh{d}" for d in range(nd)]
+    if step == "flatten":
+        sig.append("unsigned char* __restrict__ flag")
     if step == "number":
         sig = [f"const {I}* __restrict__ L", "const RANK* __restrict__ rank",
                "OUT* __restrict__ out", f"const {I} n"]
     L = [PRELUDE, ATOMICS,
-         f"__device__ __forceinline__ {I} nd_find(const {I}* L, {I} a) {{\n"
-         f"  {I} p = L[a]; while (p != a) {{ a = p; p = L[a]; }} return a;\n}}",
+         # path halving: a non-root only ever moves to another of its ancestors, and
+         # roots change only by CAS, so the plain writes race harmlessly
+         f"__device__ __forceinline__ {I} nd_find({I}* L, {I} a) {{\n"
+         f"  while (true) {{ const {I} p = L[a]; if (p == a) return a;\n"
+         f"    const {I} g = L[p]; if (g == p) return p; L[a] = g; a = g; }}\n}}",
          f'extern "C" __global__ void {name}({", ".join(sig)}) {{',
          f"  for ({I} i = ({I})blockIdx.x * blockDim.x + threadIdx.x; i < n; "
          f"i += ({I})blockDim.x * gridDim.x) {{"]
     if step == "init":
         L.append(f"    L[i] = in[i] != ({tin})0 ? i : ({I})-1;")
     elif step == "flatten":
-        L.append("    if (L[i] >= 0) L[i] = nd_find(L, i);")
+        L.append("    const bool fg = L[i] >= 0; if (fg) L[i] = nd_find(L, i);")
+        L.append("    flag[i] = fg && L[i] == i;")
     elif step == "number":
         # rank: inclusive count of roots up to each element, so a root's is its label
         L.append("    out[i] = L[i] < 0 ? (OUT)0 : (OUT)rank[L[i]];")
@@ -110,6 +116,7 @@ def label_source(name, step, nd, tin, I, offsets):
 
 
 def run_label(step, inp, L, offsets=(), rank=None, out=None):
+    """One label pass; `out` is the root flags (flatten) or the labels (number)."""
     nd = inp.ndim if inp is not None else 1
     n = L.size
     I = _dt.ctype(L.dtype)
@@ -118,22 +125,23 @@ def run_label(step, inp, L, offsets=(), rank=None, out=None):
         else numpy.zeros((0, nd), dtype=numpy.int64)
     tin = _dt.ctype(inp.dtype) if inp is not None else "int"
     key = ("label", step, nd, inp.dtype.char if inp is not None else "", L.dtype.char,
-           offsets.tobytes(), out.dtype.char if out is not None else "",
+           offsets.tobytes(), out.dtype.char if out is not None and step == "number" else "",
            rank.dtype.char if rank is not None else "")
 
     def build():
         name = f"nd_label_{step}_{nd}d_{_code(inp.dtype) if inp is not None else 'x'}_" \
-               f"{L.dtype.char}{_code(out.dtype) if out is not None else ''}_{len(offsets)}"
+               f"{L.dtype.char}{_code(out.dtype) if step == 'number' else ''}_{len(offsets)}"
         src = label_source(name, step, nd, tin, I, offsets)
         if step == "number":
             src = src.replace("OUT", _dt.ctype(out.dtype)).replace("RANK", _dt.ctype(rank.dtype))
             return name, src, ["P", "P", "P", ik]
-        return name, src, ["P", "P", ik] + [ik] * nd
+        return name, src, ["P", "P", ik] + [ik] * nd + (["P"] if step == "flatten" else [])
     entry = _get(key, build)
     if step == "number":
         vals = [L._ptr, rank._ptr, out._ptr, n]
     else:
-        vals = [inp._ptr, L._ptr, n] + list(inp.shape)
+        vals = [inp._ptr, L._ptr, n] + list(inp.shape) + ([out._ptr] if step == "flatten"
+                                                           else [])
     _launch(entry, n, vals)
 
 

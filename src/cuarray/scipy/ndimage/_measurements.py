@@ -58,8 +58,8 @@ def label(input, structure=None, output=None):
         offs = offs[numpy.any(offs != 0, axis=1)] if nd else offs
     if len(offs):
         _k.run_label("merge", src, L, offsets=offs)
-        _k.run_label("flatten", src, L)
-    roots = L == cuarray.arange(n, dtype=Ldt)
+    roots = cuarray.empty(n, dtype=numpy.uint8)
+    _k.run_label("flatten", src, L, out=roots)
     csum = _scan.cumsum(roots, dtype=Ldt)
     count = int(csum[-1].get())
     flat = out if out.flags.c_contiguous else cuarray.empty(out.shape, dtype=out.dtype)
