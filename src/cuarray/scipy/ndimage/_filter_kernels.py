@@ -111,7 +111,9 @@ def line_source(name, kind, mode, tin, tout, acc, K, left, P, I, by_value):
     (outer o, chunk c of P outputs, inner r) with r fastest.
     """
     if kind == "corr":
-        step, k0 = "s += w[k] * {x};", 0
+        # weights by value are read as w_.w[k] (never through a pointer, which would copy
+        # the parameter to local memory)
+        step, k0 = ("s += w_.w[k] * {x};" if by_value else "s += w[k] * {x};"), 0
     elif kind == "mean":
         step, k0 = "s += {x};", 0
     else:
@@ -122,7 +124,6 @@ def line_source(name, kind, mode, tin, tout, acc, K, left, P, I, by_value):
     elif by_value:
         wparam = "const nd_weights w_"
         wdecl = f"struct nd_weights {{ {acc} w[{K}]; }};\n"
-        wuse = f"  const {acc}* w = w_.w;\n"
     else:
         wparam = f"const {acc}* __restrict__ w"
     load = f"cuarray_cast<{acc}>(in[base + a * inner])"
