@@ -239,9 +239,9 @@ def zoom(input, zoom, output=None, order=3, mode="constant", cval=0.0, prefilter
                                                            prefilter, grid_mode=grid_mode),
                          input, output, cval)
     if grid_mode:
-        if mode == "constant":
-            warnings.warn("It is recommended to use mode = grid-constant instead of constant "
-                          "when grid_mode is True.", UserWarning, stacklevel=2)
+        if mode in ("constant", "wrap"):
+            warnings.warn(f"It is recommended to use mode = grid-{mode} instead of {mode} "
+                          f"when grid_mode is True.", UserWarning, stacklevel=2)
         b = [0.5 * s - 0.5 for s in scale]
     else:
         b = [0.0] * input.ndim
