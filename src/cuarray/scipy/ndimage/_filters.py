@@ -4,7 +4,6 @@ Separable filters (correlate1d, uniform, Gaussian, min/max over a box, prewitt, 
 run as 1-D line passes, each pass writing the output's dtype as SciPy's do; everything
 else runs the N-d tap kernel over the nonzero taps of its weights or footprint.
 """
-import math
 import warnings
 
 import numpy
@@ -604,8 +603,3 @@ def generic_filter1d(input, function, filter_size, axis=-1, output=None, mode="r
     _k.run_generic_lines(src, target, axis, filter_size, filter_size // 2 + int(origin), mode,
                          cval, user)
     return finish()
-
-
-__all__ = [n for n in dir() if not n.startswith("_") and n not in
-           ("math", "warnings", "numpy", "cuarray")]
-del math

@@ -15,7 +15,7 @@ from cuarray._core.ndarray import ndarray
 from cuarray.scipy.ndimage import _filter_kernels as _k
 from cuarray.scipy.ndimage import _filters
 from cuarray.scipy.ndimage._util import (check_axes, check_input, contiguous, get_output,
-                                         host_array, may_share, normalize_sequence)
+                                         host_array, normalize_sequence)
 
 
 def _reflect(a):
@@ -317,6 +317,3 @@ def black_tophat(input, size=None, footprint=None, structure=None, output=None, 
     else:
         cuarray.subtract(tmp, input, out=tmp)
     return tmp
-
-
-del may_share
