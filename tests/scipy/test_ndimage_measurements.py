@@ -60,6 +60,10 @@ def test_statistics(cp, dtype):
             res = _h(F(cp.asarray(x), cp.asarray(lab), index))
             numpy.testing.assert_allclose(res, ref, rtol=1e-10, err_msg=f"{f} {index}")
         numpy.testing.assert_allclose(_h(F(cp.asarray(x))), numpy.asarray(S(x)), rtol=1e-10)
+    for index in (None, 2, [1, 2, 3], numpy.array([[3, 1], [1, 0]])):
+        numpy.testing.assert_allclose(_h(nd.median(cp.asarray(x), cp.asarray(lab), index)),
+                                      numpy.asarray(snd.median(x, lab, index)), rtol=1e-12)
+    numpy.testing.assert_allclose(_h(nd.median(cp.asarray(x))), snd.median(x))
     for f in ("minimum_position", "maximum_position", "center_of_mass"):
         F, S = getattr(nd, f), getattr(snd, f)
         for index in (None, 3, [1, 2, 4, 9]):

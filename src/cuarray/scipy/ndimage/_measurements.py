@@ -141,6 +141,28 @@ def standard_deviation(input, labels=None, index=None):
     return cuarray.sqrt(variance(input, labels, index))
 
 
+def median(input, labels=None, index=None):
+    """cuarray version of `scipy.ndimage.median` (a cuarray array; NaN for absent labels).
+
+    Sorts the values by (label, value) and reads each label's middle one or two; the
+    per-label counts come back to the host to place them.
+    """
+    src, bins, nb, gmap, acc = _basic(input, labels, index)
+    flat = src.reshape(src.size).astype(numpy.float64)
+    o1 = _sorting.argsort(flat, kind="stable")
+    o2 = _sorting.argsort(bins[o1], kind="stable")
+    vals = flat[o1][o2]
+    counts = acc[:, 0].get().astype(numpy.int64)
+    start = src.size - int(counts.sum())          # elements of no label sort first
+    starts = start + numpy.concatenate([[0], numpy.cumsum(counts)[:-1]])
+    lo = numpy.where(counts > 0, starts + (counts - 1) // 2, 0)
+    hi = numpy.where(counts > 0, starts + counts // 2, 0)
+    pick = cuarray.asarray(numpy.stack([lo, hi]))
+    m = vals[pick]
+    res = cuarray.where(cuarray.asarray(counts > 0), (m[0] + m[1]) / 2, numpy.nan)
+    return _gather(res, gmap)
+
+
 def _extreme(input, labels, index, col):
     _, _, _, gmap, acc = _basic(input, labels, index)
     dt = check_input(input).dtype
