@@ -223,15 +223,16 @@ def run_line(kind, mode, inp, out, axis, weights, left, cval, acc_dtype):
     for s in shape[axis + 1:]:
         inner *= s
     outer = n // (length * inner)
-    P = OUTPUTS_PER_THREAD if K <= UNROLL_TAPS else 1
-    P = min(P, length)
-    nchunks = (length + P - 1) // P
-    items = outer * nchunks * inner
-    I = index_type(max(n, items) + length + K)
     acc_dtype = numpy.dtype(acc_dtype)
     minmax = kind in ("min", "max")
     acc = compute_ctype(inp.dtype if minmax else acc_dtype)
     cdt = scalar_dtype(inp.dtype if minmax else acc_dtype)
+    # the window is K + P - 1 values in registers: fewer outputs per thread for wide types
+    P = max(1, OUTPUTS_PER_THREAD * 4 // max(cdt.itemsize, 4)) if K <= UNROLL_TAPS else 1
+    P = min(P, length)
+    nchunks = (length + P - 1) // P
+    items = outer * nchunks * inner
+    I = index_type(max(n, items) + length + K)
     by_value = kind == "corr" and K <= UNROLL_TAPS
     tin, tout = _dt.ctype(inp.dtype), _dt.ctype(out.dtype)
     ik = "i" if I == "int" else "q"
