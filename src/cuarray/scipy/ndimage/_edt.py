@@ -29,33 +29,43 @@ extern "C" __global__ void NAME(double* __restrict__ d2, long long* __restrict__
        t += (long long)blockDim.x * gridDim.x) {
     double* f = d2 + (t / inner) * len * inner + t % inner;
     long long* g = feat + (t / inner) * len * inner + t % inner;
-    // scratch entry k of this line: index k * nlines + t
+    // scratch entry k of this line: index k * nlines + t; the envelope's top entry and,
+    // in the second loop, the current one are kept in registers as well, so the common
+    // step needs no read of what was just written
     long long k = -1;
+    long long vk = 0; double fk = 0, zk = 0;
     for (long long q = 0; q < len; ++q) {
       const double fq = f[q * inner];
       if (!(fq < 1e300)) continue;
       double s = -1e308;
       while (k >= 0) {
-        const long long vk = sv[k * nlines + t];
-        const double fk = sf[k * nlines + t];
         s = ((fq + w * (double)q * (double)q) - (fk + w * (double)vk * (double)vk)) /
             (2.0 * w * (double)(q - vk));
-        if (s <= sz[k * nlines + t]) { --k; s = -1e308; } else break;
+        if (s > zk) break;
+        --k; s = -1e308;
+        if (k >= 0) { vk = sv[k * nlines + t]; fk = sf[k * nlines + t]; zk = sz[k * nlines + t]; }
       }
       ++k;
+      vk = q; fk = fq; zk = k == 0 ? -1e308 : s;
       sv[k * nlines + t] = (int)q;
-      sz[k * nlines + t] = k == 0 ? -1e308 : s;
+      sz[k * nlines + t] = zk;
       sf[k * nlines + t] = fq;
       sg[k * nlines + t] = g[q * inner];
     }
     if (k < 0) continue;   // no finite entry on this line: it stays infinite
     const long long top = k;
     k = 0;
+    long long vc = sv[t]; double fc = sf[t]; long long gc = sg[t];
+    double znext = top > 0 ? sz[nlines + t] : 1e308;
     for (long long q = 0; q < len; ++q) {
-      while (k < top && sz[(k + 1) * nlines + t] < (double)q) ++k;
-      const double dq = (double)(q - sv[k * nlines + t]);
-      f[q * inner] = w * dq * dq + sf[k * nlines + t];
-      g[q * inner] = sg[k * nlines + t];
+      while (znext < (double)q) {
+        ++k;
+        vc = sv[k * nlines + t]; fc = sf[k * nlines + t]; gc = sg[k * nlines + t];
+        znext = k < top ? sz[(k + 1) * nlines + t] : 1e308;
+      }
+      const double dq = (double)(q - vc);
+      f[q * inner] = w * dq * dq + fc;
+      g[q * inner] = gc;
     }
   }
 }
@@ -75,7 +85,7 @@ def _pass(d2, feat, axis, w):
     sf = cuarray.empty(d2.size, dtype=numpy.float64)
     sg = cuarray.empty(d2.size, dtype=numpy.int64)
     _launch(entry, nlines, [d2._ptr, feat._ptr, sv._ptr, sz._ptr, sf._ptr, sg._ptr, nlines,
-                            length, inner, float(w)])
+                            length, inner, float(w)], per_line=True)
 
 
 def distance_transform_edt(input, sampling=None, return_distances=True, return_indices=False,

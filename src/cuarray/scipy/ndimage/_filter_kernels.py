@@ -194,10 +194,13 @@ def _get(key, build):
     return entry
 
 
-def _launch(entry, n, vals):
+def _launch(entry, n, vals, per_line=False):
+    """Launch over `n` work items. Kernels whose thread walks a whole line (`per_line`)
+    have few, long-running threads: small blocks spread them over more SMs."""
     fn, packer = entry
-    grid = min((n + BLOCK - 1) // BLOCK, _GRID_CAP)
-    fn.launch1d(grid, BLOCK, packer.pack(vals), _stream.current_stream_ptr())
+    block = 64 if per_line and n < (1 << 16) else BLOCK
+    grid = min((n + block - 1) // block, _GRID_CAP)
+    fn.launch1d(grid, block, packer.pack(vals), _stream.current_stream_ptr())
 
 
 def _scalar(value, dtype):
@@ -487,4 +490,4 @@ def run_generic_lines(inp, out, axis, fs, left, mode, cval, user):
     entry = _get(key, build)
     scratch = cuarray.empty(nlines * (2 * length + fs - 1), dtype=numpy.float64)
     _launch(entry, nlines, [inp._ptr, out._ptr, scratch._ptr, nlines, length, inner,
-                            float(cval)])
+                            float(cval)], per_line=True)

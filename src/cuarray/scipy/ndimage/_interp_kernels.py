@@ -262,4 +262,4 @@ def run_spline(data, axis, order, mode):
         name = f"nd_spline_o{order}_{init}_{_code(data.dtype)}"
         return name, spline_source(name, order, init, T, I), ["P", ik, ik, ik]
     entry = _get(key, build)
-    _launch(entry, nlines, [data._ptr, nlines, length, inner])
+    _launch(entry, nlines, [data._ptr, nlines, length, inner], per_line=True)
