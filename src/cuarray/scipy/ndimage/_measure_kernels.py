@@ -72,13 +72,17 @@ def label_source(name, step, nd, tin, I, offsets):
          f"__device__ __forceinline__ {I} nd_find({I}* L, {I} a) {{\n"
          f"  while (true) {{ const {I} p = L[a]; if (p == a) return a;\n"
          f"    const {I} g = L[p]; if (g == p) return p; L[a] = g; a = g; }}\n}}",
+         # flatten's find must not write: a halving write landing after an element's own
+         # thread stored its root would leave it pointing at a non-root
+         f"__device__ __forceinline__ {I} nd_root(const {I}* L, {I} a) {{\n"
+         f"  {I} p = L[a]; while (p != a) {{ a = p; p = L[a]; }} return a;\n}}",
          f'extern "C" __global__ void {name}({", ".join(sig)}) {{',
          f"  for ({I} i = ({I})blockIdx.x * blockDim.x + threadIdx.x; i < n; "
          f"i += ({I})blockDim.x * gridDim.x) {{"]
     if step == "init":
         L.append(f"    L[i] = in[i] != ({tin})0 ? i : ({I})-1;")
     elif step == "flatten":
-        L.append("    const bool fg = L[i] >= 0; if (fg) L[i] = nd_find(L, i);")
+        L.append("    const bool fg = L[i] >= 0; if (fg) L[i] = nd_root(L, i);")
         L.append("    flag[i] = fg && L[i] == i;")
     elif step == "number":
         # rank: inclusive count of roots up to each element, so a root's is its label
