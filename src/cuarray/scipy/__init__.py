@@ -1,11 +1,11 @@
 """cuarray.scipy: SciPy's API on the GPU (cuarray version of `cupyx.scipy`).
 
 Subpackages load on first use: `cuarray.scipy.sparse`, `linalg`, `fft`, `fftpack`,
-`special`; `from cuarray.scipy import fftpack, linalg, sparse` works too.
+`special`, `signal`; `from cuarray.scipy import fftpack, linalg, sparse` works too.
 """
 import importlib
 
-_SUBPACKAGES = ("fft", "fftpack", "linalg", "sparse", "special")
+_SUBPACKAGES = ("fft", "fftpack", "linalg", "sparse", "special", "signal")
 __all__ = list(_SUBPACKAGES) + ["get_array_module"]
 
 

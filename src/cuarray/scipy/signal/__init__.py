@@ -1,0 +1,5 @@
+"""cuarray.scipy.signal: SciPy's signal processing on the GPU (cuarray version of
+`scipy.signal` / `cupyx.scipy.signal`)."""
+from cuarray.scipy.signal import windows  # noqa: F401
+from cuarray.scipy.signal.windows import get_window  # noqa: F401
+from cuarray.scipy.signal._convolution import *  # noqa: F401,F403
