@@ -63,7 +63,10 @@ def _rows(x, axis):
     """x with `axis` last, as C-contiguous rows (S, N), and the moved shape."""
     xm = cuarray.moveaxis(x, axis, -1)
     shape = xm.shape
-    return cuarray.ascontiguousarray(xm).reshape(-1, shape[-1]), shape
+    S = 1
+    for n in shape[:-1]:
+        S *= n
+    return cuarray.ascontiguousarray(xm).reshape(S, shape[-1]), shape
 
 
 def _unrows(r, shape, axis):
