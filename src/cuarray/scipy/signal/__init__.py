@@ -4,3 +4,5 @@ from cuarray.scipy.signal import windows  # noqa: F401
 from cuarray.scipy.signal.windows import get_window  # noqa: F401
 from cuarray.scipy.signal._convolution import *  # noqa: F401,F403
 from cuarray.scipy.signal._lfilter import *  # noqa: F401,F403
+from cuarray.scipy.signal._order_filters import *  # noqa: F401,F403
+from cuarray.scipy.signal._hilbert_detrend import *  # noqa: F401,F403

@@ -19,7 +19,12 @@ def kernel(source, name, **subs):
     key = (name, source, tuple(sorted(subs.items())))
     k = _cache.get(key)
     if k is None:
-        src = "#include <cuarray/core.cuh>\n" + source
+        src = source
+        if "T" in subs:
+            # One identifier, so `{T}(0)` also works for `unsigned char`, `long long`.
+            src = f"typedef {subs['T']} sig_t;\n" + src
+            subs = dict(subs, T="sig_t")
+        src = "#include <cuarray/core.cuh>\n" + src
         for s, v in subs.items():
             src = src.replace("{" + s + "}", str(v))
         k = _cache[key] = RawKernel(src, name)
