@@ -5,6 +5,8 @@ import numpy as np
 import pytest
 import scipy.signal as ss
 
+from signal_standins import xp  # noqa: F401  (fixture)
+
 SHAPES = [((10,), (3,)), ((3,), (10,)), ((1,), (1,)), ((7, 5), (3, 2)), ((3, 2), (7, 5)),
           ((4, 5, 6), (2, 3, 2))]
 
@@ -96,9 +98,8 @@ def test_errors(cp):
     assert s.choose_conv_method(cuarray.zeros(1 << 20), cuarray.zeros(4096)) == "fft"
 
 
-@pytest.mark.gpu
 @pytest.mark.parametrize("mode", ["full", "same", "valid"])
-def test_fft_and_oa_match_scipy(gpu_cp, mode):
+def test_fft_and_oa_match_scipy(xp, mode):
     from cuarray.scipy import signal as s
     rng = np.random.default_rng(3)
     cases = [((1000,), (37,)), ((37,), (1000,)), ((300, 40), (11, 5)), ((64, 3), (5, 3)),
@@ -108,46 +109,44 @@ def test_fft_and_oa_match_scipy(gpu_cp, mode):
             a, b = _rand(rng, sa, dt), _rand(rng, sb, dt)
             tol = 2e-4 if dt in ("f4", "c8") else 1e-9
             for f in ["fftconvolve", "oaconvolve"]:
-                got = getattr(s, f)(gpu_cp.asarray(a), gpu_cp.asarray(b), mode)
+                got = getattr(s, f)(xp.asarray(a), xp.asarray(b), mode)
                 want = getattr(ss, f)(a, b, mode)
                 assert got.dtype == want.dtype and got.shape == want.shape, (f, sa, sb, dt)
                 scale = max(1.0, np.abs(want).max()) if want.size else 1.0
-                np.testing.assert_allclose(gpu_cp.asnumpy(got), want, rtol=tol,
+                np.testing.assert_allclose(xp.asnumpy(got), want, rtol=tol,
                                            atol=tol * scale, err_msg=f"{f} {sa} {sb} {dt}")
-            got = s.convolve(gpu_cp.asarray(a), gpu_cp.asarray(b), mode, method="fft")
+            got = s.convolve(xp.asarray(a), xp.asarray(b), mode, method="fft")
             want = ss.convolve(a, b, mode, method="fft")
             assert got.dtype == want.dtype
-            np.testing.assert_allclose(gpu_cp.asnumpy(got), want, rtol=tol,
+            np.testing.assert_allclose(xp.asnumpy(got), want, rtol=tol,
                                        atol=tol * max(1.0, np.abs(want).max()))
 
 
-@pytest.mark.gpu
-def test_fft_axes(gpu_cp):
+def test_fft_axes(xp):
     from cuarray.scipy import signal as s
     rng = np.random.default_rng(4)
     a = rng.standard_normal((6, 500))
     b = rng.standard_normal((6, 31))
     for f in ["fftconvolve", "oaconvolve"]:
         for mode in ["full", "same", "valid"]:
-            got = getattr(s, f)(gpu_cp.asarray(a), gpu_cp.asarray(b), mode, axes=1)
-            np.testing.assert_allclose(gpu_cp.asnumpy(got), getattr(ss, f)(a, b, mode, axes=1),
+            got = getattr(s, f)(xp.asarray(a), xp.asarray(b), mode, axes=1)
+            np.testing.assert_allclose(xp.asnumpy(got), getattr(ss, f)(a, b, mode, axes=1),
                                        atol=1e-10)
-        got = getattr(s, f)(gpu_cp.asarray(a), gpu_cp.asarray(b[:1]), axes=-1)
-        np.testing.assert_allclose(gpu_cp.asnumpy(got), getattr(ss, f)(a, b[:1], axes=-1),
+        got = getattr(s, f)(xp.asarray(a), xp.asarray(b[:1]), axes=-1)
+        np.testing.assert_allclose(xp.asnumpy(got), getattr(ss, f)(a, b[:1], axes=-1),
                                    atol=1e-10)
     with pytest.raises(ValueError, match="incompatible shapes"):
-        s.fftconvolve(gpu_cp.asarray(a), gpu_cp.asarray(b[:4]), axes=1)
+        s.fftconvolve(xp.asarray(a), xp.asarray(b[:4]), axes=1)
 
 
-@pytest.mark.gpu
-def test_auto_method_large(gpu_cp):
+def test_auto_method_large(xp):
     from cuarray.scipy import signal as s
     rng = np.random.default_rng(5)
     a = rng.standard_normal(1 << 16).astype(np.float32)
     b = rng.standard_normal(2000).astype(np.float32)
-    got = s.convolve(gpu_cp.asarray(a), gpu_cp.asarray(b))
+    got = s.convolve(xp.asarray(a), xp.asarray(b))
     assert got.dtype == np.float32
-    np.testing.assert_allclose(gpu_cp.asnumpy(got), ss.convolve(a, b), rtol=1e-3, atol=2e-3)
-    got = s.correlate(gpu_cp.asarray(a), gpu_cp.asarray(b), "same")
-    np.testing.assert_allclose(gpu_cp.asnumpy(got), ss.correlate(a, b, "same"), rtol=1e-3,
+    np.testing.assert_allclose(xp.asnumpy(got), ss.convolve(a, b), rtol=1e-3, atol=2e-3)
+    got = s.correlate(xp.asarray(a), xp.asarray(b), "same")
+    np.testing.assert_allclose(xp.asnumpy(got), ss.correlate(a, b, "same"), rtol=1e-3,
                                atol=2e-3)

@@ -5,6 +5,8 @@ import numpy as np
 import pytest
 import scipy.signal as ss
 
+from signal_standins import xp  # noqa: F401  (fixture)
+
 B8, A8 = ss.butter(8, 0.15)
 B4, A4 = ss.butter(4, 0.3)   # well conditioned in float32 too
 SOS = ss.butter(6, 0.1, output="sos")
@@ -45,9 +47,8 @@ def test_lfilter_dtypes_axes(cp, dt):
         np.testing.assert_allclose(cp.asnumpy(got), want, rtol=tol, atol=tol * np.abs(want).max())
 
 
-@pytest.mark.gpu
-def test_lfilter_fir_and_noncontiguous(gpu_cp):
-    cp = gpu_cp
+def test_lfilter_fir_and_noncontiguous(xp):
+    cp = xp
     from cuarray.scipy import signal as s
     rng = np.random.default_rng(8)
     x = rng.standard_normal((40, 30))
@@ -100,9 +101,8 @@ def test_sosfilt(cp, shape, axis):
                                                            axis=axis), rtol=1e-3, atol=1e-4)
 
 
-@pytest.mark.gpu
-def test_lfiltic(gpu_cp):
-    cp = gpu_cp
+def test_lfiltic(xp):
+    cp = xp
     from cuarray.scipy import signal as s
     b, a = ss.butter(3, 0.3)
     y = np.array([0.5, -0.2, 0.1])
@@ -113,51 +113,48 @@ def test_lfiltic(gpu_cp):
                                ss.lfiltic(b, a, y), atol=1e-12)
 
 
-@pytest.mark.gpu
-def test_lfilter_zi_and_sosfilt_zi(gpu_cp):
+def test_lfilter_zi_and_sosfilt_zi(xp):
     from cuarray.scipy import signal as s
     for b, a in [(B8, A8), ss.cheby1(3, 1, 0.3), ([1.0, 2.0, 1.0], [4.0, 0.5, 0.1]),
                  ([0.5, 0.5], [1.0])]:
-        np.testing.assert_allclose(gpu_cp.asnumpy(s.lfilter_zi(b, a)), ss.lfilter_zi(b, a),
+        np.testing.assert_allclose(xp.asnumpy(s.lfilter_zi(b, a)), ss.lfilter_zi(b, a),
                                    rtol=1e-8, atol=1e-10)
-    np.testing.assert_allclose(gpu_cp.asnumpy(s.sosfilt_zi(SOS)), ss.sosfilt_zi(SOS),
+    np.testing.assert_allclose(xp.asnumpy(s.sosfilt_zi(SOS)), ss.sosfilt_zi(SOS),
                                rtol=1e-8, atol=1e-12)
 
 
-@pytest.mark.gpu
 @pytest.mark.parametrize("padtype", ["odd", "even", "constant", None])
-def test_filtfilt(gpu_cp, padtype):
+def test_filtfilt(xp, padtype):
     from cuarray.scipy import signal as s
     rng = np.random.default_rng(10)
     x = rng.standard_normal((3, 2000))
     b, a = ss.butter(4, 0.1)
     for axis, xx in ((-1, x), (0, x.T.copy())):
-        got = s.filtfilt(b, a, gpu_cp.asarray(xx), axis=axis, padtype=padtype)
-        np.testing.assert_allclose(gpu_cp.asnumpy(got), ss.filtfilt(b, a, xx, axis=axis,
+        got = s.filtfilt(b, a, xp.asarray(xx), axis=axis, padtype=padtype)
+        np.testing.assert_allclose(xp.asnumpy(got), ss.filtfilt(b, a, xx, axis=axis,
                                                                     padtype=padtype),
                                    rtol=1e-8, atol=1e-10)
-        got = s.sosfiltfilt(SOS, gpu_cp.asarray(xx), axis=axis, padtype=padtype)
-        np.testing.assert_allclose(gpu_cp.asnumpy(got), ss.sosfiltfilt(SOS, xx, axis=axis,
+        got = s.sosfiltfilt(SOS, xp.asarray(xx), axis=axis, padtype=padtype)
+        np.testing.assert_allclose(xp.asnumpy(got), ss.sosfiltfilt(SOS, xx, axis=axis,
                                                                        padtype=padtype),
                                    rtol=1e-8, atol=1e-10)
-    got = s.filtfilt(b, a, gpu_cp.asarray(x), padlen=10)
-    np.testing.assert_allclose(gpu_cp.asnumpy(got), ss.filtfilt(b, a, x, padlen=10),
+    got = s.filtfilt(b, a, xp.asarray(x), padlen=10)
+    np.testing.assert_allclose(xp.asnumpy(got), ss.filtfilt(b, a, x, padlen=10),
                                rtol=1e-8, atol=1e-10)
     with pytest.raises(ValueError, match="padlen"):
-        s.filtfilt(b, a, gpu_cp.asarray(x[:, :10]))
+        s.filtfilt(b, a, xp.asarray(x[:, :10]))
     with pytest.raises(ValueError, match="padtype"):
-        s.filtfilt(b, a, gpu_cp.asarray(x), padtype="bad")
+        s.filtfilt(b, a, xp.asarray(x), padtype="bad")
 
 
-@pytest.mark.gpu
-def test_deconvolve(gpu_cp):
+def test_deconvolve(xp):
     from cuarray.scipy import signal as s
     rng = np.random.default_rng(11)
     sig = rng.standard_normal(50)
     div = np.array([1.0, 0.5, 0.25])
-    q, r = s.deconvolve(gpu_cp.asarray(sig), gpu_cp.asarray(div))
+    q, r = s.deconvolve(xp.asarray(sig), xp.asarray(div))
     wq, wr = ss.deconvolve(sig, div)
-    np.testing.assert_allclose(gpu_cp.asnumpy(q), wq, rtol=1e-8, atol=1e-10)
-    np.testing.assert_allclose(gpu_cp.asnumpy(r), wr, rtol=1e-8, atol=1e-10)
+    np.testing.assert_allclose(xp.asnumpy(q), wq, rtol=1e-8, atol=1e-10)
+    np.testing.assert_allclose(xp.asnumpy(r), wr, rtol=1e-8, atol=1e-10)
     with pytest.raises(ValueError, match="1-D"):
-        s.deconvolve(gpu_cp.zeros((2, 2)), gpu_cp.asarray(div))
+        s.deconvolve(xp.zeros((2, 2)), xp.asarray(div))

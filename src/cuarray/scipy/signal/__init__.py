@@ -8,3 +8,4 @@ from cuarray.scipy.signal._order_filters import *  # noqa: F401,F403
 from cuarray.scipy.signal._hilbert_detrend import *  # noqa: F401,F403
 from cuarray.scipy.signal._fir_design import *  # noqa: F401,F403
 from cuarray.scipy.signal._resample import *  # noqa: F401,F403
+from cuarray.scipy.signal._spectral import *  # noqa: F401,F403

@@ -157,7 +157,7 @@ def resample(x, num, t=None, axis=0, window=None, domain="time"):
             W = W.astype(numpy.float64, copy=True)
             W[1:n_X] += W[-n_X + 1:][::-1] if n_X > 1 else 0
             W[1:n_X] /= 2
-            X = X * W[:n_X]
+            X = X * W[:n_X].astype(X.real.dtype)  # SciPy multiplies in place
         X = X[..., :m2].copy()
         if m % 2 == 0 and num != n_x:
             X[..., m // 2] *= 2 if num < n_x else 0.5
@@ -263,10 +263,12 @@ def decimate(x, q, n=None, ftype="iir", axis=-1, zero_phase=True):
         from cuarray.scipy.signal._fir_design import firwin
         if n is None:
             n = 20 * q
-        b = firwin(n + 1, 1.0 / q, window="hamming")
+        b = firwin(n + 1, 1.0 / q, window="hamming").astype(dt)
         if zero_phase:
             return resample_poly(x, 1, q, axis=axis, window=b)
-        return upfirdn(b, x, up=1, down=q, axis=axis)
+        n_out = x.shape[axis] // q + bool(x.shape[axis] % q)
+        sl[axis] = slice(None, n_out)
+        return upfirdn(b, x, up=1, down=q, axis=axis)[tuple(sl)]
     if ftype == "iir":
         from cuarray.scipy.signal import _iir_design
         from cuarray.scipy.signal._lfilter import sosfilt, sosfiltfilt
