@@ -11,7 +11,9 @@ import hostemu
 _FFT = ["fft", "ifft", "rfft", "irfft", "fftn", "ifftn", "rfftn", "irfftn", "fft2", "ifft2"]
 _REDUCE = {"sum": numpy.sum, "mean": numpy.mean, "median": numpy.median, "amax": numpy.max,
            "amin": numpy.min, "max": numpy.max, "min": numpy.min, "cumsum": numpy.cumsum,
-           "argmax": numpy.argmax, "argmin": numpy.argmin, "prod": numpy.prod}
+           "argmax": numpy.argmax, "argmin": numpy.argmin, "prod": numpy.prod,
+           "any": numpy.any, "all": numpy.all, "flatnonzero": numpy.flatnonzero,
+           "nonzero": numpy.nonzero}
 
 
 def _wrap(f):

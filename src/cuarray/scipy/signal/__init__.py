@@ -9,3 +9,5 @@ from cuarray.scipy.signal._hilbert_detrend import *  # noqa: F401,F403
 from cuarray.scipy.signal._fir_design import *  # noqa: F401,F403
 from cuarray.scipy.signal._resample import *  # noqa: F401,F403
 from cuarray.scipy.signal._spectral import *  # noqa: F401,F403
+from cuarray.scipy.signal._peaks import *  # noqa: F401,F403
+from cuarray.scipy.signal._waveforms import *  # noqa: F401,F403
