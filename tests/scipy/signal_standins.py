@@ -45,6 +45,10 @@ def standins(monkeypatch):
     monkeypatch.setattr(_transpose, "transpose_copy", lambda src, dst: False)
     monkeypatch.setattr(cuarray.linalg, "solve", _wrap(numpy.linalg.solve))
     monkeypatch.setattr(cuarray.linalg, "eigvals", _wrap(numpy.linalg.eigvals))
+    monkeypatch.setattr(cuarray.linalg, "pinv", _wrap(numpy.linalg.pinv))
+    monkeypatch.setattr(cuarray.linalg, "lstsq", _wrap(numpy.linalg.lstsq))
+    monkeypatch.setattr(cuarray, "matmul", _wrap(numpy.matmul))
+    monkeypatch.setattr(cuarray.ndarray, "__matmul__", _wrap(numpy.matmul))
     monkeypatch.setattr(cuarray.ndarray, "mean",
                         lambda self, axis=None, dtype=None, out=None, keepdims=False:
                         _wrap(numpy.mean)(self, axis=axis, keepdims=keepdims))

@@ -1,0 +1,39 @@
+"""cuarray.scipy.signal's Savitzky-Golay filter and B-spline functions against
+scipy.signal (GPU; host emulation with NumPy stand-ins elsewhere)."""
+import numpy as np
+import pytest
+import scipy.signal as ss
+
+from signal_standins import xp  # noqa: F401  (fixture)
+
+def test_savgol(xp):
+    from cuarray.scipy import signal as s
+    for args in [(5, 2), (7, 3, 1), (8, 2), (11, 4, 2, 0.5), (9, 3, 0, 1.0, 2), (9, 3, 0, 1.0, None, "dot"), (5, 2, 3)]:
+        np.testing.assert_allclose(xp.asnumpy(s.savgol_coeffs(*args)), ss.savgol_coeffs(*args), rtol=1e-9, atol=1e-11, err_msg=str(args))
+    rng = np.random.default_rng(0)
+    x = rng.standard_normal((4, 50))
+    for mode in ["mirror", "constant", "nearest", "wrap", "interp"]:
+        for W, p, d in [(5, 2, 0), (7, 3, 1), (8, 2, 0), (6, 3, 2)]:
+            for axis in (-1, 0):
+                if axis == 0 and mode == "interp" and W > 4: continue
+                got = s.savgol_filter(xp.asarray(x), W, p, deriv=d, axis=axis, mode=mode, cval=0.5)
+                want = ss.savgol_filter(x, W, p, deriv=d, axis=axis, mode=mode, cval=0.5)
+                np.testing.assert_allclose(xp.asnumpy(got), want, rtol=1e-8, atol=1e-10, err_msg=f"{mode} {W} {p} {d} {axis}")
+    got = s.savgol_filter(xp.asarray(x.astype("f4")), 7, 2)
+    assert got.dtype == np.float32
+    np.testing.assert_allclose(xp.asnumpy(got), ss.savgol_filter(x.astype("f4"), 7, 2), rtol=1e-4, atol=1e-5)
+
+
+def test_savgol_errors(xp):
+    from cuarray.scipy import signal as s
+    x = xp.asarray(np.zeros(10))
+    with pytest.raises(ValueError, match="polyorder"):
+        s.savgol_coeffs(5, 5)
+    with pytest.raises(ValueError, match="pos"):
+        s.savgol_coeffs(5, 2, pos=5)
+    with pytest.raises(ValueError, match="use"):
+        s.savgol_coeffs(5, 2, use="bad")
+    with pytest.raises(ValueError, match="mode"):
+        s.savgol_filter(x, 5, 2, mode="bad")
+    with pytest.raises(ValueError, match="interp"):
+        s.savgol_filter(x, 11, 2)
