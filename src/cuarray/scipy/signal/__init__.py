@@ -12,3 +12,4 @@ from cuarray.scipy.signal._spectral import *  # noqa: F401,F403
 from cuarray.scipy.signal._peaks import *  # noqa: F401,F403
 from cuarray.scipy.signal._waveforms import *  # noqa: F401,F403
 from cuarray.scipy.signal._savgol import *  # noqa: F401,F403
+from cuarray.scipy.signal._splines import *  # noqa: F401,F403
