@@ -36,3 +36,37 @@ def test_frequency_responses(xp):
     np.testing.assert_allclose(xp.asnumpy(h), wh, atol=1e-10)
     w, h = s.freqs_zpk(xp.asarray(z), xp.asarray(p), k, worN=30); ww, wh = ss.freqs_zpk(z, p, k, worN=30)
     np.testing.assert_allclose(xp.asnumpy(w), ww); np.testing.assert_allclose(xp.asnumpy(h), wh, atol=1e-10)
+
+
+@pytest.mark.parametrize("normalize", [False, True, "amplitude"])
+@pytest.mark.parametrize("floating_mean", [False, True])
+def test_lombscargle(xp, normalize, floating_mean):
+    from cuarray.scipy import signal as s
+    rng = np.random.default_rng(5)
+    x = np.sort(rng.uniform(0, 10, 80))
+    y = np.sin(2.3 * x) + 0.3 * rng.standard_normal(80) + 1.0
+    f = np.linspace(0.1, 5, 40)
+    wts = rng.uniform(0.5, 1.5, 80)
+    for kw in ({}, {"weights": wts}):
+        got = s.lombscargle(xp.asarray(x), xp.asarray(y), xp.asarray(f), normalize=normalize,
+                            floating_mean=floating_mean,
+                            **{k: xp.asarray(v) for k, v in kw.items()})
+        want = ss.lombscargle(x, y, f, normalize=normalize, floating_mean=floating_mean, **kw)
+        np.testing.assert_allclose(xp.asnumpy(got), want, rtol=1e-9, atol=1e-12)
+    with pytest.raises(ValueError):
+        s.lombscargle(xp.asarray(x), xp.asarray(y[:5]), xp.asarray(f))
+    with pytest.raises(ValueError):
+        s.lombscargle(xp.asarray(x), xp.asarray(y), xp.asarray(f), normalize="bad")
+
+
+def test_vectorstrength(xp):
+    from cuarray.scipy import signal as s
+    rng = np.random.default_rng(6)
+    ev = np.sort(rng.uniform(0, 20, 50))
+    for per in (1.5, np.array([0.7, 1.5, 3.0])):
+        got = s.vectorstrength(xp.asarray(ev), xp.asarray(np.asarray(per)))
+        want = ss.vectorstrength(ev, per)
+        for a, b in zip(got, want):
+            np.testing.assert_allclose(xp.asnumpy(a), b, rtol=1e-10, atol=1e-12)
+    with pytest.raises(ValueError):
+        s.vectorstrength(xp.asarray(ev), xp.asarray(np.array([1.0, -1.0])))

@@ -14,3 +14,4 @@ from cuarray.scipy.signal._waveforms import *  # noqa: F401,F403
 from cuarray.scipy.signal._savgol import *  # noqa: F401,F403
 from cuarray.scipy.signal._splines import *  # noqa: F401,F403
 from cuarray.scipy.signal._freq_response import *  # noqa: F401,F403
+from cuarray.scipy.signal._lombscargle import *  # noqa: F401,F403
