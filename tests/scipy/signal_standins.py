@@ -13,7 +13,7 @@ _REDUCE = {"sum": numpy.sum, "mean": numpy.mean, "median": numpy.median, "amax":
            "amin": numpy.min, "max": numpy.max, "min": numpy.min, "cumsum": numpy.cumsum,
            "argmax": numpy.argmax, "argmin": numpy.argmin, "prod": numpy.prod,
            "any": numpy.any, "all": numpy.all, "flatnonzero": numpy.flatnonzero,
-           "nonzero": numpy.nonzero}
+           "nonzero": numpy.nonzero, "roots": numpy.roots, "sort_complex": numpy.sort_complex}
 
 
 def _wrap(f):

@@ -1,0 +1,98 @@
+"""cuarray.scipy.signal's IIR design and representation changes against scipy.signal
+(GPU; host emulation with NumPy stand-ins elsewhere)."""
+import numpy as np
+import pytest
+import scipy.signal as ss
+
+from signal_standins import xp  # noqa: F401  (fixture)
+
+def test_iir_designs(xp):
+    from cuarray.scipy import signal as s
+    for ft, args in [("butter", ()), ("cheby1", (1.0,)), ("cheby2", (40.0,))]:
+        for N in (1, 2, 3, 4, 5, 8):
+            for Wn, bt in [(0.3, "low"), (0.3, "high"), ([0.2, 0.5], "bandpass"), ([0.2, 0.5], "bandstop")]:
+                for out in ("zpk", "ba", "sos"):
+                    got = getattr(s, ft)(N, *args, Wn, btype=bt, output=out)
+                    want = getattr(ss, ft)(N, *args, Wn, btype=bt, output=out)
+                    if out == "zpk":
+                        for g, w in zip(got[:2], want[:2]):
+                            np.testing.assert_allclose(np.sort_complex(xp.asnumpy(g)), np.sort_complex(w), rtol=1e-9, atol=1e-10, err_msg=f"{ft} {N} {bt} {out}")
+                        np.testing.assert_allclose(float(xp.asnumpy(got[2])), want[2], rtol=1e-9)
+                    elif out == "ba":
+                        for g, w in zip(got, want):
+                            assert xp.asnumpy(g).dtype == w.dtype, (ft, N, bt, out)
+                            np.testing.assert_allclose(xp.asnumpy(g), w, rtol=1e-8, atol=1e-10, err_msg=f"{ft} {N} {bt} {out}")
+                    else:
+                        np.testing.assert_allclose(xp.asnumpy(got), want, rtol=1e-8, atol=1e-10, err_msg=f"{ft} {N} {bt} {out}")
+
+
+def test_conversions(xp):
+    from cuarray.scipy import signal as s
+    b, a = ss.cheby1(4, 1.0, [0.2, 0.4], btype="bandpass")
+    z, p, k = s.tf2zpk(xp.asarray(b), xp.asarray(a))
+    wz, wp, wk = ss.tf2zpk(b, a)
+    np.testing.assert_allclose(np.sort_complex(xp.asnumpy(p)), np.sort_complex(wp), atol=1e-8)
+    np.testing.assert_allclose(np.sort_complex(xp.asnumpy(z)), np.sort_complex(wz), atol=1e-6)
+    np.testing.assert_allclose(float(xp.asnumpy(k)), wk, rtol=1e-9)
+    sos = ss.butter(5, 0.3, output="sos")
+    for g, w in zip(s.sos2tf(xp.asarray(sos)), ss.sos2tf(sos)):
+        np.testing.assert_allclose(xp.asnumpy(g), w, rtol=1e-9, atol=1e-12)
+    np.testing.assert_allclose(xp.asnumpy(s.tf2sos(xp.asarray(b), xp.asarray(a))),
+                               ss.tf2sos(b, a), rtol=1e-6, atol=1e-8)
+    for pairing in ("nearest", "keep_odd", "minimal"):
+        z, p, k = ss.butter(5, 0.3, output="zpk")
+        np.testing.assert_allclose(
+            xp.asnumpy(s.zpk2sos(xp.asarray(z), xp.asarray(p), k, pairing=pairing)),
+            ss.zpk2sos(z, p, k, pairing=pairing), rtol=1e-9, atol=1e-12)
+    z, p, k = ss.butter(3, 2.0, analog=True, output="zpk")
+    np.testing.assert_allclose(
+        xp.asnumpy(s.zpk2sos(xp.asarray(z), xp.asarray(p), k, analog=True)),
+        ss.zpk2sos(z, p, k, analog=True), rtol=1e-9, atol=1e-12)
+    for f in ("iirnotch", "iirpeak"):
+        for g, w in zip(getattr(s, f)(60.0, 30.0, fs=1000.0), getattr(ss, f)(60.0, 30.0,
+                                                                            fs=1000.0)):
+            np.testing.assert_allclose(xp.asnumpy(g), w, rtol=1e-12)
+
+
+def test_analog_and_transforms(xp):
+    from cuarray.scipy import signal as s
+    for N in (1, 4, 5):
+        for bt, Wn in (("low", 2.0), ("high", 3.0), ("bandpass", [1.0, 4.0]),
+                       ("bandstop", [1.0, 4.0])):
+            got = s.butter(N, Wn, btype=bt, analog=True, output="zpk")
+            want = ss.butter(N, Wn, btype=bt, analog=True, output="zpk")
+            for g, w in zip(got[:2], want[:2]):
+                np.testing.assert_allclose(np.sort_complex(xp.asnumpy(g)), np.sort_complex(w),
+                                           rtol=1e-9, atol=1e-10)
+            np.testing.assert_allclose(float(xp.asnumpy(got[2])), want[2], rtol=1e-9)
+    for f, args in (("buttap", (4,)), ("cheb1ap", (5, 1.0)), ("cheb2ap", (4, 30.0))):
+        got, want = getattr(s, f)(*args), getattr(ss, f)(*args)
+        for g, w in zip(got[:2], want[:2]):
+            np.testing.assert_allclose(np.sort_complex(xp.asnumpy(g)), np.sort_complex(w),
+                                       rtol=1e-10, atol=1e-12)
+
+
+def test_design_errors(xp):
+    from cuarray.scipy import signal as s
+    with pytest.raises(ValueError):
+        s.butter(4, 1.2)
+    with pytest.raises(ValueError):
+        s.butter(4, [0.5, 0.2], btype="bandpass")
+    with pytest.raises(ValueError):
+        s.iirfilter(4, 0.2, btype="bad")
+    with pytest.raises(ValueError):
+        s.iirfilter(4, 0.2, ftype="bad")
+    with pytest.raises(ValueError):
+        s.cheby1(4, None, 0.2)
+    with pytest.raises(ValueError):
+        s.zpk2sos([], [0.5], 1.0, pairing="bad")
+    with pytest.raises(ValueError):
+        s.iirnotch(600.0, 30.0, fs=1000.0)
+
+
+def test_decimate_iir(xp):
+    from cuarray.scipy import signal as s
+    x = np.random.default_rng(7).standard_normal((2, 600))
+    for kw in ({}, {"zero_phase": False}, {"n": 4}):
+        np.testing.assert_allclose(xp.asnumpy(s.decimate(xp.asarray(x), 3, **kw)),
+                                   ss.decimate(x, 3, **kw), rtol=1e-7, atol=1e-9)
