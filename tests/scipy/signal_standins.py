@@ -13,7 +13,8 @@ _REDUCE = {"sum": numpy.sum, "mean": numpy.mean, "median": numpy.median, "amax":
            "amin": numpy.min, "max": numpy.max, "min": numpy.min, "cumsum": numpy.cumsum,
            "argmax": numpy.argmax, "argmin": numpy.argmin, "prod": numpy.prod,
            "any": numpy.any, "all": numpy.all, "flatnonzero": numpy.flatnonzero,
-           "nonzero": numpy.nonzero, "roots": numpy.roots, "sort_complex": numpy.sort_complex}
+           "nonzero": numpy.nonzero, "roots": numpy.roots, "sort_complex": numpy.sort_complex,
+           "cov": numpy.cov}
 
 
 def _wrap(f):
@@ -46,6 +47,7 @@ def standins(monkeypatch):
     monkeypatch.setattr(cuarray.linalg, "solve", _wrap(numpy.linalg.solve))
     monkeypatch.setattr(cuarray.linalg, "eigvals", _wrap(numpy.linalg.eigvals))
     monkeypatch.setattr(cuarray.linalg, "pinv", _wrap(numpy.linalg.pinv))
+    monkeypatch.setattr(cuarray.linalg, "inv", _wrap(numpy.linalg.inv))
     monkeypatch.setattr(cuarray.linalg, "lstsq", _wrap(numpy.linalg.lstsq))
     monkeypatch.setattr(cuarray, "matmul", _wrap(numpy.matmul))
     monkeypatch.setattr(cuarray.ndarray, "__matmul__", _wrap(numpy.matmul))

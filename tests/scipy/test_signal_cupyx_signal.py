@@ -101,3 +101,60 @@ def test_cepstra(xp):
     # a minimum-phase sequence keeps the magnitude spectrum
     np.testing.assert_allclose(np.abs(np.fft.fft(xp.asnumpy(m))), np.abs(np.fft.fft(x)),
                                rtol=1e-8, atol=1e-8)
+
+
+def test_volterra(xp):
+    from cuarray import signal
+    rng = np.random.default_rng(4)
+    a = rng.uniform(-1, 1, 60)
+    k2 = rng.uniform(-1, 1, (5, 4))
+    k3 = rng.uniform(-1, 1, (3, 4, 2))
+    n2 = 60 - 5 + 1
+    want2 = np.array([sum(a[i + 4 - x] * a[i + 3 - y] * k2[x, y] for x in range(5)
+                          for y in range(4)) for i in range(n2)])
+    np.testing.assert_allclose(xp.asnumpy(signal.convolve1d2o(xp.asarray(a), xp.asarray(k2))),
+                               want2, atol=1e-12)
+    n3 = 60 - 4 + 1
+    want3 = np.array([sum(a[i + 2 - x] * a[i + 3 - y] * a[i + 1 - z] * k3[x, y, z]
+                          for x in range(3) for y in range(4) for z in range(2))
+                      for i in range(n3)])
+    np.testing.assert_allclose(xp.asnumpy(signal.convolve1d3o(xp.asarray(a), xp.asarray(k3))),
+                               want3, atol=1e-12)
+    with pytest.raises(ValueError):
+        signal.convolve1d2o(xp.asarray(a), xp.asarray(k2), mode="full")
+
+
+def test_ca_cfar_and_mvdr(xp):
+    from cuarray import signal
+    rng = np.random.default_rng(5)
+    x = rng.uniform(0, 1, 100).astype(np.float32)
+    thr, det = signal.ca_cfar(xp.asarray(x), 2, 4, pfa=1e-2)
+    g, r = 2, 4
+    alpha = signal.cfar_alpha(1e-2, 2 * r)
+    want = np.zeros(100, np.float32)
+    for c in range(g + r, 100 - g - r):
+        tot = x[c - g - r:c + g + r + 1].sum() - x[c - g:c + g + 1].sum()
+        want[c] = alpha / (2 * r) * tot
+    np.testing.assert_allclose(xp.asnumpy(thr), want, rtol=1e-4, atol=1e-5)
+    np.testing.assert_array_equal(xp.asnumpy(det), x - xp.asnumpy(thr) > 0)
+    im = rng.uniform(0, 1, (30, 40)).astype(np.float32)
+    thr, det = signal.ca_cfar(xp.asarray(im), (1, 2), (3, 2))
+    gx, gy, rx, ry = 1, 2, 3, 2
+    N = 2 * rx * (2 * ry + 2 * gy + 1) + 2 * (2 * gx + 1) * ry
+    alpha = signal.cfar_alpha(1e-3, N)
+    want = np.zeros_like(im)
+    for i in range(gx + rx, 30 - gx - rx):
+        for j in range(gy + ry, 40 - gy - ry):
+            o = im[i - gx - rx:i + gx + rx + 1, j - gy - ry:j + gy + ry + 1].sum()
+            n = im[i - gx:i + gx + 1, j - gy:j + gy + 1].sum()
+            want[i, j] = alpha / N * (o - n)
+    np.testing.assert_allclose(xp.asnumpy(thr), want, rtol=1e-3, atol=1e-4)
+    with pytest.raises(ValueError):
+        signal.ca_cfar(xp.asarray(x[:10]), 2, 4)
+    sens = rng.standard_normal((4, 200)) + 1j * rng.standard_normal((4, 200))
+    sv = np.exp(1j * np.pi * np.arange(4) * 0.3).reshape(-1, 1)
+    R = np.cov(sens)
+    wb = np.linalg.inv(R) @ sv
+    want = wb / (sv.conj().T @ wb)
+    np.testing.assert_allclose(xp.asnumpy(signal.mvdr(xp.asarray(sens), xp.asarray(sv))),
+                               want, rtol=1e-8)
