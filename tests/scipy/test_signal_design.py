@@ -96,3 +96,46 @@ def test_decimate_iir(xp):
     for kw in ({}, {"zero_phase": False}, {"n": 4}):
         np.testing.assert_allclose(xp.asnumpy(s.decimate(xp.asarray(x), 3, **kw)),
                                    ss.decimate(x, 3, **kw), rtol=1e-7, atol=1e-9)
+
+
+def test_tf_transforms(xp):
+    from cuarray.scipy import signal as s
+    b, a = ss.butter(3, 1.0, analog=True)
+    b2, a2 = ss.cheby1(2, 1.0, 1.0, analog=True)
+    for bb, aa in ((b, a), (b2, a2), ([1.0, 2.0], [1.0, 3.0, 2.0])):
+        cases = [("lp2lp", {"wo": 2.5}), ("lp2hp", {"wo": 2.5}),
+                 ("lp2bp", {"wo": 2.0, "bw": 0.5}), ("lp2bs", {"wo": 2.0, "bw": 0.5}),
+                 ("bilinear", {"fs": 10.0})]
+        for f, kw in cases:
+            got = getattr(s, f)(xp.asarray(np.asarray(bb)), xp.asarray(np.asarray(aa)), **kw)
+            want = getattr(ss, f)(bb, aa, **kw)
+            for g, w in zip(got, want):
+                np.testing.assert_allclose(xp.asnumpy(g), w, rtol=1e-9, atol=1e-12,
+                                           err_msg=f)
+    with pytest.warns(s.BadCoefficients):
+        got = s.normalize(xp.asarray(np.array([0.0, 2.0, 4.0])),
+                          xp.asarray(np.array([0, 2.0, 1])))
+    with pytest.warns(ss.BadCoefficients):
+        want = ss.normalize([0.0, 2.0, 4.0], [0, 2.0, 1])
+    for g, w in zip(got, want):
+        np.testing.assert_allclose(xp.asnumpy(g), w)
+
+
+def test_iircomb_firwin2(xp):
+    from cuarray.scipy import signal as s
+    for ftype in ("notch", "peak"):
+        for pz in (False, True):
+            got = s.iircomb(50.0, 30.0, ftype=ftype, fs=1000.0, pass_zero=pz)
+            want = ss.iircomb(50.0, 30.0, ftype=ftype, fs=1000.0, pass_zero=pz)
+            for g, w in zip(got, want):
+                np.testing.assert_allclose(xp.asnumpy(g), w, rtol=1e-12, atol=1e-15)
+    for n, fr, g, kw in [(51, [0, 0.3, 0.5, 1.0], [1, 1, 0, 0], {}),
+                         (50, [0, 0.3, 0.3, 1.0], [1, 1, 0, 0], {}),
+                         (31, [0, 0.5, 1.0], [0, 1, 0], {"antisymmetric": True}),
+                         (30, [0, 0.5, 1.0], [0, 1, 1], {"antisymmetric": True}),
+                         (21, [0, 100, 250, 500], [1, 1, 0, 0],
+                          {"fs": 1000.0, "window": None, "nfreqs": 257})]:
+        np.testing.assert_allclose(xp.asnumpy(s.firwin2(n, fr, g, **kw)),
+                                   ss.firwin2(n, fr, g, **kw), rtol=1e-9, atol=1e-12)
+    with pytest.raises(ValueError):
+        s.firwin2(50, [0, 0.5, 1.0], [1, 1, 1])

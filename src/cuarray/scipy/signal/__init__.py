@@ -17,3 +17,4 @@ from cuarray.scipy.signal._freq_response import *  # noqa: F401,F403
 from cuarray.scipy.signal._lombscargle import *  # noqa: F401,F403
 from cuarray.scipy.signal._zpk2sos import *  # noqa: F401,F403
 from cuarray.scipy.signal._iir_design import *  # noqa: F401,F403
+from cuarray.scipy.signal._tf_transforms import *  # noqa: F401,F403
