@@ -155,3 +155,16 @@ def test_order_selection(xp, f):
         np.testing.assert_allclose(xp.asnumpy(wn), wn_ref[1], rtol=1e-4, err_msg=str(wp))
     with pytest.raises(ValueError):
         getattr(s, f)(0.2, 0.3, 0, 40)
+
+
+def test_minimum_phase_and_findfreqs(xp):
+    from cuarray.scipy import signal as s
+    h = ss.firwin(31, 0.3)
+    for kw in ({}, {"method": "hilbert"}, {"half": False}, {"n_fft": 4096}):
+        np.testing.assert_allclose(xp.asnumpy(s.minimum_phase(xp.asarray(h), **kw)),
+                                   ss.minimum_phase(h, **kw), rtol=1e-7, atol=1e-10)
+    with pytest.raises(ValueError):
+        s.minimum_phase(xp.asarray(h), method="bad")
+    b, a = ss.butter(3, 2.0, analog=True)
+    np.testing.assert_allclose(xp.asnumpy(s.findfreqs(xp.asarray(b), xp.asarray(a), 20)),
+                               ss.findfreqs(b, a, 20))

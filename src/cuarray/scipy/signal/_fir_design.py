@@ -8,7 +8,7 @@ import numpy
 import cuarray
 from cuarray.scipy.signal.windows import get_window
 
-__all__ = ["firwin", "kaiser_beta", "kaiser_atten", "kaiserord"]
+__all__ = ["firwin", "kaiser_beta", "kaiser_atten", "kaiserord", "minimum_phase"]
 
 
 def kaiser_beta(a):
@@ -103,3 +103,62 @@ def firwin(numtaps, cutoff, *, width=None, window="hamming", pass_zero=True, sca
         f = 0.0 if left == 0 else (1.0 if right == 1 else 0.5 * (left + right))
         h /= cuarray.sum(h * cuarray.cos(math.pi * m * f))
     return h
+
+
+def _dhtm(mag):
+    from cuarray.scipy import fft as _fft
+    sig = cuarray.zeros(mag.shape[0])
+    mid = mag.shape[0] // 2
+    sig[1:mid] = 1
+    sig[mid + 1:] = -1
+    return cuarray.real(_fft.ifft(mag * cuarray.exp(_fft.fft(sig * _fft.ifft(cuarray.log(mag))))))
+
+
+def minimum_phase(h, method="homomorphic", n_fft=None, *, half=True):
+    """cuarray version of `scipy.signal.minimum_phase` (the symmetry warning reads one flag
+    on the host)."""
+    import warnings
+    from cuarray.scipy import fft as _fft
+    h = h if isinstance(h, cuarray.ndarray) else cuarray.asarray(numpy.asarray(h))
+    if h.dtype.kind == "c":
+        raise ValueError("Complex filters not supported")
+    if h.ndim != 1 or h.shape[0] <= 2:
+        raise ValueError("h must be 1-D and at least 2 samples long")
+    n_half = h.shape[0] // 2
+    head = h[:n_half]
+    if not bool(cuarray.any(h[-n_half:][::-1] - head <= 1e-8 + 1e-6 * cuarray.abs(head))):
+        warnings.warn("h does not appear to by symmetric, conversion may fail",
+                      RuntimeWarning, stacklevel=2)
+    if not isinstance(method, str) or method not in ("homomorphic", "hilbert"):
+        raise ValueError(f'method must be "homomorphic" or "hilbert", got {method!r}')
+    if method == "hilbert" and not half:
+        raise ValueError("`half=False` is only supported when `method='homomorphic'`")
+    if n_fft is None:
+        n_fft = 2 ** int(math.ceil(math.log2(2 * (h.shape[0] - 1) / 0.01)))
+    n_fft = int(n_fft)
+    if n_fft < h.shape[0]:
+        raise ValueError(f"n_fft must be at least len(h)=={h.shape[0]}")
+    if method == "hilbert":
+        w = cuarray.arange(n_fft, dtype=numpy.float64) * (2 * math.pi / n_fft * n_half)
+        H = cuarray.real(_fft.fft(h, n_fft) * cuarray.exp(1j * w))
+        dp = cuarray.max(H) - 1
+        ds = 0 - cuarray.min(H)
+        S = 4.0 / (cuarray.sqrt(1 + dp + ds) + cuarray.sqrt(1 - dp + ds)) ** 2
+        H = cuarray.sqrt((H + ds) * S) + 1e-10
+        h_min = _dhtm(H)
+    else:
+        t = cuarray.abs(_fft.fft(h, n_fft))
+        t = t + 1e-7 * cuarray.min(cuarray.where(t > 0, t, numpy.inf))
+        t = cuarray.log(t)
+        if half:
+            t = t * 0.5
+        t = cuarray.real(_fft.ifft(t))
+        win = cuarray.zeros(n_fft)
+        win[0] = 1
+        stop = n_fft // 2
+        win[1:stop] = 2
+        if n_fft % 2:
+            win[stop] = 1
+        h_min = _fft.ifft(cuarray.exp(_fft.fft(t * win))).real
+    n_out = (n_half + h.shape[0] % 2) if half else h.shape[0]
+    return h_min[:n_out]

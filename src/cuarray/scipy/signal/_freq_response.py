@@ -11,7 +11,7 @@ from cuarray._core.ndarray import ndarray
 from cuarray.scipy import fft as _fft
 
 __all__ = ["freqz", "sosfreqz", "freqz_sos", "freqz_zpk", "freqs", "freqs_zpk",
-           "group_delay"]
+           "group_delay", "findfreqs"]
 
 
 def _dev(v):
@@ -136,6 +136,23 @@ def _findfreqs(ep, tz, N):
     hfreq = numpy.round(numpy.log10(hi) + 0.5)
     lfreq = numpy.round(numpy.log10(0.1 * lo) - 0.5)
     return cuarray.logspace(lfreq, hfreq, N)
+
+
+def findfreqs(num, den, N, kind="ba"):
+    """cuarray version of `scipy.signal.findfreqs` (reads the grid's decade bounds on the
+    host)."""
+    num = cuarray.atleast_1d(_dev(num))
+    den = cuarray.atleast_1d(_dev(den))
+    if kind == "ba":
+        ep = cuarray.roots(den).astype(numpy.complex128) if den.size > 1 else \
+            cuarray.zeros(0, numpy.complex128)
+        tz = cuarray.roots(num).astype(numpy.complex128) if num.size > 1 else \
+            cuarray.zeros(0, numpy.complex128)
+    elif kind == "zp":
+        ep, tz = den.astype(numpy.complex128), num.astype(numpy.complex128)
+    else:
+        raise ValueError("input must be one of {'ba', 'zp'}")
+    return _findfreqs(ep, tz, N)
 
 
 def _polyval_desc(c, x):
