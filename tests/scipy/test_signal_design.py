@@ -168,3 +168,29 @@ def test_minimum_phase_and_findfreqs(xp):
     b, a = ss.butter(3, 2.0, analog=True)
     np.testing.assert_allclose(xp.asnumpy(s.findfreqs(xp.asarray(b), xp.asarray(a), 20)),
                                ss.findfreqs(b, a, 20))
+
+
+def test_state_space(xp):
+    from cuarray.scipy import signal as s
+    for b, a in (ss.butter(3, 0.3), ([1.0, 3.0, 3.0], [1.0, 2.0, 1.0]), ([2.0], [1.0, 0.5])):
+        got = s.tf2ss(xp.asarray(np.asarray(b)), xp.asarray(np.asarray(a)))
+        want = ss.tf2ss(b, a)
+        for g, w in zip(got, want):
+            np.testing.assert_allclose(xp.asnumpy(g), w, rtol=1e-10, atol=1e-12)
+        num, den = s.ss2tf(*[xp.asarray(m) for m in want])
+        wnum, wden = ss.ss2tf(*want)
+        np.testing.assert_allclose(xp.asnumpy(num), wnum, rtol=1e-7, atol=1e-9)
+        np.testing.assert_allclose(xp.asnumpy(den), wden, rtol=1e-7, atol=1e-9)
+    z, p, k = ss.butter(2, 0.4, output="zpk")
+    for g, w in zip(s.zpk2ss(xp.asarray(z), xp.asarray(p), k), ss.zpk2ss(z, p, k)):
+        np.testing.assert_allclose(xp.asnumpy(g), w, rtol=1e-9, atol=1e-12)
+    A, B, C, D = ss.zpk2ss(z, p, k)
+    gz, gp, gk = s.ss2zpk(*[xp.asarray(m) for m in (A, B, C, D)])
+    wz, wp, wk = ss.ss2zpk(A, B, C, D)
+    np.testing.assert_allclose(np.sort_complex(xp.asnumpy(gp)), np.sort_complex(wp), atol=1e-8)
+    np.testing.assert_allclose(float(xp.asnumpy(gk)), wk, rtol=1e-8)
+    for g, w in zip(s.abcd_normalize(A=np.eye(2), D=np.ones((1, 1)) * 2),
+                    ss.abcd_normalize(A=np.eye(2), D=np.ones((1, 1)) * 2)):
+        np.testing.assert_allclose(xp.asnumpy(g), w)
+    with pytest.raises(ValueError):
+        s.abcd_normalize(A=np.eye(2))
