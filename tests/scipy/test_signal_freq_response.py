@@ -70,3 +70,22 @@ def test_vectorstrength(xp):
             np.testing.assert_allclose(xp.asnumpy(a), b, rtol=1e-10, atol=1e-12)
     with pytest.raises(ValueError):
         s.vectorstrength(xp.asarray(ev), xp.asarray(np.array([1.0, -1.0])))
+
+
+def test_czt_zoom_fft(xp):
+    from cuarray.scipy import signal as s
+    rng = np.random.default_rng(8)
+    x = rng.standard_normal((3, 50)) + 1j * rng.standard_normal((3, 50))
+    for kw in ({}, {"m": 70}, {"m": 30, "w": np.exp(-0.05j), "a": 0.9 * np.exp(0.3j)}):
+        np.testing.assert_allclose(xp.asnumpy(s.czt(xp.asarray(x), **kw)), ss.czt(x, **kw),
+                                   rtol=1e-8, atol=1e-9)
+    np.testing.assert_allclose(xp.asnumpy(s.czt(xp.asarray(x.T.copy()), axis=0)),
+                               ss.czt(x.T, axis=0), rtol=1e-8, atol=1e-9)
+    for kw in ({"fn": [0.2, 0.5]}, {"fn": 0.3, "m": 64}, {"fn": [10, 40], "fs": 100,
+                                                            "endpoint": True}):
+        np.testing.assert_allclose(xp.asnumpy(s.zoom_fft(xp.asarray(x), **kw)),
+                                   ss.zoom_fft(x, **kw), rtol=1e-8, atol=1e-9)
+    np.testing.assert_allclose(xp.asnumpy(s.czt_points(20, 0.99 * np.exp(-0.1j), 0.8)),
+                               ss.czt_points(20, 0.99 * np.exp(-0.1j), 0.8), rtol=1e-12)
+    with pytest.raises(ValueError):
+        s.CZT(0)

@@ -20,3 +20,4 @@ from cuarray.scipy.signal._iir_design import *  # noqa: F401,F403
 from cuarray.scipy.signal._tf_transforms import *  # noqa: F401,F403
 from cuarray.scipy.signal._order_selection import *  # noqa: F401,F403
 from cuarray.scipy.signal._state_space import *  # noqa: F401,F403
+from cuarray.scipy.signal._czt import *  # noqa: F401,F403
