@@ -48,7 +48,9 @@ extern "C" __global__ void iir_local(const {T}* a, {T}* y, {T}* e, long long N, 
     for (int k = 0; k < {P}; ++k) ak[k] = a[k + 1];
     for (long long n = lo; n < hi; ++n) {
       {T} v = row[n];
-      for (int k = 0; k < {P}; ++k) v -= ak[k] * h[k];
+      // Oldest terms first: the newest output enters last, one multiply-add on the
+      // sample-to-sample dependency chain instead of P.
+      for (int k = {P} - 1; k >= 0; --k) v -= ak[k] * h[k];
       for (int k = {P} - 1; k > 0; --k) h[k] = h[k - 1];
       h[0] = v;
       row[n] = v;

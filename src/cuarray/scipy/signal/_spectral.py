@@ -187,8 +187,9 @@ def _spectral_helper(x, y, fs=1.0, window="hann", nperseg=None, noverlap=None, n
         result = cuarray.conj(result) * _fft_helper(y, win, detrend_func, nperseg, noverlap,
                                                     nfft, sides)
     elif mode == "psd":
-        result = (result.real * result.real + result.imag * result.imag).astype(
-            result.dtype)
+        # |X|^2 stays real: the psd of one signal is real, and complex temporaries would
+        # cost three more passes over the largest array of the call.
+        result = result.real * result.real + result.imag * result.imag
     result = result * scale.astype(result.real.dtype)
     if sides == "onesided" and mode == "psd":
         if nfft % 2:
@@ -198,9 +199,10 @@ def _spectral_helper(x, y, fs=1.0, window="hann", nperseg=None, noverlap=None, n
     time = cuarray.arange(nperseg / 2, x.shape[-1] - nperseg / 2 + 1, nstep) / float(fs)
     if boundary is not None:
         time -= (nperseg / 2) / fs
-    result = result.astype(outdtype, copy=False)
     if same_data and mode != "stft":
-        result = result.real
+        result = result.astype(numpy.dtype(outdtype).char.lower(), copy=False)
+    else:
+        result = result.astype(outdtype, copy=False)
     if axis < 0:
         axis -= 1
     return freqs, time, cuarray.moveaxis(result, -1, axis)
