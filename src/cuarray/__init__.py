@@ -52,7 +52,7 @@ euler_gamma = _numpy.euler_gamma
 _LAZY = {"fuse": "cuarray._core.fusion", "from_dlpack": "cuarray._core.interop",
          "fromDlpack": "cuarray._core.interop"}
 _SUBPACKAGES = ("linalg", "fft", "random", "testing", "jit", "profiler", "scipy", "lib",
-                "cublas", "cusparse", "cusolver", "lapack")
+                "cublas", "cusparse", "cusolver", "lapack", "signal")
 
 
 def __getattr__(name):

@@ -1,11 +1,12 @@
 """cuarray.scipy: SciPy's API on the GPU (cuarray version of `cupyx.scipy`).
 
 Subpackages load on first use: `cuarray.scipy.sparse`, `linalg`, `fft`, `fftpack`,
-`special`, `ndimage`; `from cuarray.scipy import fftpack, linalg, sparse` works too.
+`special`, `ndimage`, `signal`; `from cuarray.scipy import fftpack, linalg, sparse` works
+too.
 """
 import importlib
 
-_SUBPACKAGES = ("fft", "fftpack", "linalg", "ndimage", "sparse", "special")
+_SUBPACKAGES = ("fft", "fftpack", "linalg", "ndimage", "signal", "sparse", "special")
 __all__ = list(_SUBPACKAGES) + ["get_array_module"]
 
 

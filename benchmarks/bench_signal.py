@@ -1,0 +1,99 @@
+"""Issue 18: `cuarray.scipy.signal` against `cupyx.scipy.signal`, one process, same inputs.
+
+Inputs are float32 noise from a fixed seed; filter coefficients are float32 too, so both
+libraries filter in float32.
+"""
+import numpy
+
+from benchmarks.harness import Group, Target, device_time
+
+signal = Group("signal", "scipy.signal: convolution, IIR filters, spectra, resampling, peaks")
+
+
+def _sig(xp):
+    if xp.__name__ == "cupy":
+        import cupyx.scipy.signal
+        return cupyx.scipy.signal
+    import cuarray.scipy.signal
+    return cuarray.scipy.signal
+
+
+def _noise(xp, shape, seed=0):
+    rs = numpy.random.default_rng(seed)
+    return xp.asarray(rs.standard_normal(shape).astype(numpy.float32))
+
+
+# Butterworth low-pass coefficients (order 8, Wn 0.2; 4 sections for sosfilt), written out
+# so that the rows do not depend on either library's filter design.
+_B8 = [2.395964410377617e-05, 1.9167715283020936e-04, 6.708700349057328e-04,
+       1.3417400698114655e-03, 1.677175087264332e-03, 1.3417400698114655e-03,
+       6.708700349057328e-04, 1.9167715283020936e-04, 2.395964410377617e-05]
+_A8 = [1.0, -4.784514894995809, 10.445041065534665, -13.457719890241556, 11.12933103916398,
+       -6.025260397297651, 2.0792738030118767, -0.4172171569897821, 0.03720010070484524]
+_SOS4 = [[2.395964410377617e-05, 4.791928820755234e-05, 2.395964410377617e-05, 1.0,
+          -1.0263514742610553, 0.26864019099379005],
+         [1.0, 2.0, 1.0, 1.0, -1.0868584613628944, 0.343430940165366],
+         [1.0, 2.0, 1.0, 1.0, -1.2197253651240232, 0.5076634651740437],
+         [1.0, 2.0, 1.0, 1.0, -1.4515795942478362, 0.794251053241888]]
+
+
+@signal.row("fftconvolve 2^22 by 2^12 float32", unit="ms", target=Target.ratio("<=", 1.0))
+def fftconvolve(xp, ctx):
+    s = _sig(xp)
+    a, b = _noise(xp, 1 << 22), _noise(xp, 1 << 12, 1)
+    return device_time(lambda: s.fftconvolve(a, b), xp, repeat=ctx.repeat)
+
+
+@signal.row("oaconvolve 2^24 by 511 float32", unit="ms", target=Target.ratio("<=", 1.0))
+def oaconvolve(xp, ctx):
+    s = _sig(xp)
+    a, b = _noise(xp, 1 << 24), _noise(xp, 511, 1)
+    return device_time(lambda: s.oaconvolve(a, b), xp, repeat=ctx.repeat)
+
+
+@signal.row("lfilter order-8 IIR along 2^24 float32", unit="ms",
+            target=Target.ratio("<=", 0.5))
+def lfilter(xp, ctx):
+    s = _sig(xp)
+    x = _noise(xp, 1 << 24)
+    b = xp.asarray(numpy.array(_B8, numpy.float32))
+    a = xp.asarray(numpy.array(_A8, numpy.float32))
+    return device_time(lambda: s.lfilter(b, a, x), xp, repeat=ctx.repeat)
+
+
+@signal.row("sosfilt 4 sections, 1024 channels × 2^16 float32", unit="ms",
+            target=Target.ratio("<=", 1.0))
+def sosfilt(xp, ctx):
+    s = _sig(xp)
+    x = _noise(xp, (1024, 1 << 16))
+    sos = xp.asarray(numpy.array(_SOS4, numpy.float32))
+    return device_time(lambda: s.sosfilt(sos, x), xp, repeat=ctx.repeat)
+
+
+@signal.row("welch 2^24 float32, nperseg 4096", unit="ms", target=Target.ratio("<=", 1.0))
+def welch(xp, ctx):
+    s = _sig(xp)
+    x = _noise(xp, 1 << 24)
+    return device_time(lambda: s.welch(x, nperseg=4096), xp, repeat=ctx.repeat)
+
+
+@signal.row("stft 2^22 float32 (nperseg 256)", unit="ms", target=Target.ratio("<=", 1.0))
+def stft(xp, ctx):
+    s = _sig(xp)
+    x = _noise(xp, 1 << 22)
+    return device_time(lambda: s.stft(x), xp, repeat=ctx.repeat)
+
+
+@signal.row("resample_poly 2^24 float32, up 3 down 2", unit="ms",
+            target=Target.ratio("<=", 1.0))
+def resample_poly(xp, ctx):
+    s = _sig(xp)
+    x = _noise(xp, 1 << 24)
+    return device_time(lambda: s.resample_poly(x, 3, 2), xp, repeat=ctx.repeat)
+
+
+@signal.row("find_peaks 2^24 float32 noise", unit="ms", target=Target.ratio("<=", 1.0))
+def find_peaks(xp, ctx):
+    s = _sig(xp)
+    x = _noise(xp, 1 << 24)
+    return device_time(lambda: s.find_peaks(x), xp, repeat=ctx.repeat)

@@ -1,0 +1,429 @@
+"""Convolution and correlation (cuarray version of the convolution part of
+`scipy.signal`): a direct N-d kernel, FFT convolution on cuFFT and overlap-add."""
+import math
+
+import numpy
+
+import cuarray
+from cuarray._core.ndarray import ndarray
+from cuarray.scipy import fft as _fft
+from cuarray.scipy.signal import _kernels as _k
+
+__all__ = ["convolve", "correlate", "fftconvolve", "oaconvolve", "convolve2d", "correlate2d",
+           "choose_conv_method", "correlation_lags"]
+
+_MODES = ("full", "valid", "same")
+
+# out[o] = sum_m x[o + start - kc(m)] * k[m] over the kernel's flat index m, zero outside x.
+_DIRECT = r"""
+struct Meta { long long v[{NMETA}]; };
+extern "C" __global__ void conv_direct(const {T}* x, const {T}* k, {T}* out, Meta m,
+                                       long long nout, long long nk) {
+  const long long* xs = m.v;             // input shape
+  const long long* ks = m.v + {NDIM};    // kernel shape
+  const long long* os = m.v + 2 * {NDIM};  // output shape
+  const long long* st = m.v + 3 * {NDIM};  // output origin in full coordinates
+  for (long long o = (long long)blockIdx.x * blockDim.x + threadIdx.x; o < nout;
+       o += (long long)gridDim.x * blockDim.x) {
+    long long oc[{NDIM}];
+    long long r = o;
+    for (int d = {NDIM} - 1; d >= 0; --d) { oc[d] = r % os[d] + st[d]; r /= os[d]; }
+    {T} acc = {T}(0);
+    for (long long j = 0; j < nk; ++j) {
+      long long rj = j, xi = 0, mul = 1;
+      bool inside = true;
+      for (int d = {NDIM} - 1; d >= 0; --d) {
+        const long long c = oc[d] - rj % ks[d];
+        rj /= ks[d];
+        if (c < 0 || c >= xs[d]) { inside = false; break; }
+        xi += c * mul; mul *= xs[d];
+      }
+      if (inside) acc += x[xi] * k[j];
+    }
+    out[o] = acc;
+  }
+}
+"""
+
+
+def _check_arrays(name, *arrs):
+    for a in arrs:
+        if not isinstance(a, ndarray):
+            raise TypeError(f"cuarray.scipy.signal.{name} takes cuarray arrays, got "
+                            f"{type(a).__name__}; move it to the GPU with cuarray.asarray(x)")
+
+
+def _check_mode(mode):
+    if mode not in _MODES:
+        raise ValueError("acceptable mode flags are 'valid', 'same', or 'full'")
+
+
+def _inputs_swap_needed(mode, s1, s2, axes=None):
+    if mode != "valid":
+        return False
+    if not s1:
+        return False
+    if axes is None:
+        axes = range(len(s1))
+    ok1 = all(s1[i] >= s2[i] for i in axes)
+    ok2 = all(s2[i] >= s1[i] for i in axes)
+    if not (ok1 or ok2):
+        raise ValueError("For 'valid' mode, one must be at least as large as the other in "
+                         "every dimension")
+    return not ok1
+
+
+def _direct(in1, in2, mode, dtype):
+    """Direct N-d convolution of two same-rank arrays in `dtype` (mode already checked)."""
+    if _inputs_swap_needed(mode, in1.shape, in2.shape):
+        in1, in2 = in2, in1  # convolution commutes; 'valid' needs the larger one first
+    s1, s2 = in1.shape, in2.shape
+    full = [a + b - 1 for a, b in zip(s1, s2)]
+    if mode == "full":
+        oshape, start = full, [0] * len(full)
+    elif mode == "same":
+        oshape, start = list(s1), [(b - 1) // 2 for b in s2]
+    else:
+        oshape = [a - b + 1 for a, b in zip(s1, s2)]
+        start = [b - 1 for b in s2]
+    x = cuarray.ascontiguousarray(in1.astype(dtype, copy=False))
+    k = cuarray.ascontiguousarray(in2.astype(dtype, copy=False))
+    out = cuarray.empty(tuple(oshape), dtype)
+    nd = max(in1.ndim, 1)
+    s1, s2 = (list(s1) or [1]), (list(s2) or [1])
+    m, n = _k.meta(s1 + s2 + (oshape or [1]) + (start or [0]))
+    kern = _k.kernel(_DIRECT, "conv_direct", T=_k.ctype(dtype), NDIM=nd, NMETA=n)
+    _k.launch(kern, out.size, (x, k, out, m, out.size, k.size))
+    return out
+
+
+def _result_dtype(in1, in2):
+    return numpy.result_type(in1.dtype, in2.dtype)
+
+
+def _prepare(name, in1, in2, mode):
+    _check_arrays(name, in1, in2)
+    _check_mode(mode)
+    if in1.ndim != in2.ndim:
+        raise ValueError("in1 and in2 should have the same dimensionality")
+
+
+def choose_conv_method(in1, in2, mode="full", measure=False):
+    """cuarray version of `scipy.signal.choose_conv_method`.
+
+    The choice is made for the GPU: 'direct' for integer and boolean inputs (exact) and
+    for small products, 'fft' when the direct method's work clearly exceeds the FFT's.
+    `measure=True` is not supported (ValueError)."""
+    _prepare("choose_conv_method", in1, in2, mode)
+    if measure:
+        raise ValueError("cuarray.scipy.signal.choose_conv_method: measure=True is not "
+                         "supported; time the two methods with cuarray.profiler.benchmark")
+    if in1.dtype.kind not in "fc" and in2.dtype.kind not in "fc":
+        return "direct"
+    if in1.dtype.kind in "biu" and in2.dtype.kind in "biu":
+        return "direct"
+    out = [a + b - 1 for a, b in zip(in1.shape, in2.shape)]
+    nout = math.prod(out) if mode == "full" else (
+        in1.size if mode == "same" else
+        math.prod(abs(a - b) + 1 for a, b in zip(in1.shape, in2.shape)))
+    direct_ops = nout * min(in1.size, in2.size)
+    fft_ops = 3 * math.prod(out) * math.log2(max(math.prod(out), 2))
+    # A direct multiply-add costs about a quarter of an FFT butterfly here (memory-bound
+    # transforms, compute-bound direct loop); small problems stay direct.
+    return "fft" if direct_ops > 4 * fft_ops and direct_ops > (1 << 16) else "direct"
+
+
+def convolve(in1, in2, mode="full", method="auto"):
+    """cuarray version of `scipy.signal.convolve`."""
+    _prepare("convolve", in1, in2, mode)
+    if in1.ndim == 0:
+        return in1 * in2
+    if in1.size == 0 or in2.size == 0:
+        return cuarray.zeros(0)
+    if method not in ("auto", "direct", "fft"):
+        raise ValueError("Acceptable method flags are 'auto', 'direct', or 'fft'.")
+    if method == "auto":
+        method = choose_conv_method(in1, in2, mode)
+    dtype = _result_dtype(in1, in2)
+    if method == "fft":
+        out = fftconvolve(in1, in2, mode)
+        if dtype.kind in "ui":
+            out = cuarray.around(out)
+        return out.astype(dtype, copy=False)
+    return _direct(in1, in2, mode, dtype)
+
+
+def _reverse_conj(x):
+    r = x[(slice(None, None, -1),) * x.ndim]
+    return cuarray.conj(r) if x.dtype.kind == "c" else r
+
+
+def correlate(in1, in2, mode="full", method="auto"):
+    """cuarray version of `scipy.signal.correlate`."""
+    _prepare("correlate", in1, in2, mode)
+    if in1.ndim == 0:
+        return in1 * in2.conj()
+    if in1.size == 0 or in2.size == 0:
+        return cuarray.zeros(0)
+    if method not in ("auto", "direct", "fft"):
+        raise ValueError("Acceptable method flags are 'auto', 'direct', or 'fft'.")
+    return convolve(in1, _reverse_conj(in2), mode, method)
+
+
+def _freq_axes(in1, in2, mode, axes):
+    s1, s2 = in1.shape, in2.shape
+    noaxes = axes is None
+    if noaxes:
+        axes = list(range(in1.ndim))
+    else:
+        axes = [axes] if numpy.ndim(axes) == 0 else list(axes)
+        if not axes:
+            raise ValueError("when provided, axes cannot be empty")
+        norm = []
+        for a in axes:
+            a = int(a)
+            if a < -in1.ndim or a >= in1.ndim:
+                raise ValueError("axes exceeds dimensionality of input")
+            norm.append(a % in1.ndim)
+        if len(set(norm)) != len(norm):
+            raise ValueError("all axes must be unique")
+        axes = norm
+    axes = [a for a in axes if s1[a] != 1 and s2[a] != 1]
+    axes.sort()
+    if not all(s1[a] == s2[a] or s1[a] == 1 or s2[a] == 1
+               for a in range(in1.ndim) if a not in axes):
+        raise ValueError(f"incompatible shapes for in1 and in2: {s1} and {s2}")
+    if _inputs_swap_needed(mode, s1, s2, axes=axes):
+        in1, in2 = in2, in1
+    return in1, in2, axes
+
+
+def _centered(arr, newshape):
+    sl = []
+    for cur, new in zip(arr.shape, newshape):
+        start = (cur - new) // 2
+        sl.append(slice(start, start + new))
+    return arr[tuple(sl)]
+
+
+def _apply_conv_mode(ret, s1, s2, mode, axes):
+    if mode == "full":
+        return ret
+    if mode == "same":
+        return _centered(ret, s1)
+    shape_valid = [ret.shape[a] if a not in axes else s1[a] - s2[a] + 1
+                   for a in range(ret.ndim)]
+    return _centered(ret, shape_valid)
+
+
+def _freq_conv(in1, in2, axes, shape):
+    if not axes:
+        return in1 * in2
+    complex_result = in1.dtype.kind == "c" or in2.dtype.kind == "c"
+    fshape = [_fft.next_fast_len(shape[a], not complex_result) for a in axes]
+    if not complex_result:
+        sp = _fft.rfftn(in1, fshape, axes=axes) * _fft.rfftn(in2, fshape, axes=axes)
+        ret = _fft.irfftn(sp, fshape, axes=axes)
+    else:
+        ret = _fft.ifftn(_fft.fftn(in1, fshape, axes=axes) * _fft.fftn(in2, fshape, axes=axes),
+                         axes=axes)
+    return ret[tuple(slice(0, shape[a]) if a in axes else slice(None)
+                     for a in range(ret.ndim))]
+
+
+def _fft_inputs(in1, in2):
+    # SciPy computes integer and boolean inputs in float64; float32 stays float32.
+    dt = numpy.result_type(in1.dtype, in2.dtype, numpy.float32)
+    if in1.dtype.kind in "biu" and in2.dtype.kind in "biu":
+        dt = numpy.dtype(numpy.float64)
+    return in1.astype(dt, copy=False), in2.astype(dt, copy=False)
+
+
+def fftconvolve(in1, in2, mode="full", axes=None):
+    """cuarray version of `scipy.signal.fftconvolve`."""
+    _prepare("fftconvolve", in1, in2, mode)
+    if in1.ndim == 0:
+        return in1 * in2
+    if in1.size == 0 or in2.size == 0:
+        return cuarray.zeros(0)
+    in1, in2, axes = _freq_axes(in1, in2, mode, axes)
+    in1, in2 = _fft_inputs(in1, in2)
+    s1, s2 = in1.shape, in2.shape
+    shape = [max(s1[i], s2[i]) if i not in axes else s1[i] + s2[i] - 1
+             for i in range(in1.ndim)]
+    ret = _freq_conv(in1, in2, axes, shape)
+    return _apply_conv_mode(ret, s1, s2, mode, axes)
+
+
+def _lambertw_m1(z):
+    """The k=-1 branch of Lambert's W for -1/e < z < 0 (a host scalar), by Halley's
+    iteration from the branch's asymptotic start."""
+    L1 = math.log(-z)
+    w = L1 - math.log(-L1)
+    for _ in range(50):
+        ew = math.exp(w)
+        f = w * ew - z
+        wn = w - f / (ew * (w + 1) - (w + 2) * f / (2 * w + 2))
+        if abs(wn - w) <= 1e-15 * abs(wn):
+            return wn
+        w = wn
+    return w
+
+
+def _calc_oa_lens(s1, s2):
+    """(block size, overlap, in1 step, in2 step) of overlap-add along one axis; None for a
+    plain FFT convolution."""
+    if s1 == s2 or s1 == 1 or s2 == 1:
+        return None
+    swapped = s2 > s1
+    if swapped:
+        s1, s2 = s2, s1
+    if s2 >= s1 / 2:
+        return None
+    overlap = s2 - 1
+    opt_size = -overlap * _lambertw_m1(-1 / (2 * math.e * overlap)) if overlap else s2
+    block = _fft.next_fast_len(math.ceil(opt_size))
+    if block >= s1:
+        return None
+    step1, step2 = (block - s2 + 1, s2) if not swapped else (s2, block - s2 + 1)
+    return block, overlap, step1, step2
+
+
+def oaconvolve(in1, in2, mode="full", axes=None):
+    """cuarray version of `scipy.signal.oaconvolve` (overlap-add along one axis; inputs
+    that need blocking along several axes are convolved in one FFT, same values)."""
+    _prepare("oaconvolve", in1, in2, mode)
+    if in1.ndim == 0:
+        return in1 * in2
+    if in1.size == 0 or in2.size == 0:
+        return cuarray.zeros(0)
+    if in1.shape == in2.shape:
+        return fftconvolve(in1, in2, mode=mode, axes=axes)
+    in1, in2, axes = _freq_axes(in1, in2, mode, axes)
+    in1, in2 = _fft_inputs(in1, in2)
+    s1, s2 = in1.shape, in2.shape
+    if not axes:
+        return _apply_conv_mode(in1 * in2, s1, s2, mode, axes)
+    plans = {a: _calc_oa_lens(s1[a], s2[a]) for a in axes}
+    blocked = [a for a in axes if plans[a] is not None]
+    if len(blocked) != 1:
+        shape = [max(s1[i], s2[i]) if i not in axes else s1[i] + s2[i] - 1
+                 for i in range(in1.ndim)]
+        return _apply_conv_mode(_freq_conv(in1, in2, axes, shape), s1, s2, mode, axes)
+    ax = blocked[0]
+    block, overlap, step1, step2 = plans[ax]
+    long_, short = (in1, in2) if s1[ax] >= s2[ax] else (in2, in1)
+    ret = _overlap_add(long_, short, ax, block, overlap, [a for a in axes if a != ax])
+    return _apply_conv_mode(ret, s1, s2, mode, axes)
+
+
+def _overlap_add(x, h, ax, block, overlap, other_axes):
+    """Full convolution of x (long along `ax`) and h, blocking x along `ax`."""
+    n, k = x.shape[ax], h.shape[ax]
+    step = block - overlap
+    nblocks = -(-n // step)
+    x = cuarray.moveaxis(x, ax, -1)
+    h = cuarray.moveaxis(h, ax, -1)
+    oth = [a if a < ax else a - 1 for a in other_axes]  # positions once ax moved last
+    pad = nblocks * step - n
+    if pad:
+        x = cuarray.pad(x, [(0, 0)] * (x.ndim - 1) + [(0, pad)])
+    xb = x.reshape(x.shape[:-1] + (nblocks, step))
+    hb = h.reshape(h.shape[:-1] + (1, k))
+    fax = oth + [xb.ndim - 1]
+    shape_o = {a: xb.shape[a] + hb.shape[a] - 1 for a in oth}
+    complex_result = xb.dtype.kind == "c" or hb.dtype.kind == "c"
+    fsh = [_fft.next_fast_len(shape_o[a], not complex_result) for a in oth] + [block]
+    if complex_result:
+        yb = _fft.ifftn(_fft.fftn(xb, fsh, axes=fax) * _fft.fftn(hb, fsh, axes=fax), axes=fax)
+    else:
+        yb = _fft.irfftn(_fft.rfftn(xb, fsh, axes=fax) * _fft.rfftn(hb, fsh, axes=fax), fsh,
+                         axes=fax)
+    yb = yb[tuple(slice(0, shape_o[a]) if a in shape_o else slice(None)
+                  for a in range(yb.ndim))]
+    # Each block's tail of `overlap` samples lands on the next block's head.
+    lead = yb.shape[:-2]
+    out = cuarray.zeros(lead + ((nblocks + 1) * step + overlap,), yb.dtype)
+    body = out[..., :nblocks * step].reshape(lead + (nblocks, step))
+    body += yb[..., :step]
+    if overlap:
+        if overlap <= step:
+            tails = out[..., step:(nblocks + 1) * step].reshape(lead + (nblocks, step))
+            tails[..., :overlap] += yb[..., step:]
+        else:
+            for b in range(nblocks):
+                out[..., (b + 1) * step:(b + 1) * step + overlap] += yb[..., b, step:]
+    out = out[..., :n + k - 1]
+    return cuarray.moveaxis(out, -1, ax)
+
+
+def correlation_lags(in1_len, in2_len, mode="full"):
+    """cuarray version of `scipy.signal.correlation_lags`."""
+    if mode == "full":
+        return cuarray.arange(-in2_len + 1, in1_len)
+    if mode == "same":
+        lags = numpy.arange(-in2_len + 1, in1_len)
+        mid = lags.size // 2
+        bound = in1_len // 2
+        lo, hi = mid - bound, mid + bound + (in1_len % 2)
+        return cuarray.arange(int(lags[lo]), int(lags[lo]) + (hi - lo))
+    if mode == "valid":
+        bound = in1_len - in2_len
+        return cuarray.arange(bound + 1) if bound >= 0 else cuarray.arange(bound, 1)
+    raise ValueError(f"Mode {mode} is invalid")
+
+
+_BOUNDARY = {"fill": "constant", "pad": "constant", "wrap": "wrap", "circular": "wrap",
+             "symm": "symmetric", "symmetric": "symmetric"}
+
+
+def _conv2d(in1, in2, mode, boundary, fillvalue, name):
+    _check_arrays(name, in1, in2)
+    if in1.ndim != 2 or in2.ndim != 2:
+        raise ValueError(f"{name} inputs must both be 2-D arrays")
+    _check_mode(mode)
+    if boundary not in _BOUNDARY:
+        raise ValueError("Acceptable boundary flags are 'fill', 'circular' (or 'wrap'), and "
+                         "'symmetric' (or 'symm').")
+    if numpy.ndim(fillvalue) != 0:
+        raise ValueError("fillvalue must be scalar or an array with one element.")
+    dtype = _result_dtype(in1, in2)
+    if in1.size == 0 or in2.size == 0:
+        return cuarray.zeros((0, 0), dtype)
+    if mode == "valid":
+        return _direct(in1, in2, "valid", dtype)
+    kr, kc = in2.shape
+    kind = _BOUNDARY[boundary]
+    if kind == "constant" and fillvalue == 0:
+        return _direct(in1, in2, mode, dtype)
+    kw = {"constant_values": fillvalue} if kind == "constant" else {}
+    xp = cuarray.pad(in1.astype(dtype, copy=False), [(kr - 1, kr - 1), (kc - 1, kc - 1)],
+                     mode=kind, **kw)
+    full = _direct(xp, in2, "valid", dtype)
+    if mode == "same":
+        full = full[(kr - 1) // 2:(kr - 1) // 2 + in1.shape[0],
+                    (kc - 1) // 2:(kc - 1) // 2 + in1.shape[1]]
+    return full
+
+
+def convolve2d(in1, in2, mode="full", boundary="fill", fillvalue=0):
+    """cuarray version of `scipy.signal.convolve2d`."""
+    return _conv2d(in1, in2, mode, boundary, fillvalue, "convolve2d")
+
+
+def correlate2d(in1, in2, mode="full", boundary="fill", fillvalue=0):
+    """cuarray version of `scipy.signal.correlate2d`."""
+    _check_arrays("correlate2d", in1, in2)
+    swap = in1.ndim == 2 and in2.ndim == 2 and mode == "valid" and \
+        _inputs_swap_needed(mode, in1.shape, in2.shape)
+    if swap:
+        # SciPy correlates the swapped pair and reverses the result (no conjugation).
+        out = _conv2d(in2, _reverse_conj(in1), mode, boundary, fillvalue, "correlate2d")
+        return out[::-1, ::-1]
+    rev = _reverse_conj(in2) if in2.ndim == 2 else in2
+    if mode != "same" or in1.ndim != 2 or in2.ndim != 2 or in1.size == 0 or in2.size == 0:
+        return _conv2d(in1, rev, mode, boundary, fillvalue, "correlate2d")
+    # 'same' keeps SciPy's origin for correlation: the full result from k // 2 on.
+    full = _conv2d(in1, rev, "full", boundary, fillvalue, "correlate2d")
+    r, c = in2.shape[0] // 2, in2.shape[1] // 2
+    return full[r:r + in1.shape[0], c:c + in1.shape[1]]

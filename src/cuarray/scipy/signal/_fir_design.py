@@ -1,0 +1,164 @@
+"""Window-method FIR design (cuarray version of `scipy.signal.firwin`, `kaiserord`,
+`kaiser_beta`, `kaiser_atten`). Band edges are host parameters; the taps are computed on
+the GPU."""
+import math
+
+import numpy
+
+import cuarray
+from cuarray.scipy.signal.windows import get_window
+
+__all__ = ["firwin", "kaiser_beta", "kaiser_atten", "kaiserord", "minimum_phase"]
+
+
+def kaiser_beta(a):
+    """cuarray version of `scipy.signal.kaiser_beta`."""
+    if a > 50:
+        return 0.1102 * (a - 8.7)
+    if a > 21:
+        return 0.5842 * (a - 21) ** 0.4 + 0.07886 * (a - 21)
+    return 0.0
+
+
+def kaiser_atten(numtaps, width):
+    """cuarray version of `scipy.signal.kaiser_atten`."""
+    return 2.285 * (numtaps - 1) * math.pi * width + 7.95
+
+
+def kaiserord(ripple, width):
+    """cuarray version of `scipy.signal.kaiserord`."""
+    A = abs(ripple)
+    if A < 8:
+        raise ValueError(f"Requested maximum ripple attenuation {A:f} is too small for the "
+                         "Kaiser formula.")
+    beta = kaiser_beta(A)
+    numtaps = (A - 7.95) / 2.285 / (math.pi * width) + 1
+    return int(math.ceil(numtaps)), beta
+
+
+def _fs(fs):
+    if fs is None:
+        return 2.0
+    if numpy.ndim(fs) != 0:
+        raise ValueError("Sampling frequency fs must be a single scalar.")
+    fs = float(fs)
+    if not fs > 0:
+        raise ValueError(f"Sampling frequency fs={fs} must be positive.")
+    return fs
+
+
+def firwin(numtaps, cutoff, *, width=None, window="hamming", pass_zero=True, scale=True,
+           fs=None):
+    """cuarray version of `scipy.signal.firwin` (cutoff given as host values)."""
+    if hasattr(cutoff, "__cuda_array_interface__"):
+        cutoff = cuarray.asnumpy(cutoff)
+    nyq = 0.5 * _fs(fs)
+    cutoff = numpy.atleast_1d(numpy.asarray(cutoff, dtype=numpy.float64)) / nyq
+    if cutoff.ndim > 1:
+        raise ValueError("The cutoff argument must be at most one-dimensional.")
+    if cutoff.size == 0:
+        raise ValueError("At least one cutoff frequency must be given.")
+    if cutoff.min() <= 0 or cutoff.max() >= 1:
+        raise ValueError("Invalid cutoff frequency: frequencies must be greater than 0 and "
+                         "less than fs/2.")
+    if numpy.any(numpy.diff(cutoff) <= 0):
+        raise ValueError("Invalid cutoff frequencies: the frequencies must be strictly "
+                         "increasing.")
+    if width is not None:
+        window = ("kaiser", kaiser_beta(kaiser_atten(numtaps, float(width) / nyq)))
+    if pass_zero in ("bandstop", "lowpass"):
+        if pass_zero == "lowpass" and cutoff.size != 1:
+            raise ValueError(f'cutoff must have one element if pass_zero=="lowpass", got '
+                             f'{cutoff.shape}')
+        if pass_zero == "bandstop" and cutoff.size <= 1:
+            raise ValueError(f'cutoff must have at least two elements if pass_zero=="bandstop"'
+                             f', got {cutoff.shape}')
+        pass_zero = True
+    elif pass_zero in ("bandpass", "highpass"):
+        if pass_zero == "highpass" and cutoff.size != 1:
+            raise ValueError(f'cutoff must have one element if pass_zero=="highpass", got '
+                             f'{cutoff.shape}')
+        if pass_zero == "bandpass" and cutoff.size <= 1:
+            raise ValueError(f'cutoff must have at least two elements if pass_zero=="bandpass"'
+                             f', got {cutoff.shape}')
+        pass_zero = False
+    elif not (pass_zero is True or pass_zero is False):
+        raise ValueError(f"Parameter {pass_zero=} not in (True, False, 'bandpass', "
+                         "'lowpass', 'highpass', 'bandstop')")
+    pass_nyquist = (cutoff.size % 2 == 0) == pass_zero
+    if pass_nyquist and numtaps % 2 == 0:
+        raise ValueError("A filter with an even number of coefficients must have zero "
+                         "response at the Nyquist frequency.")
+    edges = numpy.concatenate((numpy.zeros(int(pass_zero)), cutoff,
+                               numpy.ones(int(pass_nyquist)))).reshape(-1, 2)
+    m = cuarray.arange(numtaps, dtype=numpy.float64) - 0.5 * (numtaps - 1)
+    h = cuarray.zeros(numtaps)
+    for left, right in edges.tolist():
+        h += right * cuarray.sinc(right * m)
+        if left:
+            h -= left * cuarray.sinc(left * m)
+    h *= get_window(window, numtaps, fftbins=False)
+    if scale:
+        left, right = edges[0].tolist()
+        f = 0.0 if left == 0 else (1.0 if right == 1 else 0.5 * (left + right))
+        h /= cuarray.sum(h * cuarray.cos(math.pi * m * f))
+    return h
+
+
+def _dhtm(mag):
+    from cuarray.scipy import fft as _fft
+    sig = cuarray.zeros(mag.shape[0])
+    mid = mag.shape[0] // 2
+    sig[1:mid] = 1
+    sig[mid + 1:] = -1
+    return cuarray.real(_fft.ifft(mag * cuarray.exp(_fft.fft(sig * _fft.ifft(cuarray.log(mag))))))
+
+
+def minimum_phase(h, method="homomorphic", n_fft=None, *, half=True):
+    """cuarray version of `scipy.signal.minimum_phase` (the symmetry warning reads one flag
+    on the host)."""
+    import warnings
+    from cuarray.scipy import fft as _fft
+    h = h if isinstance(h, cuarray.ndarray) else cuarray.asarray(numpy.asarray(h))
+    if h.dtype.kind == "c":
+        raise ValueError("Complex filters not supported")
+    if h.ndim != 1 or h.shape[0] <= 2:
+        raise ValueError("h must be 1-D and at least 2 samples long")
+    n_half = h.shape[0] // 2
+    head = h[:n_half]
+    if not bool(cuarray.any(h[-n_half:][::-1] - head <= 1e-8 + 1e-6 * cuarray.abs(head))):
+        warnings.warn("h does not appear to by symmetric, conversion may fail",
+                      RuntimeWarning, stacklevel=2)
+    if not isinstance(method, str) or method not in ("homomorphic", "hilbert"):
+        raise ValueError(f'method must be "homomorphic" or "hilbert", got {method!r}')
+    if method == "hilbert" and not half:
+        raise ValueError("`half=False` is only supported when `method='homomorphic'`")
+    if n_fft is None:
+        n_fft = 2 ** int(math.ceil(math.log2(2 * (h.shape[0] - 1) / 0.01)))
+    n_fft = int(n_fft)
+    if n_fft < h.shape[0]:
+        raise ValueError(f"n_fft must be at least len(h)=={h.shape[0]}")
+    if method == "hilbert":
+        w = cuarray.arange(n_fft, dtype=numpy.float64) * (2 * math.pi / n_fft * n_half)
+        H = cuarray.real(_fft.fft(h, n_fft) * cuarray.exp(1j * w))
+        dp = cuarray.max(H) - 1
+        ds = 0 - cuarray.min(H)
+        S = 4.0 / (cuarray.sqrt(1 + dp + ds) + cuarray.sqrt(1 - dp + ds)) ** 2
+        H = cuarray.sqrt((H + ds) * S) + 1e-10
+        h_min = _dhtm(H)
+    else:
+        t = cuarray.abs(_fft.fft(h, n_fft))
+        t = t + 1e-7 * cuarray.min(cuarray.where(t > 0, t, numpy.inf))
+        t = cuarray.log(t)
+        if half:
+            t = t * 0.5
+        t = cuarray.real(_fft.ifft(t))
+        win = cuarray.zeros(n_fft)
+        win[0] = 1
+        stop = n_fft // 2
+        win[1:stop] = 2
+        if n_fft % 2:
+            win[stop] = 1
+        h_min = _fft.ifft(cuarray.exp(_fft.fft(t * win))).real
+    n_out = (n_half + h.shape[0] % 2) if half else h.shape[0]
+    return h_min[:n_out]

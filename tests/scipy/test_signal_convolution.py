@@ -1,0 +1,152 @@
+"""cuarray.scipy.signal's convolution and correlation against scipy.signal: the direct
+kernel (GPU and host emulation), FFT and overlap-add paths (GPU), 2-D boundaries, lags,
+and argument errors."""
+import numpy as np
+import pytest
+import scipy.signal as ss
+
+from signal_standins import xp  # noqa: F401  (fixture)
+
+SHAPES = [((10,), (3,)), ((3,), (10,)), ((1,), (1,)), ((7, 5), (3, 2)), ((3, 2), (7, 5)),
+          ((4, 5, 6), (2, 3, 2))]
+
+
+def _rand(rng, shape, dt):
+    if np.dtype(dt).kind in "iu":
+        return rng.integers(-9, 9, shape).astype(dt)
+    a = rng.standard_normal(shape)
+    if np.dtype(dt).kind == "c":
+        a = a + 1j * rng.standard_normal(shape)
+    return a.astype(dt)
+
+
+@pytest.mark.parametrize("mode", ["full", "same", "valid"])
+def test_direct_matches_scipy(cp, mode):
+    from cuarray.scipy import signal as s
+    rng = np.random.default_rng(0)
+    for sa, sb in SHAPES:
+        for dt in ["f4", "f8", "c16", "i4"]:
+            a, b = _rand(rng, sa, dt), _rand(rng, sb, dt)
+            for f in ["convolve", "correlate"]:
+                got = getattr(s, f)(cp.asarray(a), cp.asarray(b), mode, method="direct")
+                want = getattr(ss, f)(a, b, mode, method="direct")
+                assert got.dtype == want.dtype and got.shape == want.shape, (f, sa, sb, dt)
+                tol = 1e-5 if dt == "f4" else 1e-12
+                np.testing.assert_allclose(cp.asnumpy(got), want, rtol=tol, atol=tol,
+                                           err_msg=f"{f} {sa} {sb} {dt}")
+
+
+@pytest.mark.parametrize("mode", ["full", "same", "valid"])
+@pytest.mark.parametrize("boundary", ["fill", "wrap", "symm"])
+def test_2d_boundaries(cp, mode, boundary):
+    from cuarray.scipy import signal as s
+    rng = np.random.default_rng(1)
+    for sa, sb in [((7, 5), (3, 2)), ((3, 2), (7, 5)), ((6, 6), (3, 3)), ((4, 9), (4, 1))]:
+        for dt in ["f8", "c16"]:
+            a, b = _rand(rng, sa, dt), _rand(rng, sb, dt)
+            for f in ["convolve2d", "correlate2d"]:
+                got = getattr(s, f)(cp.asarray(a), cp.asarray(b), mode, boundary=boundary,
+                                    fillvalue=2)
+                want = getattr(ss, f)(a, b, mode, boundary=boundary, fillvalue=2)
+                np.testing.assert_allclose(cp.asnumpy(got), want, atol=1e-12,
+                                           err_msg=f"{f} {sa} {sb} {dt}")
+
+
+def test_noncontiguous_and_0d(cp):
+    from cuarray.scipy import signal as s
+    rng = np.random.default_rng(2)
+    a = rng.standard_normal((12, 8))
+    b = rng.standard_normal((3, 4))
+    got = s.convolve(cp.asarray(a)[::2, 1::2], cp.asarray(b).T, method="direct")
+    np.testing.assert_allclose(cp.asnumpy(got), ss.convolve(a[::2, 1::2], b.T), atol=1e-12)
+    got = s.convolve(cp.asarray(np.float64(3.0)), cp.asarray(np.float64(2.0)))
+    assert got.shape == () and float(got) == 6.0
+    assert s.convolve(cp.zeros(0), cp.ones(3)).shape == (0,)
+
+
+def test_correlation_lags(cp):
+    from cuarray.scipy import signal as s
+    for n1, n2 in [(5, 3), (3, 5), (6, 6), (7, 2), (1, 4)]:
+        for mode in ("full", "same", "valid"):
+            np.testing.assert_array_equal(cp.asnumpy(s.correlation_lags(n1, n2, mode)),
+                                          ss.correlation_lags(n1, n2, mode))
+    with pytest.raises(ValueError):
+        s.correlation_lags(3, 4, "bad")
+
+
+def test_errors(cp):
+    cuarray = cp
+    from cuarray.scipy import signal as s
+    a = cuarray.zeros(4)
+    with pytest.raises(ValueError, match="acceptable mode"):
+        s.convolve(a, a, mode="bad")
+    with pytest.raises(ValueError, match="method"):
+        s.convolve(a, a, method="bad")
+    with pytest.raises(ValueError, match="dimensionality"):
+        s.convolve(a, cuarray.zeros((2, 2)))
+    with pytest.raises(ValueError, match="at least as large"):
+        s.convolve(cuarray.zeros((3, 5)), cuarray.zeros((5, 3)), mode="valid")
+    with pytest.raises(ValueError, match="2-D"):
+        s.convolve2d(a, a)
+    with pytest.raises(ValueError, match="boundary"):
+        s.convolve2d(cuarray.zeros((2, 2)), cuarray.zeros((2, 2)), boundary="bad")
+    with pytest.raises(TypeError):
+        s.convolve(np.zeros(3), a)
+    with pytest.raises(ValueError, match="axes"):
+        s.fftconvolve(a, a, axes=[])
+    assert s.choose_conv_method(cuarray.zeros(10, "i4"), cuarray.zeros(3, "i4")) == "direct"
+    assert s.choose_conv_method(cuarray.zeros(1 << 20), cuarray.zeros(4096)) == "fft"
+
+
+@pytest.mark.parametrize("mode", ["full", "same", "valid"])
+def test_fft_and_oa_match_scipy(xp, mode):
+    from cuarray.scipy import signal as s
+    rng = np.random.default_rng(3)
+    cases = [((1000,), (37,)), ((37,), (1000,)), ((300, 40), (11, 5)), ((64, 3), (5, 3)),
+             ((4000,), (1000,)), ((5, 2000), (1, 63))]
+    for sa, sb in cases:
+        for dt in ["f4", "f8", "c8", "c16", "i8"]:
+            a, b = _rand(rng, sa, dt), _rand(rng, sb, dt)
+            tol = 2e-4 if dt in ("f4", "c8") else 1e-9
+            for f in ["fftconvolve", "oaconvolve"]:
+                got = getattr(s, f)(xp.asarray(a), xp.asarray(b), mode)
+                want = getattr(ss, f)(a, b, mode)
+                assert got.dtype == want.dtype and got.shape == want.shape, (f, sa, sb, dt)
+                scale = max(1.0, np.abs(want).max()) if want.size else 1.0
+                np.testing.assert_allclose(xp.asnumpy(got), want, rtol=tol,
+                                           atol=tol * scale, err_msg=f"{f} {sa} {sb} {dt}")
+            got = s.convolve(xp.asarray(a), xp.asarray(b), mode, method="fft")
+            want = ss.convolve(a, b, mode, method="fft")
+            assert got.dtype == want.dtype
+            np.testing.assert_allclose(xp.asnumpy(got), want, rtol=tol,
+                                       atol=tol * max(1.0, np.abs(want).max()))
+
+
+def test_fft_axes(xp):
+    from cuarray.scipy import signal as s
+    rng = np.random.default_rng(4)
+    a = rng.standard_normal((6, 500))
+    b = rng.standard_normal((6, 31))
+    for f in ["fftconvolve", "oaconvolve"]:
+        for mode in ["full", "same", "valid"]:
+            got = getattr(s, f)(xp.asarray(a), xp.asarray(b), mode, axes=1)
+            np.testing.assert_allclose(xp.asnumpy(got), getattr(ss, f)(a, b, mode, axes=1),
+                                       atol=1e-10)
+        got = getattr(s, f)(xp.asarray(a), xp.asarray(b[:1]), axes=-1)
+        np.testing.assert_allclose(xp.asnumpy(got), getattr(ss, f)(a, b[:1], axes=-1),
+                                   atol=1e-10)
+    with pytest.raises(ValueError, match="incompatible shapes"):
+        s.fftconvolve(xp.asarray(a), xp.asarray(b[:4]), axes=1)
+
+
+def test_auto_method_large(xp):
+    from cuarray.scipy import signal as s
+    rng = np.random.default_rng(5)
+    a = rng.standard_normal(1 << 16).astype(np.float32)
+    b = rng.standard_normal(2000).astype(np.float32)
+    got = s.convolve(xp.asarray(a), xp.asarray(b))
+    assert got.dtype == np.float32
+    np.testing.assert_allclose(xp.asnumpy(got), ss.convolve(a, b), rtol=1e-3, atol=2e-3)
+    got = s.correlate(xp.asarray(a), xp.asarray(b), "same")
+    np.testing.assert_allclose(xp.asnumpy(got), ss.correlate(a, b, "same"), rtol=1e-3,
+                               atol=2e-3)

@@ -1,0 +1,196 @@
+"""cuarray.scipy.signal's IIR design and representation changes against scipy.signal
+(GPU; host emulation with NumPy stand-ins elsewhere)."""
+import numpy as np
+import pytest
+import scipy.signal as ss
+
+from signal_standins import xp  # noqa: F401  (fixture)
+
+def test_iir_designs(xp):
+    from cuarray.scipy import signal as s
+    for ft, args in [("butter", ()), ("cheby1", (1.0,)), ("cheby2", (40.0,))]:
+        for N in (1, 2, 3, 4, 5, 8):
+            for Wn, bt in [(0.3, "low"), (0.3, "high"), ([0.2, 0.5], "bandpass"), ([0.2, 0.5], "bandstop")]:
+                for out in ("zpk", "ba", "sos"):
+                    got = getattr(s, ft)(N, *args, Wn, btype=bt, output=out)
+                    want = getattr(ss, ft)(N, *args, Wn, btype=bt, output=out)
+                    if out == "zpk":
+                        for g, w in zip(got[:2], want[:2]):
+                            np.testing.assert_allclose(np.sort_complex(xp.asnumpy(g)), np.sort_complex(w), rtol=1e-9, atol=1e-10, err_msg=f"{ft} {N} {bt} {out}")
+                        np.testing.assert_allclose(float(xp.asnumpy(got[2])), want[2], rtol=1e-9)
+                    elif out == "ba":
+                        for g, w in zip(got, want):
+                            assert xp.asnumpy(g).dtype == w.dtype, (ft, N, bt, out)
+                            np.testing.assert_allclose(xp.asnumpy(g), w, rtol=1e-8, atol=1e-10, err_msg=f"{ft} {N} {bt} {out}")
+                    else:
+                        np.testing.assert_allclose(xp.asnumpy(got), want, rtol=1e-8, atol=1e-10, err_msg=f"{ft} {N} {bt} {out}")
+
+
+def test_conversions(xp):
+    from cuarray.scipy import signal as s
+    b, a = ss.cheby1(4, 1.0, [0.2, 0.4], btype="bandpass")
+    z, p, k = s.tf2zpk(xp.asarray(b), xp.asarray(a))
+    wz, wp, wk = ss.tf2zpk(b, a)
+    np.testing.assert_allclose(np.sort_complex(xp.asnumpy(p)), np.sort_complex(wp), atol=1e-8)
+    np.testing.assert_allclose(np.sort_complex(xp.asnumpy(z)), np.sort_complex(wz), atol=1e-6)
+    np.testing.assert_allclose(float(xp.asnumpy(k)), wk, rtol=1e-9)
+    sos = ss.butter(5, 0.3, output="sos")
+    for g, w in zip(s.sos2tf(xp.asarray(sos)), ss.sos2tf(sos)):
+        np.testing.assert_allclose(xp.asnumpy(g), w, rtol=1e-9, atol=1e-12)
+    np.testing.assert_allclose(xp.asnumpy(s.tf2sos(xp.asarray(b), xp.asarray(a))),
+                               ss.tf2sos(b, a), rtol=1e-6, atol=1e-8)
+    for pairing in ("nearest", "keep_odd", "minimal"):
+        z, p, k = ss.butter(5, 0.3, output="zpk")
+        np.testing.assert_allclose(
+            xp.asnumpy(s.zpk2sos(xp.asarray(z), xp.asarray(p), k, pairing=pairing)),
+            ss.zpk2sos(z, p, k, pairing=pairing), rtol=1e-9, atol=1e-12)
+    z, p, k = ss.butter(3, 2.0, analog=True, output="zpk")
+    np.testing.assert_allclose(
+        xp.asnumpy(s.zpk2sos(xp.asarray(z), xp.asarray(p), k, analog=True)),
+        ss.zpk2sos(z, p, k, analog=True), rtol=1e-9, atol=1e-12)
+    for f in ("iirnotch", "iirpeak"):
+        for g, w in zip(getattr(s, f)(60.0, 30.0, fs=1000.0), getattr(ss, f)(60.0, 30.0,
+                                                                            fs=1000.0)):
+            np.testing.assert_allclose(xp.asnumpy(g), w, rtol=1e-12)
+
+
+def test_analog_and_transforms(xp):
+    from cuarray.scipy import signal as s
+    for N in (1, 4, 5):
+        for bt, Wn in (("low", 2.0), ("high", 3.0), ("bandpass", [1.0, 4.0]),
+                       ("bandstop", [1.0, 4.0])):
+            got = s.butter(N, Wn, btype=bt, analog=True, output="zpk")
+            want = ss.butter(N, Wn, btype=bt, analog=True, output="zpk")
+            for g, w in zip(got[:2], want[:2]):
+                np.testing.assert_allclose(np.sort_complex(xp.asnumpy(g)), np.sort_complex(w),
+                                           rtol=1e-9, atol=1e-10)
+            np.testing.assert_allclose(float(xp.asnumpy(got[2])), want[2], rtol=1e-9)
+    for f, args in (("buttap", (4,)), ("cheb1ap", (5, 1.0)), ("cheb2ap", (4, 30.0))):
+        got, want = getattr(s, f)(*args), getattr(ss, f)(*args)
+        for g, w in zip(got[:2], want[:2]):
+            np.testing.assert_allclose(np.sort_complex(xp.asnumpy(g)), np.sort_complex(w),
+                                       rtol=1e-10, atol=1e-12)
+
+
+def test_design_errors(xp):
+    from cuarray.scipy import signal as s
+    with pytest.raises(ValueError):
+        s.butter(4, 1.2)
+    with pytest.raises(ValueError):
+        s.butter(4, [0.5, 0.2], btype="bandpass")
+    with pytest.raises(ValueError):
+        s.iirfilter(4, 0.2, btype="bad")
+    with pytest.raises(ValueError):
+        s.iirfilter(4, 0.2, ftype="bad")
+    with pytest.raises(ValueError):
+        s.cheby1(4, None, 0.2)
+    with pytest.raises(ValueError):
+        s.zpk2sos([], [0.5], 1.0, pairing="bad")
+    with pytest.raises(ValueError):
+        s.iirnotch(600.0, 30.0, fs=1000.0)
+
+
+def test_decimate_iir(xp):
+    from cuarray.scipy import signal as s
+    x = np.random.default_rng(7).standard_normal((2, 600))
+    for kw in ({}, {"zero_phase": False}, {"n": 4}):
+        np.testing.assert_allclose(xp.asnumpy(s.decimate(xp.asarray(x), 3, **kw)),
+                                   ss.decimate(x, 3, **kw), rtol=1e-7, atol=1e-9)
+
+
+def test_tf_transforms(xp):
+    from cuarray.scipy import signal as s
+    b, a = ss.butter(3, 1.0, analog=True)
+    b2, a2 = ss.cheby1(2, 1.0, 1.0, analog=True)
+    for bb, aa in ((b, a), (b2, a2), ([1.0, 2.0], [1.0, 3.0, 2.0])):
+        cases = [("lp2lp", {"wo": 2.5}), ("lp2hp", {"wo": 2.5}),
+                 ("lp2bp", {"wo": 2.0, "bw": 0.5}), ("lp2bs", {"wo": 2.0, "bw": 0.5}),
+                 ("bilinear", {"fs": 10.0})]
+        for f, kw in cases:
+            got = getattr(s, f)(xp.asarray(np.asarray(bb)), xp.asarray(np.asarray(aa)), **kw)
+            want = getattr(ss, f)(bb, aa, **kw)
+            for g, w in zip(got, want):
+                np.testing.assert_allclose(xp.asnumpy(g), w, rtol=1e-9, atol=1e-12,
+                                           err_msg=f)
+    with pytest.warns(s.BadCoefficients):
+        got = s.normalize(xp.asarray(np.array([0.0, 2.0, 4.0])),
+                          xp.asarray(np.array([0, 2.0, 1])))
+    with pytest.warns(ss.BadCoefficients):
+        want = ss.normalize([0.0, 2.0, 4.0], [0, 2.0, 1])
+    for g, w in zip(got, want):
+        np.testing.assert_allclose(xp.asnumpy(g), w)
+
+
+def test_iircomb_firwin2(xp):
+    from cuarray.scipy import signal as s
+    for ftype in ("notch", "peak"):
+        for pz in (False, True):
+            got = s.iircomb(50.0, 30.0, ftype=ftype, fs=1000.0, pass_zero=pz)
+            want = ss.iircomb(50.0, 30.0, ftype=ftype, fs=1000.0, pass_zero=pz)
+            for g, w in zip(got, want):
+                np.testing.assert_allclose(xp.asnumpy(g), w, rtol=1e-12, atol=1e-15)
+    for n, fr, g, kw in [(51, [0, 0.3, 0.5, 1.0], [1, 1, 0, 0], {}),
+                         (50, [0, 0.3, 0.3, 1.0], [1, 1, 0, 0], {}),
+                         (31, [0, 0.5, 1.0], [0, 1, 0], {"antisymmetric": True}),
+                         (30, [0, 0.5, 1.0], [0, 1, 1], {"antisymmetric": True}),
+                         (21, [0, 100, 250, 500], [1, 1, 0, 0],
+                          {"fs": 1000.0, "window": None, "nfreqs": 257})]:
+        np.testing.assert_allclose(xp.asnumpy(s.firwin2(n, fr, g, **kw)),
+                                   ss.firwin2(n, fr, g, **kw), rtol=1e-9, atol=1e-12)
+    with pytest.raises(ValueError):
+        s.firwin2(50, [0, 0.5, 1.0], [1, 1, 1])
+
+
+@pytest.mark.parametrize("f", ["buttord", "cheb1ord", "cheb2ord"])
+def test_order_selection(xp, f):
+    from cuarray.scipy import signal as s
+    cases = [(0.2, 0.3, 3, 40, {}), (0.3, 0.2, 1, 60, {}), ([0.2, 0.5], [0.1, 0.6], 3, 40, {}),
+             ([0.1, 0.6], [0.2, 0.5], 3, 40, {}), (100, 150, 1, 40, {"fs": 1000.0}),
+             (2.0, 3.0, 3, 40, {"analog": True})]
+    for wp, ws, gp, gs, kw in cases:
+        n, wn = getattr(s, f)(wp, ws, gp, gs, **kw)
+        wn_ref = getattr(ss, f)(wp, ws, gp, gs, **kw)
+        assert n == wn_ref[0], (wp, ws)
+        # SciPy's bounded minimiser stops at xtol 1e-5 for band-stop specifications
+        np.testing.assert_allclose(xp.asnumpy(wn), wn_ref[1], rtol=1e-4, err_msg=str(wp))
+    with pytest.raises(ValueError):
+        getattr(s, f)(0.2, 0.3, 0, 40)
+
+
+def test_minimum_phase_and_findfreqs(xp):
+    from cuarray.scipy import signal as s
+    h = ss.firwin(31, 0.3)
+    for kw in ({}, {"method": "hilbert"}, {"half": False}, {"n_fft": 4096}):
+        np.testing.assert_allclose(xp.asnumpy(s.minimum_phase(xp.asarray(h), **kw)),
+                                   ss.minimum_phase(h, **kw), rtol=1e-7, atol=1e-10)
+    with pytest.raises(ValueError):
+        s.minimum_phase(xp.asarray(h), method="bad")
+    b, a = ss.butter(3, 2.0, analog=True)
+    np.testing.assert_allclose(xp.asnumpy(s.findfreqs(xp.asarray(b), xp.asarray(a), 20)),
+                               ss.findfreqs(b, a, 20))
+
+
+def test_state_space(xp):
+    from cuarray.scipy import signal as s
+    for b, a in (ss.butter(3, 0.3), ([1.0, 3.0, 3.0], [1.0, 2.0, 1.0]), ([2.0], [1.0, 0.5])):
+        got = s.tf2ss(xp.asarray(np.asarray(b)), xp.asarray(np.asarray(a)))
+        want = ss.tf2ss(b, a)
+        for g, w in zip(got, want):
+            np.testing.assert_allclose(xp.asnumpy(g), w, rtol=1e-10, atol=1e-12)
+        num, den = s.ss2tf(*[xp.asarray(m) for m in want])
+        wnum, wden = ss.ss2tf(*want)
+        np.testing.assert_allclose(xp.asnumpy(num), wnum, rtol=1e-7, atol=1e-9)
+        np.testing.assert_allclose(xp.asnumpy(den), wden, rtol=1e-7, atol=1e-9)
+    z, p, k = ss.butter(2, 0.4, output="zpk")
+    for g, w in zip(s.zpk2ss(xp.asarray(z), xp.asarray(p), k), ss.zpk2ss(z, p, k)):
+        np.testing.assert_allclose(xp.asnumpy(g), w, rtol=1e-9, atol=1e-12)
+    A, B, C, D = ss.zpk2ss(z, p, k)
+    gz, gp, gk = s.ss2zpk(*[xp.asarray(m) for m in (A, B, C, D)])
+    wz, wp, wk = ss.ss2zpk(A, B, C, D)
+    np.testing.assert_allclose(np.sort_complex(xp.asnumpy(gp)), np.sort_complex(wp), atol=1e-8)
+    np.testing.assert_allclose(float(xp.asnumpy(gk)), wk, rtol=1e-8)
+    for g, w in zip(s.abcd_normalize(A=np.eye(2), D=np.ones((1, 1)) * 2),
+                    ss.abcd_normalize(A=np.eye(2), D=np.ones((1, 1)) * 2)):
+        np.testing.assert_allclose(xp.asnumpy(g), w)
+    with pytest.raises(ValueError):
+        s.abcd_normalize(A=np.eye(2))
