@@ -2,7 +2,8 @@
 `scipy.fftpack` / `cupyx.scipy.fftpack`)."""
 from cuarray.scipy.fftpack._fftpack import (  # noqa: F401
     fft, ifft, fft2, ifft2, fftn, ifftn, rfft, irfft, fftfreq, rfftfreq, fftshift, ifftshift,
-    next_fast_len)
+    next_fast_len, dct, idct, dst, idst, dctn, idctn, dstn, idstn)
 
 __all__ = ["fft", "ifft", "fft2", "ifft2", "fftn", "ifftn", "rfft", "irfft", "fftfreq",
-           "rfftfreq", "fftshift", "ifftshift", "next_fast_len"]
+           "rfftfreq", "fftshift", "ifftshift", "next_fast_len", "dct", "idct", "dst", "idst", "dctn",
+           "idctn", "dstn", "idstn"]

@@ -14,6 +14,7 @@ from cuarray import fft as _np_fft
 from cuarray._core import dtypes as _dt
 from cuarray._core.elementwise import Op, Param
 from cuarray._core.ndarray import ndarray
+from cuarray.scipy.fft import _realtransforms as _rt
 from cuarray.scipy.fft._helper import _smooth_at_least, init_nd_shape_and_axes, iterable_of_int
 
 _i64 = numpy.dtype(numpy.int64)
@@ -198,3 +199,59 @@ def next_fast_len(target):
     if target < 1:
         raise ValueError("Target length must be positive")
     return _smooth_at_least(target, (2, 3, 5))
+
+
+# ---- real-to-real transforms: fftpack's inverses are the unscaled transforms of the inverse
+# type (idct(dct(x)) == 2N x), where scipy.fft's idct divides ------------------------------
+
+_INV = {1: 1, 2: 3, 3: 2, 4: 4}
+
+
+def dct(x, type=2, n=None, axis=-1, norm=None, overwrite_x=False):
+    """The discrete cosine transform (cuarray version of `scipy.fftpack.dct`)."""
+    return _rt.dct(x, type, n, axis, norm)
+
+
+def idct(x, type=2, n=None, axis=-1, norm=None, overwrite_x=False):
+    """The DCT of the inverse type, unscaled unless norm='ortho' (cuarray version of
+    `scipy.fftpack.idct`)."""
+    return _rt.dct(x, _INV.get(type, type), n, axis, norm)
+
+
+def dst(x, type=2, n=None, axis=-1, norm=None, overwrite_x=False):
+    """The discrete sine transform (cuarray version of `scipy.fftpack.dst`)."""
+    return _rt.dst(x, type, n, axis, norm)
+
+
+def idst(x, type=2, n=None, axis=-1, norm=None, overwrite_x=False):
+    """The DST of the inverse type, unscaled unless norm='ortho' (cuarray version of
+    `scipy.fftpack.idst`)."""
+    return _rt.dst(x, _INV.get(type, type), n, axis, norm)
+
+
+def _nd(f, x, type, shape, axes, norm, name):
+    x = _need(x, name)
+    shape, axes = init_nd_shape_and_axes(x.ndim, x.shape, _good_shape(x, shape, axes), axes)
+    for n, ax in zip(shape, axes):
+        x = f(x, type, n, ax, norm)
+    return x
+
+
+def dctn(x, type=2, shape=None, axes=None, norm=None, overwrite_x=False):
+    """The N-D discrete cosine transform (cuarray version of `scipy.fftpack.dctn`)."""
+    return _nd(dct, x, type, shape, axes, norm, "dctn")
+
+
+def idctn(x, type=2, shape=None, axes=None, norm=None, overwrite_x=False):
+    """The N-D `idct` (cuarray version of `scipy.fftpack.idctn`)."""
+    return _nd(idct, x, type, shape, axes, norm, "idctn")
+
+
+def dstn(x, type=2, shape=None, axes=None, norm=None, overwrite_x=False):
+    """The N-D discrete sine transform (cuarray version of `scipy.fftpack.dstn`)."""
+    return _nd(dst, x, type, shape, axes, norm, "dstn")
+
+
+def idstn(x, type=2, shape=None, axes=None, norm=None, overwrite_x=False):
+    """The N-D `idst` (cuarray version of `scipy.fftpack.idstn`)."""
+    return _nd(idst, x, type, shape, axes, norm, "idstn")

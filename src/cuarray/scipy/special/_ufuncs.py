@@ -31,14 +31,15 @@ def resolve(name, types, in_dtypes, dtype=None, casting="same_kind"):
     (numpy dtypes, or Python scalar types), SciPy's way; TypeError when none fits.
 
     As NumPy's legacy type resolver: a loop matching the operands exactly wins (only when
-    none is a Python scalar), else the first loop they all cast to safely.
+    none is a Python scalar), else the first loop they all cast to safely, where a Python
+    int also fits any integer loop (SciPy's `pdtri(3, float32_array)` takes 'ld->d').
     """
     arrays = [numpy.dtype(d) for d in in_dtypes if not isinstance(d, type)]
     has_py = len(arrays) != len(in_dtypes)
     ins = [_scalar_dtype(d, arrays) if isinstance(d, type) else numpy.dtype(d)
            for d in in_dtypes]
     loops = [(tuple(numpy.dtype(c) for c in t.split("->")[0]), numpy.dtype(t[-1]))
-             for t in types]
+             for t in types]   # multi-output loops have one output dtype throughout
     if dtype is not None:
         dtype = numpy.dtype(dtype)
         for lin, lout in loops:
@@ -50,7 +51,8 @@ def resolve(name, types, in_dtypes, dtype=None, casting="same_kind"):
                 if tuple(ins) == lin:
                     return lin, lout
         for lin, lout in loops:
-            if all(numpy.can_cast(i, li, "safe") for i, li in zip(ins, lin)):
+            if all(numpy.can_cast(i, li, "safe") or (d is int and li.kind in "iu")
+                   for d, i, li in zip(in_dtypes, ins, lin)):
                 return lin, lout
     if any(i.kind == "c" for i in ins):
         raise TypeError(f"cuarray.scipy.special.{name} has no complex loops (SciPy's complex "
@@ -64,11 +66,12 @@ class SpecialUfunc(ufunc):
     """A cuarray ufunc computing `cusp_<fn>` of `_math.SOURCE` (cuarray version of a
     `scipy.special` ufunc)."""
 
-    def __init__(self, name, types, fn, doc):
+    def __init__(self, name, types, fn, doc, preamble=SOURCE):
         # Not ufunc.__init__: there is no numpy.<name> to take the dtype rules from.
         self.__name__ = self.name = name
-        nin = len(types[0].split("->")[0])
-        self.nin, self.nout, self.nargs = nin, 1, nin + 1
+        nin, nout = (len(p) for p in types[0].split("->"))
+        self.nin, self.nout, self.nargs = nin, nout, nin + nout
+        self._preamble = preamble
         self.types = list(types)
         self.identity = None
         self.__doc__ = doc
@@ -87,16 +90,21 @@ class SpecialUfunc(ufunc):
         scalar_idx = tuple(k for k, a in enumerate(args) if not hasattr(a, "_shape"))
         params = [Param(f"in{k}", "scalar" if k in scalar_idx else "in", d)
                   for k, d in enumerate(in_dt)]
-        params.append(Param("out0", "out", out_dt))
+        params += [Param(f"out{k}", "out", out_dt) for k in range(self.nout)]
         guard = None
         if where:
             params.append(Param("_where", "in", numpy.dtype(bool)))
             guard = "_where"
         call = ", ".join(f"in{k}" for k in range(self.nin))
         tag = "".join(d.char for d in in_dt) + out_dt.char + "".join(map(str, scalar_idx))
-        op = Op(f"cusp_{self.__name__}_{tag}{'_w' if where else ''}", params,
-                f"out0 = cusp_{self._fn}({call});", preamble=SOURCE, guard=guard)
-        entry = self._loops[key] = _Loop(op, in_dt, (out_dt,), scalar_idx)
+        if self.nout == 1:
+            body = f"out0 = cusp_{self._fn}({call});"
+        else:   # the C function writes its outputs through references
+            outs = ", ".join(f"out{k}" for k in range(self.nout))
+            body = f"cusp_{self._fn}({call}, {outs});"
+        op = Op(f"cusp_{self.__name__}_{tag}{'_w' if where else ''}", params, body,
+                preamble=self._preamble, guard=guard)
+        entry = self._loops[key] = _Loop(op, in_dt, (out_dt,) * self.nout, scalar_idx)
         return entry
 
 
@@ -151,3 +159,16 @@ TABLE = {
 UFUNCS = {name: SpecialUfunc(name, types, fn, f"{doc}\n\ncuarray version of "
                              f"`scipy.special.{name}`.")
           for name, (types, fn, doc) in TABLE.items()}
+
+
+def _more():
+    """The ufuncs whose device code lives beside its own table (the preamble of each holds
+    only the code it needs)."""
+    from cuarray.scipy.special._cdf import SOURCE_CDF, TABLE_CDF
+    for table, source in ((TABLE_CDF, SOURCE_CDF),):
+        for name, (types, fn, doc) in table.items():
+            UFUNCS[name] = SpecialUfunc(name, types, fn, f"{doc}\n\ncuarray version of "
+                                        f"`scipy.special.{name}`.", source)
+
+
+_more()

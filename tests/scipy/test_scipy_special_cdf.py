@@ -1,0 +1,119 @@
+"""cuarray.scipy.special's incomplete gamma and beta functions, their inverses and the
+distribution functions built on them, against scipy.special (GPU, and the host emulation
+without one): dtype resolution, values on random inputs across the domain and the tails,
+and SciPy's values at the edges."""
+import itertools
+import zlib
+
+import numpy as np
+import pytest
+import scipy.special as ss
+
+from cuarray.scipy.special._cdf import TABLE_CDF
+from cuarray.scipy.special._ufuncs import UFUNCS, resolve
+
+_CHARS = "?bBhHiIlLqQefd"
+# SciPy 1.17 no longer has btdtr/btdtri: they are betainc/betaincinv
+_REF = {"btdtr": "betainc", "btdtri": "betaincinv"}
+
+
+def _ref(name):
+    return getattr(ss, _REF.get(name, name))
+
+
+@pytest.mark.parametrize("name", list(TABLE_CDF))
+def test_resolution_matches_scipy(name):
+    ref, uf = _ref(name), UFUNCS[name]
+    assert [t for t in ref.types if not any(c in t for c in "FDG")] == uf.types
+    for combo in itertools.product(list(_CHARS[::3]) + [float, int], repeat=uf.nin):
+        ins = [np.dtype(c) if isinstance(c, str) else c for c in combo]
+        want = ref.resolve_dtypes(tuple(ins) + (None,))
+        lin, lout = resolve(name, uf.types, ins)
+        assert tuple(lin) + (lout,) == want, (name, combo)
+
+
+def _samples(name, rng):
+    n = 300
+    u = rng.uniform
+    lu = lambda lo, hi: 10.0 ** u(lo, hi, n)   # noqa: E731
+    a = np.concatenate([lu(-3, 2.5), u(0.01, 5, n)])
+    x = np.concatenate([lu(-3, 2.7), u(0, 10, n)])
+    p = np.concatenate([u(0, 1, n), lu(-12, 0)])
+    k = np.floor(u(0, 30, 2 * n))
+    nn = k + np.floor(u(1, 30, 2 * n))
+    pb = u(0, 1, 2 * n)
+    b1, b2 = np.concatenate([lu(-2, 2.5), u(0.5, 5, n)]), np.concatenate([lu(-2, 2.5),
+                                                                          u(0.5, 5, n)])
+    doms = {
+        "gammainc": [a, x], "gammaincc": [a, x], "gammaincinv": [a, p], "gammainccinv": [a, p],
+        "betainc": [b1, b2, pb], "btdtr": [b1, b2, pb], "betaincinv": [b1, b2, pb],
+        "btdtri": [b1, b2, pb],
+        "chdtr": [2 * a, x], "chdtrc": [2 * a, x], "chdtri": [2 * a, p],
+        "gdtr": [u(0.1, 3, 2 * n), a, x], "gdtrc": [u(0.1, 3, 2 * n), a, x],
+        "pdtr": [k, x], "pdtrc": [k, x], "pdtri": [k, u(0.001, 0.999, 2 * n)],
+        "bdtr": [k, nn, pb], "bdtrc": [k, nn, pb], "bdtri": [k, nn, u(0.01, 0.99, 2 * n)],
+        "nbdtr": [k, nn, pb], "nbdtrc": [k, nn, pb], "nbdtri": [k, nn, u(0.01, 0.99, 2 * n)],
+        "fdtr": [b1 * 2, b2 * 2, x], "fdtrc": [b1 * 2, b2 * 2, x],
+        "fdtri": [b1 * 2, b2 * 2, u(0.01, 0.99, 2 * n)],
+        "stdtr": [a, np.concatenate([u(-10, 10, n), -lu(-3, 2)])],
+        "stdtrit": [a + 0.5, u(0.001, 0.999, 2 * n)],
+    }
+    return doms[name]
+
+
+# SciPy's own tests hold these to 1e-13 or so on their grids; our iterations keep 1e-12
+# (1e-10 for the inverses, whose answers are conditioned by the function's slope).
+_INVERSES = {"gammaincinv", "gammainccinv", "betaincinv", "btdtri", "chdtri", "pdtri",
+             "bdtri", "nbdtri", "fdtri", "stdtrit"}
+
+
+@pytest.mark.parametrize("name", list(TABLE_CDF))
+@pytest.mark.parametrize("dt", [np.float64, np.float32])
+def test_values_against_scipy(cp, name, dt):
+    rng = np.random.default_rng(zlib.crc32(name.encode()))
+    xs = [x.astype(dt) for x in _samples(name, rng)]
+    with np.errstate(all="ignore"):
+        want = _ref(name)(*[x.astype(np.float64) for x in xs])
+    got = UFUNCS[name](*[cp.asarray(x) for x in xs])
+    assert got.dtype == np.dtype(dt) and got.shape == want.shape
+    if dt == np.float32:
+        tol = dict(rtol=2e-5, atol=1e-30)
+        want = want.astype(np.float32)
+    elif name in _INVERSES:
+        tol = dict(rtol=1e-9, atol=1e-300)
+    elif name.startswith(("f", "b", "nb", "st")):
+        # SciPy's fdtrc(0.0693, 370.6, 0.00109) is 0.28375792644833 where the exact value
+        # is 0.28375792645686 (ours): beta-based values agree to 1e-10
+        tol = dict(rtol=1e-10, atol=1e-300)
+    else:
+        tol = dict(rtol=1e-11, atol=1e-300)
+    np.testing.assert_allclose(got.get(), want, equal_nan=True, **tol)
+
+
+@pytest.mark.parametrize("name", list(TABLE_CDF))
+def test_edges(cp, name):
+    """Shape parameters inside their domain (and NaN); the last argument at and beyond the
+    ends of its range."""
+    params = np.array([0.5, 2.0, 3.0, 30.0, np.nan])
+    last = np.array([0.0, 1e-300, 0.25, 0.5, 1.0, 2.0, 30.0, np.inf, np.nan, -1.0])
+    grids = [g.ravel() for g in np.meshgrid(*([params] * (UFUNCS[name].nin - 1) + [last]))]
+    with np.errstate(all="ignore"):
+        want = _ref(name)(*grids)
+    got = UFUNCS[name](*[cp.asarray(g) for g in grids]).get()
+    special = ~np.isfinite(want)
+    np.testing.assert_array_equal(got[special], want[special],
+                                  err_msg=str([g[special] for g in grids]))
+    np.testing.assert_allclose(got[~special], want[~special], rtol=1e-9, atol=1e-290,
+                               err_msg=str([g[~special] for g in grids]))
+
+
+def test_inverse_round_trips(cp):
+    rng = np.random.default_rng(5)
+    a = 10.0 ** rng.uniform(-2, 3, 400)
+    q = 10.0 ** rng.uniform(-250, -0.01, 400)
+    x = UFUNCS["gammainccinv"](cp.asarray(a), cp.asarray(q))
+    back = UFUNCS["gammaincc"](cp.asarray(a), x).get()
+    np.testing.assert_allclose(back, q, rtol=1e-10)
+    p = 10.0 ** rng.uniform(-250, -0.01, 400)
+    x = UFUNCS["gammaincinv"](cp.asarray(a), cp.asarray(p))
+    np.testing.assert_allclose(UFUNCS["gammainc"](cp.asarray(a), x).get(), p, rtol=1e-10)
