@@ -6,6 +6,7 @@ from cuarray._core.ndarray import ndarray
 from cuarray._runtime import device as _device
 from cuarray._runtime import pinned as _pinned
 from cuarray._runtime import stream as _stream
+from cuarray._runtime import syncdetect as _syncdetect
 
 
 def _stream_ptr(stream):
@@ -38,6 +39,7 @@ def to_host(a, stream=None, order="C", out=None):
     else:
         host = numpy.empty(a._shape, a.dtype, order=order)
     if a.size:
+        _syncdetect.declare_synchronize()
         with _device.Device(a._device_id):
             _device.ensure_context()
             _pinned.copy_device_to_host(host, src._ptr, a.nbytes, _stream_ptr(stream), True)
