@@ -113,8 +113,14 @@ def polysub(a1, a2):
 def polymul(a1, a2):
     """cuarray version of `numpy.polymul` (a convolution of the coefficients)."""
     truepoly = isinstance(a1, poly1d) or isinstance(a2, poly1d)
+    from cuarray._routines.adding_removing import trim_zeros
     from cuarray._routines.statistics import convolve
-    val = convolve(atleast_1d(_coeffs(a1, "polymul")), atleast_1d(_coeffs(a2, "polymul")))
+    # NumPy and CuPy drop leading zeros first (NumPy by making poly1d objects).
+    a1 = trim_zeros(atleast_1d(_coeffs(a1, "polymul")), trim="f")
+    a2 = trim_zeros(atleast_1d(_coeffs(a2, "polymul")), trim="f")
+    a1 = a1 if a1.size else _zeros((1,), a1.dtype)
+    a2 = a2 if a2.size else _zeros((1,), a2.dtype)
+    val = convolve(a1, a2)
     return poly1d(val) if truepoly else val
 
 

@@ -33,7 +33,7 @@ def trimseq(seq):
 def as_series(alist, trim=True):
     """cuarray version of `numpy.polynomial.polyutils.as_series`: 1-D device arrays of one
     common inexact type."""
-    from cuarray._routines.logic import common_type
+    from cuarray._routines.dtype_routines import common_type
     arrays = []
     for a in alist:
         a = _device(a, "as_series")
@@ -54,7 +54,7 @@ def as_series(alist, trim=True):
 def trimcoef(c, tol=0):
     """cuarray version of `numpy.polynomial.polyutils.trimcoef`: trailing coefficients with
     absolute value at most `tol` removed (reads the new length on the host)."""
-    from cuarray._routines.logic import common_type
+    from cuarray._routines.dtype_routines import common_type
     if tol < 0:
         raise ValueError("tol must be non-negative")
     c = _device(c, "trimcoef")
