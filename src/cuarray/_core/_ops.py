@@ -27,11 +27,9 @@ ALL = dict(UFUNCS, **{a: UFUNCS[n] for a, n in ALIASES.items()})
 
 def _need(a, name):
     if not isinstance(a, ndarray):
-        if isinstance(a, (numpy.ndarray, list, tuple)):
-            raise TypeError(f"cuarray.{name} does not accept {type(a).__name__}; move it to the GPU "
-                            f"with cuarray.asarray(x)")
-        from cuarray._core.transfer import asarray
-        return asarray(numpy.asarray(a))
+        from cuarray._core.host_policy import SCALARS, array_like, operand
+        a = operand(a, name)
+        return array_like(a) if isinstance(a, SCALARS) else a
     return a
 
 
@@ -72,12 +70,12 @@ def where(condition, x=None, y=None):
     condition = _need(condition, "where")
     xs = [v for v in (x, y)]
     dts = []
-    for v in xs:
+    for k, v in enumerate(xs):
+        if not isinstance(v, ndarray):
+            from cuarray._core.host_policy import operand
+            v = xs[k] = operand(v, "where")
         if isinstance(v, ndarray):
             dts.append(v.dtype)
-        elif isinstance(v, (numpy.ndarray, list, tuple)):
-            raise TypeError("cuarray.where does not accept host arrays; move them to the GPU with "
-                            "cuarray.asarray(x)")
         else:
             dts.append(v if isinstance(v, numpy.generic) else type(v))
     dt = numpy.result_type(*[d if not isinstance(d, numpy.generic) else d.dtype for d in dts]) \

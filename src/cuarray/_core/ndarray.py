@@ -576,26 +576,26 @@ class ndarray:
         return _u.absolute(self)
 
     def __lt__(self, other):
-        return _u.less(self, other)
+        return _u.less(self, _cmp(other))
 
     def __le__(self, other):
-        return _u.less_equal(self, other)
+        return _u.less_equal(self, _cmp(other))
 
     def __gt__(self, other):
-        return _u.greater(self, other)
+        return _u.greater(self, _cmp(other))
 
     def __ge__(self, other):
-        return _u.greater_equal(self, other)
+        return _u.greater_equal(self, _cmp(other))
 
     def __eq__(self, other):
         try:
-            return _u.equal(self, other)
+            return _u.equal(self, _cmp(other))
         except TypeError:
             return NotImplemented
 
     def __ne__(self, other):
         try:
-            return _u.not_equal(self, other)
+            return _u.not_equal(self, _cmp(other))
         except TypeError:
             return NotImplemented
 
@@ -612,6 +612,8 @@ class ndarray:
             return NotImplemented
         if "out" in kwargs and isinstance(kwargs["out"], tuple) and len(kwargs["out"]) == 1:
             kwargs["out"] = kwargs["out"][0]
+        if uf.__name__ in _COMPARISONS:
+            inputs = tuple(_cmp(x) for x in inputs)
         if method == "__call__":
             return uf(*inputs, **kwargs)
         return getattr(uf, method)(*inputs, **kwargs)
@@ -808,5 +810,7 @@ def _defer(other):
 
 
 from cuarray._core import _ops as _u  # noqa: E402  (ufuncs need the ndarray class first)
+from cuarray._core.host_policy import comparison_operand as _cmp  # noqa: E402
+_COMPARISONS = frozenset(("less", "less_equal", "greater", "greater_equal", "equal", "not_equal"))
 from cuarray._core import _reductions as _r  # noqa: E402
 from cuarray._core import scan as _s  # noqa: E402

@@ -18,10 +18,8 @@ _PY_SCALARS = (bool, int, float, complex)
 _alloc = ndarray._alloc
 
 
-def _host_error(name, x):
-    kind = "numpy.ndarray" if isinstance(x, numpy.ndarray) else type(x).__name__
-    return TypeError(f"cuarray.{name} does not accept {kind}; move it to the GPU with "
-                     f"cuarray.asarray(x)")
+from cuarray._core import host_policy as _hp  # noqa: E402
+_host_error = _hp.host_error
 
 
 class _Loop:
@@ -195,7 +193,9 @@ class ufunc:
             elif isinstance(a, numpy.generic):
                 key.append(("s", a.dtype.char))
             else:
-                raise _host_error(self.__name__, a)
+                # CUDA-protocol objects become views; host data raises (host_policy).
+                return self._call(*[_hp.operand(x, self.__name__) for x in args], out=out,
+                                  where=where, casting=casting, order=order, dtype=dtype)
         masked = where is not True
         if masked:
             if where is False:

@@ -13,7 +13,7 @@ from cuarray._core import _copy
 from cuarray._core import dtypes as _dt
 from cuarray._core.elementwise import Op, Param
 from cuarray._core.ndarray import ndarray
-from cuarray._routines._args import _device, _host_error
+from cuarray._routines._args import _array_like, _device, _host_error
 from cuarray._routines.creation import arange, array, empty, zeros
 from cuarray._routines.manipulation import broadcast_arrays, moveaxis
 
@@ -362,7 +362,7 @@ def triu(m, k=0):
 def vander(x, N=None, increasing=False):
     """cuarray version of `numpy.vander`: one kernel; each power is the running product
     NumPy's multiply.accumulate computes, so the values match NumPy's."""
-    x = _device(x, "vander")
+    x = _array_like(x, "vander")
     if x.ndim != 1:
         raise ValueError("x must be a one-dimensional array or sequence.")
     n = x._shape[0]

@@ -5,7 +5,7 @@ import numpy
 from cuarray._core import _ops as _u
 from cuarray._core import _reductions as _r
 from cuarray._core.ndarray import ndarray
-from cuarray._routines._args import _device, _norm_axis
+from cuarray._routines._args import _array_like, _device, _norm_axis
 from cuarray._routines.joining import stack
 from cuarray._routines.manipulation import expand_dims
 
@@ -16,13 +16,13 @@ __all__ = ["apply_along_axis", "apply_over_axes", "piecewise", "vectorize"]
 
 # ---- functional programming ----------------------------------------------------------------------
 def _as_result(r, name):
-    return _device(r, name)
+    return _array_like(r, name)  # func1d may return tuples or host values, as CuPy allows
 
 
 def apply_along_axis(func1d, axis, arr, *args, **kwargs):
     """cuarray version of `numpy.apply_along_axis`: `func1d` is called on each 1-D view (a
     Python loop; each call runs on the device)."""
-    arr = _device(arr, "apply_along_axis")
+    arr = _array_like(arr, "apply_along_axis")
     nd = arr.ndim
     axis = _norm_axis(axis, nd)
     dims = list(range(nd))

@@ -16,7 +16,7 @@ from cuarray._core import ufunc_table as _table
 from cuarray._core.elementwise import Op, Param
 from cuarray._core.ndarray import ndarray
 from cuarray._core.reduction import ReduceOp, RParam
-from cuarray._routines._args import _device
+from cuarray._routines._args import _array_like, _device
 
 _bool = numpy.dtype(numpy.bool_)
 _PY = (bool, int, float, complex)
@@ -206,7 +206,7 @@ def array_equiv(a1, a2):
 # ---- type tests ----------------------------------------------------------------------------------
 def isreal(x):
     """cuarray version of `numpy.isreal`."""
-    x = _device(x, "isreal")
+    x = _array_like(x, "isreal")
     if x.dtype.kind == "c":
         return _u.equal(x.imag, 0)
     from cuarray._routines.creation import ones
@@ -215,7 +215,7 @@ def isreal(x):
 
 def iscomplex(x):
     """cuarray version of `numpy.iscomplex`."""
-    x = _device(x, "iscomplex")
+    x = _array_like(x, "iscomplex")
     if x.dtype.kind == "c":
         return _u.not_equal(x.imag, 0)
     from cuarray._routines.creation import zeros

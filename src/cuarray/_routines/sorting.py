@@ -152,8 +152,8 @@ def op(key, build):
 def need(a, name):
     """`a` if it is a cuarray array, else TypeError naming the explicit transfer."""
     if not isinstance(a, ndarray):
-        raise TypeError(f"cuarray.{name} needs a cuarray.ndarray, got {type(a).__name__}; move host "
-                        f"data to the GPU with cuarray.asarray(x)")
+        from cuarray._core.host_policy import device_array
+        return device_array(a, name)
     return a
 
 
