@@ -49,8 +49,9 @@ def angle(z, deg=False):
     if z.dtype.kind == "c":
         r = UFUNCS["arctan2"](z.imag, z.real)
     else:
-        # NumPy: angle(x) = arctan2(0, x) in x's float type (float64 for integers).
-        fdt = z.dtype if z.dtype.kind == "f" else numpy.dtype(numpy.float64)
+        # NumPy: angle(x) = arctan2(0, x) with a weak 0: uint8 gives float16, int16 float32
+        # (CuPy's angle loops agree); NumPy's answer on an empty stand-in is the table.
+        fdt = numpy.angle(numpy.empty(0, z.dtype)).dtype
         r = UFUNCS["arctan2"](fdt.type(0), z.astype(fdt, copy=False))
     if deg:
         r = UFUNCS["rad2deg"](r)
