@@ -17,7 +17,7 @@ from numpy import (  # noqa: F401
     complex64, complex128, byte, ubyte, short, ushort, intc, uintc, int_, uint, longlong,
     ulonglong, intp, uintp, half, single, double, csingle, cdouble, dtype, generic, number,
     integer, signedinteger, unsignedinteger, inexact, floating, complexfloating, bool,
-    finfo, iinfo, promote_types, issubdtype, long, ulong)
+    promote_types, issubdtype, long, ulong)
 # NumPy 1 type aliases CuPy 14 still exports.
 from numpy import (  # noqa: F401
     float64 as float_, complex128 as complex_, complex128 as cfloat, complex64 as singlecomplex)
@@ -47,8 +47,6 @@ from cuarray._runtime.pinned import get_default_pinned_memory_pool  # noqa: F401
 
 max = amax
 min = amin
-cumulative_sum = cumsum
-cumulative_prod = cumprod
 newaxis = None
 inf = _numpy.inf
 nan = _numpy.nan

@@ -106,15 +106,13 @@ def _weak_result(xs):
     return numpy.result_type(*[v.dtype if isinstance(v, ndarray) else v for v in xs])
 
 
-def clip(a, a_min=None, a_max=None, out=None, *, min=None, max=None, **kwargs):
-    """cuarray version of `numpy.clip` (NumPy 2 semantics: maximum then minimum)."""
-    if min is not None:
-        a_min = min
-    if max is not None:
-        a_max = max
+def clip(a, min=None, max=None, out=None, *, a_min=None, a_max=None, **kwargs):
+    """cuarray version of `numpy.clip` (NumPy 2 semantics: maximum then minimum). The bounds
+    are `min`/`max` as in the Array API, or NumPy's `a_min`/`a_max`; without bounds the
+    result is a copy, as in NumPy 2.1 and the Array API."""
+    a_min = min if a_min is None else a_min
+    a_max = max if a_max is None else a_max
     a = _need(a, "clip")
-    if a_min is None and a_max is None:
-        raise ValueError("One of max or min must be given")
     r = a
     if a_min is not None:
         r = UFUNCS["maximum"](r, a_min, out=out, **kwargs) if out is not None else \
@@ -123,5 +121,9 @@ def clip(a, a_min=None, a_max=None, out=None, *, min=None, max=None, **kwargs):
         r = UFUNCS["minimum"](r, a_max, out=out, **kwargs) if out is not None else \
             UFUNCS["minimum"](r, a_max, **kwargs)
     if r is a:
-        r = a.copy()
+        if out is None:
+            return a.copy()
+        from cuarray._core._copy import copyto
+        copyto(out, a)
+        return out
     return r

@@ -146,6 +146,11 @@ class ndarray:
         from cuarray._runtime.device import Device
         return Device(self._device_id)
 
+    def to_device(self, device, /, *, stream=None):
+        """This array on `device` (Array API): itself when it is there, else a copy."""
+        from cuarray._routines.array_api import to_device
+        return to_device(self, device, stream=stream)
+
     @property
     def flags(self):
         return Flags(self._c_contig, self._f_contig, self.base is None)

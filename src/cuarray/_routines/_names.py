@@ -78,6 +78,7 @@ NAMES = {
     "errstate": "floating_errors", "geterr": "floating_errors", "geterrcall": "floating_errors",
     "seterr": "floating_errors", "seterrcall": "floating_errors",
     # dtype_routines
+    "finfo": "dtype_routines", "iinfo": "dtype_routines",
     "can_cast": "dtype_routines", "common_type": "dtype_routines", "isdtype": "dtype_routines",
     "issctype": "dtype_routines", "issubclass_": "dtype_routines", "issubsctype": "dtype_routines",
     "min_scalar_type": "dtype_routines", "mintypecode": "dtype_routines",
@@ -112,5 +113,6 @@ NAMES = {
     "safe_eval": "numpy1", "set_string_function": "numpy1", "sometrue": "numpy1",
     # array_api
     "__array_namespace_info__": "array_api", "astype": "array_api",
+    "cumulative_prod": "array_api", "cumulative_sum": "array_api",
     "unstack": "array_api",
 }

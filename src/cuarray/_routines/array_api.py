@@ -4,13 +4,11 @@
 Devices are `cuarray.cuda.Device` objects; `device=` arguments take one (or None, the
 current device), as `x.device` returns one.
 """
-import operator
-
 import numpy
 
 from cuarray._core.ndarray import ndarray
 
-__all__ = ["astype", "unstack", "__array_namespace_info__"]
+__all__ = ["astype", "unstack", "cumulative_sum", "cumulative_prod", "__array_namespace_info__"]
 
 _KINDS = {
     "bool": ("b",), "signed integer": ("i",), "unsigned integer": ("u",),
@@ -21,23 +19,6 @@ _KINDS = {
 _ALL = [numpy.dtype(n) for n in ("bool", "int8", "int16", "int32", "int64", "uint8", "uint16",
                                  "uint32", "uint64", "float32", "float64", "complex64",
                                  "complex128")]
-
-
-def _on_device(device):
-    """A context that makes `device` (a Device, an int or None) current for a creation."""
-    import contextlib
-    if device is None:
-        return contextlib.nullcontext()
-    from cuarray._runtime.device import Device
-    if isinstance(device, Device):
-        return device
-    if isinstance(device, str) and device in ("cuda", "gpu"):
-        return contextlib.nullcontext()
-    try:
-        return Device(operator.index(device))
-    except TypeError:
-        raise ValueError(f"unsupported device {device!r}: expected a cuarray.cuda.Device, "
-                         f"a device number or None") from None
 
 
 def astype(x, dtype, /, *, copy=True, device=None):
@@ -55,18 +36,11 @@ def astype(x, dtype, /, *, copy=True, device=None):
 def to_device(x, device, /, *, stream=None):
     """`x` on `device` (a copy when it lives on another device)."""
     from cuarray._core import transfer
-    from cuarray._runtime.device import Device
-    dev = device if isinstance(device, Device) else None
-    if dev is None:
-        if isinstance(device, str) and device in ("cuda", "gpu"):
-            return x
-        if isinstance(device, str) and device == "cpu":
-            raise ValueError("cuarray arrays live on CUDA devices; use x.get() or "
-                             "numpy.asarray(x.get()) for host memory")
-        dev = Device(operator.index(device))
-    if dev.id == x._device_id:
+    from cuarray._core.device_arg import device_id
+    dev = device_id(device)
+    if dev is None or dev == x._device_id:
         return x
-    return transfer.to_device(x, dev.id)
+    return transfer.to_device(x, dev)
 
 
 def unstack(x, /, *, axis=0):
@@ -78,6 +52,55 @@ def unstack(x, /, *, axis=0):
     from cuarray._core.shapes import normalize_axis
     axis = normalize_axis(axis, x.ndim)
     return tuple(x[(slice(None),) * axis + (i,)] for i in range(x._shape[axis]))
+
+
+def sort_descending(sort, a, axis, kind, order, stable, indices):
+    """`sort`/`argsort` in descending order, stable: sort the reversed array ascending and
+    reverse back; positions map back as n - 1 - i (equal elements keep their order)."""
+    from cuarray._core import _ops
+    from cuarray._routines.rearranging import flip
+    from cuarray._routines.sorting import _prepare
+    a, ax = _prepare(a, axis, "argsort" if indices else "sort")
+    r = flip(sort(flip(a, ax), ax, kind, order, stable=stable), ax)
+    if not indices:
+        return r
+    return _ops.subtract(a._shape[ax] - 1, r) if a.ndim else r
+
+
+def _cumulative(scan, name, x, axis, dtype, include_initial, initial):
+    if not isinstance(x, ndarray):
+        from cuarray._core.host_policy import device_array
+        x = device_array(x, name)
+    if axis is None:
+        if x.ndim > 1:
+            raise ValueError(f"{name}: axis must be specified for arrays of more than one "
+                             f"dimension")
+        axis = 0
+    if x.ndim == 0:
+        raise ValueError(f"{name}: the input must have at least one dimension")
+    from cuarray._core.shapes import normalize_axis
+    axis = normalize_axis(axis, x.ndim)
+    r = scan(x, axis=axis, dtype=dtype)
+    if not include_initial:
+        return r
+    from cuarray._routines.creation import full
+    from cuarray._routines.joining import concatenate
+    shape = x._shape[:axis] + (1,) + x._shape[axis + 1:]
+    return concatenate((full(shape, initial, r.dtype), r), axis=axis)
+
+
+def cumulative_sum(x, /, *, axis=None, dtype=None, include_initial=False):
+    """cuarray version of `numpy.cumulative_sum` (Array API): `include_initial` puts the
+    empty sum (0) first."""
+    from cuarray._core.scan import cumsum
+    return _cumulative(cumsum, "cumulative_sum", x, axis, dtype, include_initial, 0)
+
+
+def cumulative_prod(x, /, *, axis=None, dtype=None, include_initial=False):
+    """cuarray version of `numpy.cumulative_prod` (Array API): `include_initial` puts the
+    empty product (1) first."""
+    from cuarray._core.scan import cumprod
+    return _cumulative(cumprod, "cumulative_prod", x, axis, dtype, include_initial, 1)
 
 
 class _Info:

@@ -49,8 +49,12 @@ def _diagonal_of(a, k):
     return diagonal(a, k)
 
 
-def eye(N, M=None, k=0, dtype=float, order="C", *, like=None):
+def eye(N, M=None, k=0, dtype=float, order="C", *, device=None, like=None):
     """cuarray version of `numpy.eye`."""
+    if device is not None:
+        from cuarray._core.device_arg import scope
+        with scope(device):
+            return eye(N, M, k, dtype, order)
     N = operator.index(N)
     M = N if M is None else operator.index(M)
     k = operator.index(k)
@@ -107,6 +111,10 @@ def linspace(start, stop, num=50, endpoint=True, retstep=False, dtype=None, axis
     """cuarray version of `numpy.linspace`: one kernel; `start`/`stop` may be device arrays
     (then `step` is a device array, and the all-steps-zero test NumPy does stays on the
     device)."""
+    if device is not None:
+        from cuarray._core.device_arg import scope
+        with scope(device):
+            return linspace(start, stop, num, endpoint, retstep, dtype, axis)
     num = operator.index(num)
     if num < 0:
         raise ValueError(f"Number of samples, {num}, must be non-negative.")

@@ -7,7 +7,8 @@ from numpy import isdtype, mintypecode, typename  # noqa: F401
 from cuarray._core.ndarray import ndarray
 
 __all__ = [
-    "common_type", "result_type", "can_cast", "min_scalar_type", "isdtype", "mintypecode",
+    "common_type", "result_type", "can_cast", "min_scalar_type", "finfo", "iinfo", "isdtype",
+    "mintypecode",
     "typename", "issubclass_", "obj2sctype", "issubsctype", "sctype2char", "issctype",
 ]
 
@@ -21,6 +22,16 @@ def _stand_in(a):
 def common_type(*arrays):
     """cuarray version of `numpy.common_type` (from the dtypes of cuarray or NumPy arrays)."""
     return numpy.common_type(*[_stand_in(a) for a in arrays])
+
+
+def finfo(dtype):
+    """cuarray version of `numpy.finfo`; takes a cuarray array too (Array API)."""
+    return numpy.finfo(dtype.dtype if isinstance(dtype, ndarray) else dtype)
+
+
+def iinfo(int_type):
+    """cuarray version of `numpy.iinfo`; takes a cuarray array too (Array API)."""
+    return numpy.iinfo(int_type.dtype if isinstance(int_type, ndarray) else int_type)
 
 
 def result_type(*arrays_and_dtypes):
