@@ -62,9 +62,8 @@ CUPY_14_2_NAMES = """
     vectorize vsplit vstack where who zeros zeros_like
 """.split()
 
-# Left out, with the reason: `flatiter` (the ndarray's `flat` iterator is not implemented),
-# `make_aligned_dtype` (structured dtypes are refused at creation).
-NOT_PROVIDED = {"flatiter", "make_aligned_dtype"}
+# Left out, with the reason: `make_aligned_dtype` (structured dtypes are refused at creation).
+NOT_PROVIDED = {"make_aligned_dtype"}
 
 
 def test_table_matches_modules_all():

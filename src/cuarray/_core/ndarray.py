@@ -146,6 +146,41 @@ class ndarray:
         from cuarray._runtime.device import Device
         return Device(self._device_id)
 
+    @property
+    def flat(self):
+        """A flat iterator over the array in C order (`cuarray.flatiter`)."""
+        from cuarray._core.flatiter import flatiter
+        return flatiter(self)
+
+    @flat.setter
+    def flat(self, value):
+        from cuarray._core.flatiter import flatiter
+        flatiter(self)[:] = value
+
+    def byteswap(self, inplace=False):
+        """The items with their bytes reversed (the dtype unchanged); in place on request."""
+        from cuarray._core.byteorder import byteswap
+        return byteswap(self, inplace)
+
+    def dumps(self):
+        """The pickle of the array (its values are read on the host)."""
+        import pickle
+        return pickle.dumps(self, protocol=pickle.HIGHEST_PROTOCOL)
+
+    def dump(self, file):
+        """Pickles the array to `file` (a path or a binary file)."""
+        import os
+        import pickle
+        if isinstance(file, (str, os.PathLike)):
+            with open(file, "wb") as f:
+                pickle.dump(self, f, protocol=pickle.HIGHEST_PROTOCOL)
+        else:
+            pickle.dump(self, file, protocol=pickle.HIGHEST_PROTOCOL)
+
+    def tofile(self, fid, sep="", format="%s"):
+        """Writes the values to a file as NumPy's `tofile` does (read on the host first)."""
+        self.get().tofile(fid, sep, format)
+
     def to_device(self, device, /, *, stream=None):
         """This array on `device` (Array API): itself when it is there, else a copy."""
         from cuarray._routines.array_api import to_device

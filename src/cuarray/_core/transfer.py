@@ -127,6 +127,8 @@ def array(obj, dtype=None, copy=True, order="K", subok=False, ndmin=0, blocking=
     if isinstance(obj, (list, tuple)) and any(isinstance(x, ndarray) for x in _flat_items(obj)):
         return _stack_nested(obj, dtype, order, ndmin)
     host = numpy.asarray(obj, dtype=dtype, order=order or "K")
+    if not host.dtype.isnative:  # device memory holds the native byte order
+        host = host.astype(host.dtype.newbyteorder("="))
     if host.dtype.kind in "OUSVMm" and dtype is None:
         _dt.check_dtype(host.dtype)
     _dt.check_dtype(host.dtype)
