@@ -17,7 +17,15 @@ from numpy import (  # noqa: F401
     complex64, complex128, byte, ubyte, short, ushort, intc, uintc, int_, uint, longlong,
     ulonglong, intp, uintp, half, single, double, csingle, cdouble, dtype, generic, number,
     integer, signedinteger, unsignedinteger, inexact, floating, complexfloating, bool,
-    finfo, iinfo, promote_types, issubdtype)
+    promote_types, issubdtype, long, ulong)
+# NumPy 1 type aliases CuPy 14 still exports.
+from numpy import (  # noqa: F401
+    float64 as float_, complex128 as complex_, complex128 as cfloat, complex64 as singlecomplex)
+from cuarray import exceptions  # noqa: F401
+from cuarray.exceptions import (  # noqa: F401
+    AxisError, ComplexWarning, ModuleDeprecationWarning, RankWarning, TooHardError,
+    VisibleDeprecationWarning)
+from cuarray._runtime.syncdetect import allow_synchronize, DeviceSynchronized  # noqa: F401
 # The NumPy routines (by NumPy's reference chapters in cuarray._routines) load on first use:
 # see __getattr__ below. result_type, can_cast, min_scalar_type and common_type come from
 # _routines.logic, whose versions accept cuarray arrays.
@@ -39,20 +47,28 @@ from cuarray._runtime.pinned import get_default_pinned_memory_pool  # noqa: F401
 
 max = amax
 min = amin
-cumulative_sum = cumsum
-cumulative_prod = cumprod
 newaxis = None
 inf = _numpy.inf
 nan = _numpy.nan
 pi = _numpy.pi
 e = _numpy.e
 euler_gamma = _numpy.euler_gamma
+# NumPy 1 constants CuPy 14 still exports.
+PINF = Inf = Infinity = infty = inf
+NINF = -inf
+NAN = NaN = nan
+PZERO = 0.0
+NZERO = -0.0
+asanyarray = asarray
+disable_experimental_feature_warning = False
+# Array API standard version this namespace follows.
+__array_api_version__ = "2024.12"
 
 
 _LAZY = {"fuse": "cuarray._core.fusion", "from_dlpack": "cuarray._core.interop",
-         "fromDlpack": "cuarray._core.interop"}
+         "fromDlpack": "cuarray._core.interop", "flatiter": "cuarray._core.flatiter"}
 _SUBPACKAGES = ("linalg", "fft", "random", "testing", "jit", "profiler", "scipy", "lib",
-                "cublas", "cusparse", "cusolver", "lapack", "signal")
+                "polynomial", "cublas", "cusparse", "cusolver", "lapack", "signal")
 
 
 def __getattr__(name):
@@ -70,7 +86,15 @@ def __getattr__(name):
         return value
     if name in _SUBPACKAGES:
         import importlib
-        return importlib.import_module(f"cuarray.{name}")
+        try:
+            return importlib.import_module(f"cuarray.{name}")
+        except ModuleNotFoundError as e:
+            # Only a missing subpackage itself is "no such attribute": probes such as
+            # hasattr(cuarray, name) must get AttributeError. A missing dependency inside
+            # it is a real error and propagates.
+            if e.name != f"cuarray.{name}":
+                raise
+            raise AttributeError(f"module 'cuarray' has no attribute {name!r}") from None
     if name in _LINALG_TOP:
         from cuarray.linalg import _products
         return getattr(_products, name)

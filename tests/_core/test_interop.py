@@ -158,7 +158,6 @@ def test_parse_cai(desc, expected):
     ({"typestr": "|O"}, TypeError, "numeric"),
     ({"typestr": "|V8"}, TypeError, "numeric"),
     ({"typestr": "<f16"}, TypeError, "long double"),
-    ({"typestr": ">f4"}, TypeError, "byte order"),
     ({"mask": (0x1000, False)}, ValueError, "masked"),
     ({"strides": (4,)}, ValueError, "strides"),
 ])
@@ -168,6 +167,13 @@ def test_parse_cai_refuses(change, error, match):
     desc.update(change)
     with pytest.raises(error, match=match):
         interop.parse_cuda_array_interface(desc)
+
+
+def test_parse_cai_other_byte_order():
+    # Read into a native copy by from_cuda_array_interface (issue: '>i4' gives the right values).
+    desc = {"shape": (2,), "typestr": ">i4", "data": (_FAKE, False), "version": 3,
+            "strides": None, "stream": None}
+    assert interop.parse_cuda_array_interface(desc)[3] == numpy.dtype(">i4")
 
 
 def test_span():

@@ -8,6 +8,7 @@ import pytest
 import cuarray
 from cuarray import testing
 from cuarray._routines import creation_more as cm
+from cuarray._routines import io as cio
 
 gpu = pytest.mark.gpu
 
@@ -235,8 +236,8 @@ def test_host_readers():
                     (cm.frombuffer(data.tobytes(), numpy.float32, count=3, offset=8), data[2:5]),
                     (cm.fromiter(iter(range(5)), numpy.int16), numpy.arange(5, dtype=numpy.int16)),
                     (cm.fromstring("1 2 3", dtype=numpy.int64, sep=" "), numpy.array([1, 2, 3])),
-                    (cm.loadtxt(io.StringIO("1 2\n3 4")), numpy.array([[1.0, 2.0], [3.0, 4.0]])),
-                    (cm.genfromtxt(io.StringIO("1,2\n3,4"), delimiter=","), numpy.array([[1.0, 2.0], [3.0, 4.0]]))]:
+                    (cio.loadtxt(io.StringIO("1 2\n3 4")), numpy.array([[1.0, 2.0], [3.0, 4.0]])),
+                    (cio.genfromtxt(io.StringIO("1,2\n3,4"), delimiter=","), numpy.array([[1.0, 2.0], [3.0, 4.0]]))]:
         assert isinstance(g, cuarray.ndarray)
         assert g.dtype == want.dtype
         numpy.testing.assert_array_equal(g.get(), want)
@@ -246,17 +247,17 @@ def test_host_readers():
 def test_save_load_roundtrip(tmp_path):
     a = cuarray.asarray(numpy.arange(6.0).reshape(2, 3))
     b = cuarray.asarray(numpy.array([1, 2, 3], numpy.uint8))
-    cm.save(tmp_path / "a.npy", a)
-    r = cm.load(tmp_path / "a.npy")
+    cio.save(tmp_path / "a.npy", a)
+    r = cio.load(tmp_path / "a.npy")
     assert isinstance(r, cuarray.ndarray)
     numpy.testing.assert_array_equal(r.get(), a.get())
-    cm.savez(tmp_path / "z.npz", a, b=b)
-    cm.savez_compressed(tmp_path / "c.npz", a=a, b=b)
+    cio.savez(tmp_path / "z.npz", a, b=b)
+    cio.savez_compressed(tmp_path / "c.npz", a=a, b=b)
     for name in ("z.npz", "c.npz"):
-        with cm.load(tmp_path / name) as f:
+        with cio.load(tmp_path / name) as f:
             assert set(f.files) == ({"arr_0", "b"} if name == "z.npz" else {"a", "b"})
             got = f["b"]
             assert isinstance(got, cuarray.ndarray) and got.dtype == numpy.uint8
             numpy.testing.assert_array_equal(got.get(), b.get())
     a.get().tofile(tmp_path / "raw.bin")
-    numpy.testing.assert_array_equal(cm.fromfile(tmp_path / "raw.bin").get(), a.get().ravel())
+    numpy.testing.assert_array_equal(cio.fromfile(tmp_path / "raw.bin").get(), a.get().ravel())

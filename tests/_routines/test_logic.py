@@ -20,37 +20,37 @@ def _rand(xp, shape, dtype, seed=0, scale=10):
 
 # ---- CPU ---------------------------------------------------------------------------------------
 def test_errstate_records_and_restores():
-    old = lg.geterr()
+    old = cuarray.geterr()
     assert old == numpy.geterr() or set(old) == {"divide", "over", "under", "invalid"}
-    prev = lg.seterr(all="ignore")
-    assert prev == old and set(lg.geterr().values()) == {"ignore"}
-    lg.seterr(**old)
-    with lg.errstate(divide="raise", under="warn"):
-        e = lg.geterr()
+    prev = cuarray.seterr(all="ignore")
+    assert prev == old and set(cuarray.geterr().values()) == {"ignore"}
+    cuarray.seterr(**old)
+    with cuarray.errstate(divide="raise", under="warn"):
+        e = cuarray.geterr()
         assert e["divide"] == "raise" and e["under"] == "warn" and e["over"] == old["over"]
-        with lg.errstate(all="print"):
-            assert set(lg.geterr().values()) == {"print"}
-        assert lg.geterr()["divide"] == "raise"
-    assert lg.geterr() == old
+        with cuarray.errstate(all="print"):
+            assert set(cuarray.geterr().values()) == {"print"}
+        assert cuarray.geterr()["divide"] == "raise"
+    assert cuarray.geterr() == old
 
-    @lg.errstate(invalid="ignore")
+    @cuarray.errstate(invalid="ignore")
     def f():
-        return lg.geterr()["invalid"]
-    assert f() == "ignore" and lg.geterr() == old
+        return cuarray.geterr()["invalid"]
+    assert f() == "ignore" and cuarray.geterr() == old
     with pytest.raises(ValueError):
-        lg.seterr(divide="sometimes")
-    with lg.errstate(call=print):
-        assert lg.geterrcall() is print
-    assert lg.geterrcall() is None
+        cuarray.seterr(divide="sometimes")
+    with cuarray.errstate(call=print):
+        assert cuarray.geterrcall() is print
+    assert cuarray.geterrcall() is None
 
 
 def test_common_type_and_isscalar():
     dt = types.SimpleNamespace
-    assert lg.common_type(numpy.zeros(2, numpy.float32), numpy.zeros(2, numpy.int8)) is numpy.float64
-    assert lg.common_type() is numpy.float16
+    assert cuarray.common_type(numpy.zeros(2, numpy.float32), numpy.zeros(2, numpy.int8)) is numpy.float64
+    assert cuarray.common_type() is numpy.float16
     assert lg.isscalar(3.0) and lg.isscalar(numpy.int8(1)) and not lg.isscalar([1])
     assert lg.iscomplexobj(1j) and lg.isrealobj(1.0) and lg.iscomplexobj(dt(dtype=numpy.dtype("c8")))
-    assert lg.binary_repr(5) == "101" and lg.binary_repr(-3, width=4) == "1101"
+    assert cuarray.binary_repr(5) == "101" and cuarray.binary_repr(-3, width=4) == "1101"
 
 
 def _compile_op(op):
@@ -203,10 +203,10 @@ def test_shares_memory():
              (lambda x: x.T, lambda x: x[4]), (lambda x: x.ravel()[::3], lambda x: x.ravel()[1::3]),
              (lambda x: x[:0], lambda x: x)]
     for f, g in pairs:
-        assert lg.shares_memory(f(a), g(a)) == numpy.shares_memory(f(h), g(h))
-        assert lg.may_share_memory(f(a), g(a)) == numpy.may_share_memory(f(h), g(h))
-        assert not lg.shares_memory(f(a), g(b))
-    assert not lg.shares_memory(a, h) and not lg.may_share_memory(h, a)
+        assert cuarray.shares_memory(f(a), g(a)) == numpy.shares_memory(f(h), g(h))
+        assert cuarray.may_share_memory(f(a), g(a)) == numpy.may_share_memory(f(h), g(h))
+        assert not cuarray.shares_memory(f(a), g(b))
+    assert not cuarray.shares_memory(a, h) and not cuarray.may_share_memory(h, a)
 
 
 # ---- GPU: functional ------------------------------------------------------------------------------
@@ -294,13 +294,13 @@ def test_asarray_chkfinite_and_binary_repr():
     with pytest.raises(ValueError, match="array must not contain infs or NaNs"):
         lg.asarray_chkfinite(cuarray.asarray(numpy.array([1.0, numpy.nan])))
     assert lg.asarray_chkfinite(cuarray.asarray(numpy.array([1, 2]))).dtype == numpy.int64
-    assert lg.binary_repr(cuarray.asarray(numpy.int64(6))) == "110"
-    assert lg.common_type(cuarray.zeros(2, numpy.float32), cuarray.zeros(2, numpy.complex64)) is numpy.complex64
+    assert cuarray.binary_repr(cuarray.asarray(numpy.int64(6))) == "110"
+    assert cuarray.common_type(cuarray.zeros(2, numpy.float32), cuarray.zeros(2, numpy.complex64)) is numpy.complex64
     with pytest.raises(TypeError):
-        lg.common_type(cuarray.zeros(2, bool))
+        cuarray.common_type(cuarray.zeros(2, bool))
     with warnings.catch_warnings():
         warnings.simplefilter("error")
-        with lg.errstate(divide="raise"):
+        with cuarray.errstate(divide="raise"):
             r = cuarray.asarray(numpy.array([1.0])) / 0  # no trap on the device
     assert numpy.isinf(r.get()[0])
 
@@ -309,9 +309,9 @@ def test_asarray_chkfinite_and_binary_repr():
 def test_dtype_functions_take_device_arrays():
     a = cuarray.zeros(3, numpy.float32)
     z = cuarray.asarray(numpy.int64(3))
-    assert lg.result_type(a, numpy.int64) == numpy.result_type(numpy.float32, numpy.int64)
-    assert lg.result_type(a, 1.0) == numpy.float32
-    assert lg.can_cast(a, numpy.float64) and not lg.can_cast(a, numpy.int8)
-    assert lg.min_scalar_type(z) == numpy.min_scalar_type(numpy.array(3))
-    assert lg.min_scalar_type(a) == numpy.float32
+    assert cuarray.result_type(a, numpy.int64) == numpy.result_type(numpy.float32, numpy.int64)
+    assert cuarray.result_type(a, 1.0) == numpy.float32
+    assert cuarray.can_cast(a, numpy.float64) and not cuarray.can_cast(a, numpy.int8)
+    assert cuarray.min_scalar_type(z) == numpy.min_scalar_type(numpy.array(3))
+    assert cuarray.min_scalar_type(a) == numpy.float32
     assert numpy.result_type(a, numpy.int8) == numpy.float32  # NEP 18 dispatch lands here

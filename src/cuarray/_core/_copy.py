@@ -179,9 +179,19 @@ def copyto(dst, src, casting="same_kind", where=True):
         sdt = None  # a weak Python scalar: NumPy checks only that the value fits
     elif isinstance(src, numpy.generic):
         sdt = src.dtype
+    elif isinstance(src, numpy.ndarray):
+        # CuPy's rule (host_policy): a size-1 NumPy array is its scalar, larger ones refused.
+        if src.size != 1:
+            raise ValueError("non-scalar numpy.ndarray cannot be used for copyto")
+        if not numpy.can_cast(src, dst.dtype, casting):
+            raise TypeError(f"Cannot cast array data from {src.dtype!r} to {dst.dtype!r} "
+                            f"according to the rule '{casting}'")
+        src = src.reshape(())[()]
+        sdt = None
     else:
-        raise TypeError("copyto() does not accept host arrays; move them to the GPU with "
-                        "cuarray.asarray(x)")
+        from cuarray._core.host_policy import device_array
+        src = device_array(src, "copyto")
+        sdt = src.dtype
     if sdt is not None and not numpy.can_cast(sdt, dst.dtype, casting):
         raise TypeError(f"Cannot cast scalar from {sdt!r} to {dst.dtype!r} according to the rule "
                         f"'{casting}'")

@@ -27,11 +27,9 @@ ALL = dict(UFUNCS, **{a: UFUNCS[n] for a, n in ALIASES.items()})
 
 def _need(a, name):
     if not isinstance(a, ndarray):
-        if isinstance(a, (numpy.ndarray, list, tuple)):
-            raise TypeError(f"cuarray.{name} does not accept {type(a).__name__}; move it to the GPU "
-                            f"with cuarray.asarray(x)")
-        from cuarray._core.transfer import asarray
-        return asarray(numpy.asarray(a))
+        from cuarray._core.host_policy import SCALARS, array_like, operand
+        a = operand(a, name)
+        return array_like(a) if isinstance(a, SCALARS) else a
     return a
 
 
@@ -51,8 +49,9 @@ def angle(z, deg=False):
     if z.dtype.kind == "c":
         r = UFUNCS["arctan2"](z.imag, z.real)
     else:
-        # NumPy: angle(x) = arctan2(0, x) in x's float type (float64 for integers).
-        fdt = z.dtype if z.dtype.kind == "f" else numpy.dtype(numpy.float64)
+        # NumPy: angle(x) = arctan2(0, x) with a weak 0: uint8 gives float16, int16 float32
+        # (CuPy's angle loops agree); NumPy's answer on an empty stand-in is the table.
+        fdt = numpy.angle(numpy.empty(0, z.dtype)).dtype
         r = UFUNCS["arctan2"](fdt.type(0), z.astype(fdt, copy=False))
     if deg:
         r = UFUNCS["rad2deg"](r)
@@ -72,12 +71,12 @@ def where(condition, x=None, y=None):
     condition = _need(condition, "where")
     xs = [v for v in (x, y)]
     dts = []
-    for v in xs:
+    for k, v in enumerate(xs):
+        if not isinstance(v, ndarray):
+            from cuarray._core.host_policy import operand
+            v = xs[k] = operand(v, "where")
         if isinstance(v, ndarray):
             dts.append(v.dtype)
-        elif isinstance(v, (numpy.ndarray, list, tuple)):
-            raise TypeError("cuarray.where does not accept host arrays; move them to the GPU with "
-                            "cuarray.asarray(x)")
         else:
             dts.append(v if isinstance(v, numpy.generic) else type(v))
     dt = numpy.result_type(*[d if not isinstance(d, numpy.generic) else d.dtype for d in dts]) \
@@ -107,15 +106,13 @@ def _weak_result(xs):
     return numpy.result_type(*[v.dtype if isinstance(v, ndarray) else v for v in xs])
 
 
-def clip(a, a_min=None, a_max=None, out=None, *, min=None, max=None, **kwargs):
-    """cuarray version of `numpy.clip` (NumPy 2 semantics: maximum then minimum)."""
-    if min is not None:
-        a_min = min
-    if max is not None:
-        a_max = max
+def clip(a, min=None, max=None, out=None, *, a_min=None, a_max=None, **kwargs):
+    """cuarray version of `numpy.clip` (NumPy 2 semantics: maximum then minimum). The bounds
+    are `min`/`max` as in the Array API, or NumPy's `a_min`/`a_max`; without bounds the
+    result is a copy, as in NumPy 2.1 and the Array API."""
+    a_min = min if a_min is None else a_min
+    a_max = max if a_max is None else a_max
     a = _need(a, "clip")
-    if a_min is None and a_max is None:
-        raise ValueError("One of max or min must be given")
     r = a
     if a_min is not None:
         r = UFUNCS["maximum"](r, a_min, out=out, **kwargs) if out is not None else \
@@ -124,5 +121,9 @@ def clip(a, a_min=None, a_max=None, out=None, *, min=None, max=None, **kwargs):
         r = UFUNCS["minimum"](r, a_max, out=out, **kwargs) if out is not None else \
             UFUNCS["minimum"](r, a_max, **kwargs)
     if r is a:
-        r = a.copy()
+        if out is None:
+            return a.copy()
+        from cuarray._core._copy import copyto
+        copyto(out, a)
+        return out
     return r

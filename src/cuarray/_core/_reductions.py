@@ -90,8 +90,8 @@ def _remember(key, plan, args, outa):
 
 def _check(a, name):
     if not isinstance(a, ndarray):
-        raise TypeError(f"cuarray.{name} needs a cuarray.ndarray, got {type(a).__name__}; move host "
-                        f"data to the GPU with cuarray.asarray(x)")
+        from cuarray._core.host_policy import device_array
+        device_array(a, name)
 
 
 def _numpy_reduce_dtype(npufunc, dtype, arg_dtype):

@@ -27,8 +27,8 @@ _UNSIGNED = {4: "unsigned int", 8: "unsigned long long"}
 
 def _need(a, what):
     if not isinstance(a, ndarray):
-        raise TypeError(f"{what} needs a cuarray.ndarray, got {type(a).__name__}; move host data "
-                        f"to the GPU with cuarray.asarray(x)")
+        from cuarray._core.host_policy import device_array
+        device_array(a, what, prefix="")
 
 
 # ---- at ---------------------------------------------------------------------------------------
@@ -147,9 +147,9 @@ def at(uf, a, indices, b=None):
         elif isinstance(b, numpy.generic):
             barg = b.dtype
         else:
-            kind = "numpy.ndarray" if isinstance(b, numpy.ndarray) else type(b).__name__
-            raise TypeError(f"cuarray.{name}.at does not accept {kind}; move it to the GPU with "
-                            f"cuarray.asarray(x)")
+            from cuarray._core.host_policy import operand
+            b = operand(b, f"{name}.at")
+            barg = b.dtype
         loop = tuple(uf._np.resolve_dtypes((a.dtype, barg, None)))
     else:
         loop = tuple(uf._np.resolve_dtypes((a.dtype, None)))

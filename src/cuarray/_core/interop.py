@@ -113,8 +113,9 @@ def parse_cuda_array_interface(desc):
                          "has a mask)")
     dtype = numpy.dtype(desc["typestr"])
     if not dtype.isnative:
-        raise TypeError(f"__cuda_array_interface__ typestr {desc['typestr']!r} is not in the "
-                        "native byte order")
+        # The caller reads the other byte order into a native copy (from_cuda_array_interface).
+        r = parse_cuda_array_interface(dict(desc, typestr=dtype.newbyteorder("=").str))
+        return r[:3] + (dtype,) + r[4:]
     dtype = _dt.check_dtype(dtype)
     shape = tuple(operator.index(n) for n in desc["shape"])
     strides = desc.get("strides")
@@ -136,9 +137,14 @@ def from_cuda_array_interface(obj):
     waits for it (an event, no host synchronisation).
     """
     ptr, shape, strides, dtype, stream = parse_cuda_array_interface(obj.__cuda_array_interface__)
-    a = _wrap(ptr, shape, strides, dtype, obj, -1)
+    native = dtype.newbyteorder("=")
+    a = _wrap(ptr, shape, strides, native, obj, -1)
     if stream is not None:
         _order_streams(stream, _current_stream(a._device_id), a._device_id)
+    if native != dtype:
+        # The other byte order: a native copy (the one case that cannot be a view).
+        from cuarray._core.byteorder import swapped
+        return swapped(a)
     return a
 
 

@@ -45,8 +45,8 @@ def _parse(params):
 
 
 def _host_error(name, x):
-    return TypeError(f"{name}: {type(x).__name__} arguments are not accepted; move host data "
-                     f"to the GPU with cuarray.asarray(x)")
+    from cuarray._core.host_policy import host_error
+    return host_error(name, x, prefix="")
 
 
 def _bind(kname, specs, args):

@@ -147,6 +147,46 @@ class ndarray:
         return Device(self._device_id)
 
     @property
+    def flat(self):
+        """A flat iterator over the array in C order (`cuarray.flatiter`)."""
+        from cuarray._core.flatiter import flatiter
+        return flatiter(self)
+
+    @flat.setter
+    def flat(self, value):
+        from cuarray._core.flatiter import flatiter
+        flatiter(self)[:] = value
+
+    def byteswap(self, inplace=False):
+        """The items with their bytes reversed (the dtype unchanged); in place on request."""
+        from cuarray._core.byteorder import byteswap
+        return byteswap(self, inplace)
+
+    def dumps(self):
+        """The pickle of the array (its values are read on the host)."""
+        import pickle
+        return pickle.dumps(self, protocol=pickle.HIGHEST_PROTOCOL)
+
+    def dump(self, file):
+        """Pickles the array to `file` (a path or a binary file)."""
+        import os
+        import pickle
+        if isinstance(file, (str, os.PathLike)):
+            with open(file, "wb") as f:
+                pickle.dump(self, f, protocol=pickle.HIGHEST_PROTOCOL)
+        else:
+            pickle.dump(self, file, protocol=pickle.HIGHEST_PROTOCOL)
+
+    def tofile(self, fid, sep="", format="%s"):
+        """Writes the values to a file as NumPy's `tofile` does (read on the host first)."""
+        self.get().tofile(fid, sep, format)
+
+    def to_device(self, device, /, *, stream=None):
+        """This array on `device` (Array API): itself when it is there, else a copy."""
+        from cuarray._routines.array_api import to_device
+        return to_device(self, device, stream=stream)
+
+    @property
     def flags(self):
         return Flags(self._c_contig, self._f_contig, self.base is None)
 
@@ -576,26 +616,26 @@ class ndarray:
         return _u.absolute(self)
 
     def __lt__(self, other):
-        return _u.less(self, other)
+        return _u.less(self, _cmp(other))
 
     def __le__(self, other):
-        return _u.less_equal(self, other)
+        return _u.less_equal(self, _cmp(other))
 
     def __gt__(self, other):
-        return _u.greater(self, other)
+        return _u.greater(self, _cmp(other))
 
     def __ge__(self, other):
-        return _u.greater_equal(self, other)
+        return _u.greater_equal(self, _cmp(other))
 
     def __eq__(self, other):
         try:
-            return _u.equal(self, other)
+            return _u.equal(self, _cmp(other))
         except TypeError:
             return NotImplemented
 
     def __ne__(self, other):
         try:
-            return _u.not_equal(self, other)
+            return _u.not_equal(self, _cmp(other))
         except TypeError:
             return NotImplemented
 
@@ -612,6 +652,8 @@ class ndarray:
             return NotImplemented
         if "out" in kwargs and isinstance(kwargs["out"], tuple) and len(kwargs["out"]) == 1:
             kwargs["out"] = kwargs["out"][0]
+        if uf.__name__ in _COMPARISONS:
+            inputs = tuple(_cmp(x) for x in inputs)
         if method == "__call__":
             return uf(*inputs, **kwargs)
         return getattr(uf, method)(*inputs, **kwargs)
@@ -808,5 +850,7 @@ def _defer(other):
 
 
 from cuarray._core import _ops as _u  # noqa: E402  (ufuncs need the ndarray class first)
+from cuarray._core.host_policy import comparison_operand as _cmp  # noqa: E402
+_COMPARISONS = frozenset(("less", "less_equal", "greater", "greater_equal", "equal", "not_equal"))
 from cuarray._core import _reductions as _r  # noqa: E402
 from cuarray._core import scan as _s  # noqa: E402

@@ -470,8 +470,8 @@ _f32 = numpy.dtype(numpy.float32)
 
 def _scan(name, npuf, a, axis, dtype, out, nan_neutral=None):
     if not isinstance(a, ndarray):
-        raise TypeError(f"cuarray.{name} needs a cuarray.ndarray, got {type(a).__name__}; move host "
-                        f"data to the GPU with cuarray.asarray(x)")
+        from cuarray._core.host_policy import device_array
+        a = device_array(a, name)
     if axis is None:
         if a.ndim != 1:
             a = a.reshape(-1)

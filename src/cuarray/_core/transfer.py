@@ -6,6 +6,7 @@ from cuarray._core.ndarray import ndarray
 from cuarray._runtime import device as _device
 from cuarray._runtime import pinned as _pinned
 from cuarray._runtime import stream as _stream
+from cuarray._runtime import syncdetect as _syncdetect
 
 
 def _stream_ptr(stream):
@@ -38,6 +39,7 @@ def to_host(a, stream=None, order="C", out=None):
     else:
         host = numpy.empty(a._shape, a.dtype, order=order)
     if a.size:
+        _syncdetect.declare_synchronize()
         with _device.Device(a._device_id):
             _device.ensure_context()
             _pinned.copy_device_to_host(host, src._ptr, a.nbytes, _stream_ptr(stream), True)
@@ -106,14 +108,13 @@ def array(obj, dtype=None, copy=True, order="K", subok=False, ndmin=0, blocking=
             copy = False if dtype is None else copy
         if dtype is not None:
             dt = _dt.check_dtype(dtype)
-            if dt != a.dtype or copy:
-                a = a.astype(dt, order=order, copy=True) if copy or dt != a.dtype else a
-                copy = False
+            if dt != a.dtype:
+                if copy is False:
+                    raise ValueError("Unable to avoid copy while creating an array as requested.")
+                a = a.astype(dt, order=order, copy=True)
+                copy = None  # copied already
         if copy:
             a = a.copy(order if order in "CF" else "K")
-        elif copy is False and (a is not obj) and dtype is not None and \
-                _dt.check_dtype(dtype) != obj.dtype:
-            raise ValueError("Unable to avoid copy while creating an array as requested.")
         elif order in ("C", "F") and not (a._c_contig if order == "C" else a._f_contig):
             a = a.copy(order)
         return _ndmin(a, ndmin)
@@ -126,6 +127,8 @@ def array(obj, dtype=None, copy=True, order="K", subok=False, ndmin=0, blocking=
     if isinstance(obj, (list, tuple)) and any(isinstance(x, ndarray) for x in _flat_items(obj)):
         return _stack_nested(obj, dtype, order, ndmin)
     host = numpy.asarray(obj, dtype=dtype, order=order or "K")
+    if not host.dtype.isnative:  # device memory holds the native byte order
+        host = host.astype(host.dtype.newbyteorder("="))
     if host.dtype.kind in "OUSVMm" and dtype is None:
         _dt.check_dtype(host.dtype)
     _dt.check_dtype(host.dtype)
@@ -188,14 +191,37 @@ def _from_protocols(obj):
     return None
 
 
-def asarray(a, dtype=None, order=None, *, blocking=False):
-    """cuarray version of `numpy.asarray`: no copy when `a` is already a suitable device array."""
+def asarray(a, dtype=None, order=None, *, blocking=False, device=None, copy=None):
+    """cuarray version of `numpy.asarray`: no copy when `a` is already a suitable device array.
+    `device=` and `copy=` as in the Array API (`copy=False` raises ValueError where a copy is
+    needed; host data always needs one)."""
+    if device is not None or copy is not None:
+        return _asarray_api(a, dtype, order, device, copy)
     order = _norm_order(order)
     if isinstance(a, ndarray) and (dtype is None or _dt.check_dtype(dtype) == a.dtype) and \
             a._device_id == _device.get_device_id():
         if order in (None, "K", "A") or (a._c_contig if order == "C" else a._f_contig):
             return a
     return array(a, dtype=dtype, copy=None, order="K" if order is None else order)
+
+
+def _asarray_api(a, dtype, order, device, copy):
+    from cuarray._core.device_arg import device_id, scope
+    dev = device_id(device)
+    if copy is False:
+        if not isinstance(a, ndarray):
+            ext = _from_protocols(a)
+            if ext is None:
+                raise ValueError("Unable to avoid copy while creating an array from host data.")
+            a = ext
+        if (dtype is not None and _dt.check_dtype(dtype) != a.dtype) or \
+                (dev is not None and dev != a._device_id):
+            raise ValueError("Unable to avoid copy while creating an array as requested.")
+        return asarray(a, order=order)
+    with scope(device):
+        if copy:
+            return array(a, dtype=dtype, copy=True, order="K" if order is None else order)
+        return asarray(a, dtype=dtype, order=order)
 
 
 def ascontiguousarray(a, dtype=None):

@@ -4,6 +4,8 @@
 the compiled op for it, are cached per (argument kinds) so a warm call is one dict
 lookup, one allocation and one launch.
 """
+import operator
+
 import numpy
 
 from cuarray._core import dtypes as _dt
@@ -18,10 +20,8 @@ _PY_SCALARS = (bool, int, float, complex)
 _alloc = ndarray._alloc
 
 
-def _host_error(name, x):
-    kind = "numpy.ndarray" if isinstance(x, numpy.ndarray) else type(x).__name__
-    return TypeError(f"cuarray.{name} does not accept {kind}; move it to the GPU with "
-                     f"cuarray.asarray(x)")
+from cuarray._core import host_policy as _hp  # noqa: E402
+_host_error = _hp.host_error
 
 
 class _Loop:
@@ -147,7 +147,10 @@ class ufunc:
                     elif (ty is float or ty is int) and self.__name__ not in _POW:
                         loop = self._loops.get(((x.dtype.char, ty), None, "same_kind", False))
                         if loop is not None:
-                            v = _to_loop_scalar(y, loop.in_dtypes[1], self.__name__)
+                            try:
+                                v = _to_loop_scalar(y, loop.in_dtypes[1], self.__name__)
+                            except OverflowError:  # comparisons answer; the general path knows
+                                return self._call(*args)
                             o = _alloc(x._shape, loop.out0, "C")
                             n = o.size
                             if 0 < n < _IDX32:
@@ -198,7 +201,9 @@ class ufunc:
             elif isinstance(a, numpy.generic):
                 key.append(("s", a.dtype.char))
             else:
-                raise _host_error(self.__name__, a)
+                # CUDA-protocol objects become views; host data raises (host_policy).
+                return self._call(*[_hp.operand(x, self.__name__) for x in args], out=out,
+                                  where=where, casting=casting, order=order, dtype=dtype)
         masked = where is not True
         if masked:
             if where is False:
@@ -221,7 +226,12 @@ class ufunc:
         if loop.scalar_idx:
             args = list(args)
             for k in loop.scalar_idx:
-                args[k] = _to_loop_scalar(args[k], loop.in_dtypes[k], self.__name__)
+                try:
+                    args[k] = _to_loop_scalar(args[k], loop.in_dtypes[k], self.__name__)
+                except OverflowError:
+                    if self.__name__ not in _COMPARE:
+                        raise
+                    return _compare_out_of_range(self, args, k, out, where if masked else True)
             if self.__name__ in ("power", "float_power") and 1 in loop.scalar_idx:
                 _check_int_power(loop.in_dtypes[1], args[1])
         if shape is None:
@@ -324,6 +334,29 @@ def _to_loop_scalar(v, dt, name):
     if not info.min <= v <= info.max:
         raise OverflowError(f"Python integer {v} out of bounds for {dt}")
     return dt.type(v)
+
+
+_COMPARE = {"less": operator.lt, "less_equal": operator.le, "greater": operator.gt,
+            "greater_equal": operator.ge, "equal": operator.eq, "not_equal": operator.ne}
+
+
+def _compare_out_of_range(uf, args, k, out, where):
+    """NumPy 2's result for an integer array compared with a Python int outside its type's
+    range: the same answer for every element, as for any in-range value (NEP 50)."""
+    op = _COMPARE[uf.__name__]
+    value = op(0, args[k]) if k == 1 else op(args[k], 0)
+    arrays = [a for a in args if isinstance(a, ndarray)]
+    shape = broadcast_shapes(*[a._shape for a in arrays]) if arrays else ()
+    if where is not True:
+        shape = broadcast_shapes(shape, where._shape)
+    res = uf._outputs(out, shape, (numpy.dtype(numpy.bool_),), "same_kind", "K", arrays)[0]
+    if res.size:
+        if where is True:
+            res.fill(value)
+        else:
+            from cuarray._core._copy import copyto
+            copyto(res, numpy.bool_(value), where=where)
+    return res
 
 
 def _check_int_power(dt, v):

@@ -9,6 +9,7 @@ import operator
 import numpy
 from numpy.lib.array_utils import normalize_axis_index
 
+from cuarray._core import host_policy
 from cuarray._core.ndarray import ndarray
 from cuarray._core.shapes import normalize_axis
 
@@ -16,25 +17,21 @@ _SCALARS = (bool, int, float, complex, numpy.generic)
 _AxisError = numpy.exceptions.AxisError
 
 
-def _host_error(name, x):
-    kind = "numpy.ndarray" if isinstance(x, numpy.ndarray) else type(x).__name__
-    return TypeError(f"cuarray.{name} does not accept {kind}; move it to the GPU with "
-                     f"cuarray.asarray(x)")
+_host_error = host_policy.host_error
 
 
 def _device(x, name):
     """`x` as a cuarray array: arrays (and CUDA-protocol objects) pass, Python/NumPy scalars
-    become 0-d arrays, host arrays and sequences are refused."""
+    become 0-d arrays, host arrays and sequences are refused (host_policy's device operand)."""
     if isinstance(x, ndarray):
         return x
-    from cuarray._core import transfer
-    if isinstance(x, _SCALARS):
-        return transfer.asarray(numpy.asarray(x))
-    if not isinstance(x, (numpy.ndarray, list, tuple)):
-        ext = transfer._from_protocols(x)
-        if ext is not None:
-            return ext
-    raise _host_error(name, x)
+    x = host_policy.operand(x, name)
+    return host_policy.array_like(x) if isinstance(x, _SCALARS) else x
+
+
+def _array_like(x, name):
+    """`x` as a cuarray array where CuPy takes array_like: host data is uploaded."""
+    return x if isinstance(x, ndarray) else host_policy.array_like(x, name)
 
 
 def _upload(host):

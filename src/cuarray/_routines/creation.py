@@ -8,6 +8,7 @@ from cuarray._core import dtypes as _dt
 from cuarray._core import shapes as _sh
 from cuarray._core.ndarray import ndarray
 from cuarray._core import _copy
+from cuarray._core.device_arg import scope as _device_scope
 from cuarray._runtime.memory import memset_zero as _memset_zero
 from cuarray._core.transfer import array, asarray, ascontiguousarray, asfortranarray  # noqa: F401
 
@@ -28,27 +29,41 @@ def _order(order):
     return order or "C"
 
 
-def empty(shape, dtype=float, order="C"):
+def empty(shape, dtype=float, order="C", *, device=None):
     """cuarray version of `numpy.empty`."""
+    if device is not None:
+        with _device_scope(device):
+            return empty(shape, dtype, order)
     shape, dtype = _shape_dtype(shape, dtype)
     return ndarray._alloc(shape, dtype, _order(order))
 
 
-def zeros(shape, dtype=float, order="C"):
+def zeros(shape, dtype=float, order="C", *, device=None):
     """cuarray version of `numpy.zeros`."""
+    if device is not None:
+        with _device_scope(device):
+            return zeros(shape, dtype, order)
     a = empty(shape, dtype, order)
     if a.size:
         _memset_zero(a._ptr, a.nbytes)
     return a
 
 
-def ones(shape, dtype=float, order="C"):
+def ones(shape, dtype=float, order="C", *, device=None):
+    """cuarray version of `numpy.ones`."""
+    if device is not None:
+        with _device_scope(device):
+            return ones(shape, dtype, order)
     a = empty(shape, dtype, order)
     a.fill(1)
     return a
 
 
-def full(shape, fill_value, dtype=None, order="C"):
+def full(shape, fill_value, dtype=None, order="C", *, device=None):
+    """cuarray version of `numpy.full`."""
+    if device is not None:
+        with _device_scope(device):
+            return full(shape, fill_value, dtype, order)
     if dtype is None:
         if isinstance(fill_value, ndarray):
             dtype = fill_value.dtype
@@ -73,31 +88,38 @@ def _like(a, dtype, order, shape):
     return shape, dtype, order
 
 
-def empty_like(prototype, dtype=None, order="K", subok=None, shape=None):
+def empty_like(prototype, dtype=None, order="K", subok=None, shape=None, *, device=None):
+    """cuarray version of `numpy.empty_like`."""
     shape, dtype, order = _like(prototype, dtype, order, shape)
-    return empty(shape, dtype, order)
+    return empty(shape, dtype, order, device=device)
 
 
-def zeros_like(a, dtype=None, order="K", subok=None, shape=None):
+def zeros_like(a, dtype=None, order="K", subok=None, shape=None, *, device=None):
+    """cuarray version of `numpy.zeros_like`."""
     shape, dtype, order = _like(a, dtype, order, shape)
-    return zeros(shape, dtype, order)
+    return zeros(shape, dtype, order, device=device)
 
 
-def ones_like(a, dtype=None, order="K", subok=None, shape=None):
+def ones_like(a, dtype=None, order="K", subok=None, shape=None, *, device=None):
+    """cuarray version of `numpy.ones_like`."""
     shape, dtype, order = _like(a, dtype, order, shape)
-    return ones(shape, dtype, order)
+    return ones(shape, dtype, order, device=device)
 
 
-def full_like(a, fill_value, dtype=None, order="K", subok=None, shape=None):
+def full_like(a, fill_value, dtype=None, order="K", subok=None, shape=None, *, device=None):
+    """cuarray version of `numpy.full_like`."""
     shape, dtype, order = _like(a, dtype, order, shape)
-    return full(shape, fill_value, dtype, order)
+    return full(shape, fill_value, dtype, order, device=device)
 
 
 _arange_ops = {}
 
 
-def arange(start, stop=None, step=None, dtype=None):
+def arange(start, stop=None, step=None, dtype=None, *, device=None):
     """cuarray version of `numpy.arange`, computed on the device as start + i * step."""
+    if device is not None:
+        with _device_scope(device):
+            return arange(start, stop, step, dtype)
     if stop is None:
         start, stop = 0, start
     if step is None:

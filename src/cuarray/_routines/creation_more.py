@@ -1,10 +1,9 @@
 """Array creation routines beyond `creation.py` (NumPy reference: "Array creation routines"):
-numerical ranges, grids, building matrices, functional and I/O creation.
+numerical ranges, grids, building matrices, creation from functions and host buffers
+(files and text are in `io.py`).
 
 Ranges and matrices are built by one kernel each, in NumPy's arithmetic order (one
-rounding per NumPy operation, no fused multiply-add) so values match NumPy's. The I/O
-functions read and write files on the host: loading is an explicit upload, saving an
-explicit download.
+rounding per NumPy operation, no fused multiply-add) so values match NumPy's.
 """
 import operator
 
@@ -14,7 +13,7 @@ from cuarray._core import _copy
 from cuarray._core import dtypes as _dt
 from cuarray._core.elementwise import Op, Param
 from cuarray._core.ndarray import ndarray
-from cuarray._routines._args import _device, _host_error
+from cuarray._routines._args import _array_like, _device, _host_error
 from cuarray._routines.creation import arange, array, empty, zeros
 from cuarray._routines.manipulation import broadcast_arrays, moveaxis
 
@@ -26,7 +25,7 @@ _NO_FMA = ("--fmad=false",)  # NumPy rounds after every multiply and add
 __all__ = [
     "identity", "eye", "linspace", "logspace", "geomspace", "meshgrid", "mgrid", "ogrid", "diag",
     "diagflat", "tri", "tril", "triu", "vander", "fromfunction", "frombuffer", "fromiter",
-    "fromstring", "fromfile", "loadtxt", "genfromtxt", "save", "savez", "savez_compressed", "load",
+    "fromstring",
 ]
 
 _ops = {}
@@ -50,8 +49,12 @@ def _diagonal_of(a, k):
     return diagonal(a, k)
 
 
-def eye(N, M=None, k=0, dtype=float, order="C", *, like=None):
+def eye(N, M=None, k=0, dtype=float, order="C", *, device=None, like=None):
     """cuarray version of `numpy.eye`."""
+    if device is not None:
+        from cuarray._core.device_arg import scope
+        with scope(device):
+            return eye(N, M, k, dtype, order)
     N = operator.index(N)
     M = N if M is None else operator.index(M)
     k = operator.index(k)
@@ -108,6 +111,10 @@ def linspace(start, stop, num=50, endpoint=True, retstep=False, dtype=None, axis
     """cuarray version of `numpy.linspace`: one kernel; `start`/`stop` may be device arrays
     (then `step` is a device array, and the all-steps-zero test NumPy does stays on the
     device)."""
+    if device is not None:
+        from cuarray._core.device_arg import scope
+        with scope(device):
+            return linspace(start, stop, num, endpoint, retstep, dtype, axis)
     num = operator.index(num)
     if num < 0:
         raise ValueError(f"Number of samples, {num}, must be non-negative.")
@@ -363,7 +370,7 @@ def triu(m, k=0):
 def vander(x, N=None, increasing=False):
     """cuarray version of `numpy.vander`: one kernel; each power is the running product
     NumPy's multiply.accumulate computes, so the values match NumPy's."""
-    x = _device(x, "vander")
+    x = _array_like(x, "vander")
     if x.ndim != 1:
         raise ValueError("x must be a one-dimensional array or sequence.")
     n = x._shape[0]
@@ -406,87 +413,3 @@ def fromiter(iter, dtype, count=-1, *, like=None):
 def fromstring(string, dtype=float, count=-1, *, sep, like=None):
     """cuarray version of `numpy.fromstring` (text parsed on the host, then uploaded)."""
     return array(numpy.fromstring(string, dtype, count, sep=sep))
-
-
-def fromfile(file, dtype=float, count=-1, sep="", offset=0, *, like=None):
-    """cuarray version of `numpy.fromfile` (read on the host, then uploaded)."""
-    return array(numpy.fromfile(file, dtype, count, sep, offset))
-
-
-def loadtxt(*args, **kwargs):
-    """cuarray version of `numpy.loadtxt` (parsed on the host, then uploaded)."""
-    kwargs.pop("like", None)
-    return array(numpy.loadtxt(*args, **kwargs))
-
-
-def genfromtxt(*args, **kwargs):
-    """cuarray version of `numpy.genfromtxt` (parsed on the host, then uploaded; masked and
-    structured results are refused as non-numeric)."""
-    kwargs.pop("like", None)
-    return array(numpy.genfromtxt(*args, **kwargs))
-
-
-def _host(x):
-    return x.get() if isinstance(x, ndarray) else x
-
-
-def save(file, arr, allow_pickle=True, **kwargs):
-    """cuarray version of `numpy.save` (downloads `arr`, then writes on the host)."""
-    numpy.save(file, _host(arr), allow_pickle=allow_pickle, **kwargs)
-
-
-def savez(file, *args, **kwds):
-    """cuarray version of `numpy.savez` (downloads every array, then writes on the host)."""
-    numpy.savez(file, *[_host(a) for a in args], **{k: _host(v) for k, v in kwds.items()})
-
-
-def savez_compressed(file, *args, **kwds):
-    """cuarray version of `numpy.savez_compressed`."""
-    numpy.savez_compressed(file, *[_host(a) for a in args], **{k: _host(v) for k, v in kwds.items()})
-
-
-class NpzFile:
-    """The arrays of an .npz file, each uploaded when read (cuarray version of CuPy's
-    `NpzFile`); use it as a context manager or `close()` it."""
-
-    def __init__(self, npz):
-        self.npz = npz
-
-    def __enter__(self):
-        return self
-
-    def __exit__(self, *exc):
-        self.npz.close()
-
-    def __getitem__(self, key):
-        return array(self.npz[key])
-
-    def __contains__(self, key):
-        return key in self.npz
-
-    def __iter__(self):
-        return iter(self.npz)
-
-    def __len__(self):
-        return len(self.npz)
-
-    @property
-    def files(self):
-        return self.npz.files
-
-    def keys(self):
-        return self.npz.keys()
-
-    def close(self):
-        self.npz.close()
-
-
-def load(file, mmap_mode=None, allow_pickle=False, **kwargs):
-    """cuarray version of `numpy.load`: .npy arrays are uploaded, .npz files give an `NpzFile`
-    that uploads each array when read; pickled objects are returned as they are."""
-    obj = numpy.load(file, mmap_mode=mmap_mode, allow_pickle=allow_pickle, **kwargs)
-    if isinstance(obj, numpy.ndarray):
-        return array(obj)
-    if isinstance(obj, numpy.lib.npyio.NpzFile):
-        return NpzFile(obj)
-    return obj

@@ -37,8 +37,8 @@ _ops = {}
 
 def _need(a, name):
     if not isinstance(a, ndarray):
-        raise TypeError(f"cuarray.{name} needs a cuarray.ndarray, got {type(a).__name__}; move host "
-                        f"data to the GPU with cuarray.asarray(x)")
+        from cuarray._core.host_policy import device_array
+        return device_array(a, name)
     return a
 
 

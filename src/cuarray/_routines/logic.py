@@ -1,14 +1,11 @@
-"""Logic functions, array tests and small utilities (NumPy reference: "Logic functions",
-"Binary operations" packing, "Functional programming", floating-point error handling).
+"""Logic functions (NumPy reference: "Logic functions"): truth value and closeness tests,
+array contents, array type testing, comparisons of whole arrays.
 
 Whole-array tests (`allclose`, `array_equal`, `array_equiv`) return 0-d device arrays, as
 CuPy's do: nothing synchronises until the caller reads the value (`bool(...)`).
 """
 import cmath
-import contextlib
-import contextvars
 import math
-import operator
 
 import numpy
 
@@ -19,21 +16,14 @@ from cuarray._core import ufunc_table as _table
 from cuarray._core.elementwise import Op, Param
 from cuarray._core.ndarray import ndarray
 from cuarray._core.reduction import ReduceOp, RParam
-from cuarray._routines._args import _device, _flat_or_axis, _norm_axis
-from cuarray._routines.joining import stack
-from cuarray._routines.manipulation import expand_dims
+from cuarray._routines._args import _array_like, _device
 
-_i64 = numpy.dtype(numpy.int64)
-_u8 = numpy.dtype(numpy.uint8)
 _bool = numpy.dtype(numpy.bool_)
 _PY = (bool, int, float, complex)
 
 __all__ = [
     "isclose", "allclose", "array_equal", "array_equiv", "isreal", "iscomplex", "isrealobj",
-    "iscomplexobj", "isneginf", "isposinf", "isscalar", "shares_memory", "may_share_memory",
-    "apply_along_axis", "apply_over_axes", "piecewise", "packbits", "unpackbits", "binary_repr",
-    "asarray_chkfinite", "common_type", "result_type", "can_cast", "min_scalar_type", "errstate",
-    "seterr", "geterr", "seterrcall", "geterrcall",
+    "iscomplexobj", "isfortran", "isneginf", "isposinf", "isscalar", "asarray_chkfinite",
 ]
 
 _ops = {}
@@ -216,7 +206,7 @@ def array_equiv(a1, a2):
 # ---- type tests ----------------------------------------------------------------------------------
 def isreal(x):
     """cuarray version of `numpy.isreal`."""
-    x = _device(x, "isreal")
+    x = _array_like(x, "isreal")
     if x.dtype.kind == "c":
         return _u.equal(x.imag, 0)
     from cuarray._routines.creation import ones
@@ -225,7 +215,7 @@ def isreal(x):
 
 def iscomplex(x):
     """cuarray version of `numpy.iscomplex`."""
-    x = _device(x, "iscomplex")
+    x = _array_like(x, "iscomplex")
     if x.dtype.kind == "c":
         return _u.not_equal(x.imag, 0)
     from cuarray._routines.creation import zeros
@@ -269,248 +259,16 @@ def isposinf(x, out=None):
     return _u.logical_and(inf, sb) if out is None else _u.logical_and(inf, sb, out=out)
 
 
+def isfortran(a):
+    """cuarray version of `numpy.isfortran`: True for Fortran-ordered arrays that are not also
+    C-contiguous."""
+    return bool(a.flags.f_contiguous and not a.flags.c_contiguous)
+
+
 def isscalar(element):
     """cuarray version of `numpy.isscalar` (a cuarray array, even 0-d, is not a scalar)."""
     return numpy.isscalar(element)
 
-
-# NumPy's dtype functions dispatch on cuarray arrays (NEP 18) back to cuarray: the versions
-# here hand NumPy an equivalent host stand-in, so re-exporting NumPy's would recurse.
-def _stand_in(a):
-    return numpy.empty(0, a.dtype) if isinstance(a, ndarray) else a
-
-
-def common_type(*arrays):
-    """cuarray version of `numpy.common_type` (from the dtypes of cuarray or NumPy arrays)."""
-    return numpy.common_type(*[_stand_in(a) for a in arrays])
-
-
-def result_type(*arrays_and_dtypes):
-    """cuarray version of `numpy.result_type` (arrays count by dtype, as NumPy 2 does)."""
-    return numpy.result_type(*[a.dtype if isinstance(a, ndarray) else a for a in arrays_and_dtypes])
-
-
-def can_cast(from_, to, casting="safe"):
-    """cuarray version of `numpy.can_cast`."""
-    return numpy.can_cast(from_.dtype if isinstance(from_, ndarray) else from_, to, casting)
-
-
-def min_scalar_type(a):
-    """cuarray version of `numpy.min_scalar_type`; a 0-d device array is read on the host
-    (synchronises), since NumPy decides from its value."""
-    if isinstance(a, ndarray):
-        a = a.get() if a.ndim == 0 else numpy.empty(0, a.dtype)
-    return numpy.min_scalar_type(a)
-
-
-# ---- memory overlap ------------------------------------------------------------------------------
-class _Span:
-    """A device array's address layout seen through NumPy's array interface: NumPy's overlap
-    solver only does arithmetic on the pointer and strides, never reads the memory."""
-
-    __slots__ = ("_a",)
-
-    def __init__(self, a):
-        self._a = a
-
-    @property
-    def __array_interface__(self):
-        a = self._a
-        return {"shape": a._shape, "strides": a._strides, "typestr": a.dtype.str,
-                "data": (a._ptr, False), "version": 3}
-
-
-def _overlap_test(fn, a, b, max_work):
-    if isinstance(a, ndarray) != isinstance(b, ndarray):
-        return False  # device and host memory never overlap
-    if not isinstance(a, ndarray):
-        return fn(a, b, max_work=max_work)
-    if a._device_id != b._device_id or a.size == 0 or b.size == 0:
-        return False
-    return fn(numpy.asarray(_Span(a)), numpy.asarray(_Span(b)), max_work=max_work)
-
-
-def shares_memory(a, b, max_work=None):
-    """cuarray version of `numpy.shares_memory`: exact, by NumPy's own solver applied to the
-    arrays' device addresses and strides (no device work)."""
-    return _overlap_test(numpy.shares_memory, a, b, max_work)
-
-
-def may_share_memory(a, b, max_work=None):
-    """cuarray version of `numpy.may_share_memory` (address bounds by default)."""
-    return _overlap_test(numpy.may_share_memory, a, b, max_work)
-
-
-# ---- functional programming ----------------------------------------------------------------------
-def _as_result(r, name):
-    return _device(r, name)
-
-
-def apply_along_axis(func1d, axis, arr, *args, **kwargs):
-    """cuarray version of `numpy.apply_along_axis`: `func1d` is called on each 1-D view (a
-    Python loop; each call runs on the device)."""
-    arr = _device(arr, "apply_along_axis")
-    nd = arr.ndim
-    axis = _norm_axis(axis, nd)
-    dims = list(range(nd))
-    inarr_view = arr.transpose(dims[:axis] + dims[axis + 1:] + [axis])
-    inds = (ind + (Ellipsis,) for ind in numpy.ndindex(inarr_view._shape[:-1]))
-    try:
-        ind0 = next(inds)
-    except StopIteration:
-        raise ValueError("Cannot apply_along_axis when any iteration dimensions are 0") from None
-    res = _as_result(func1d(inarr_view[ind0], *args, **kwargs), "apply_along_axis")
-    buff = ndarray._alloc(inarr_view._shape[:-1] + res._shape, res.dtype)
-    buff_dims = list(range(buff.ndim))
-    buff_permute = (buff_dims[0:axis] + buff_dims[buff.ndim - res.ndim:buff.ndim]
-                    + buff_dims[axis:buff.ndim - res.ndim])
-    buff[ind0] = res
-    for ind in inds:
-        buff[ind] = _as_result(func1d(inarr_view[ind], *args, **kwargs), "apply_along_axis")
-    return buff.transpose(buff_permute)
-
-
-def apply_over_axes(func, a, axes):
-    """cuarray version of `numpy.apply_over_axes`."""
-    val = _device(a, "apply_over_axes")
-    N = val.ndim
-    if numpy.ndim(axes) == 0:
-        axes = (axes,)
-    for axis in axes:
-        if axis < 0:
-            axis = N + axis
-        res = func(val, axis)
-        if res.ndim == val.ndim:
-            val = res
-        else:
-            res = expand_dims(res, axis)
-            if res.ndim == val.ndim:
-                val = res
-            else:
-                raise ValueError("function is not returning an array of the correct shape")
-    return val
-
-
-def piecewise(x, condlist, funclist, *args, **kw):
-    """cuarray version of `numpy.piecewise`: constants are written through the condition
-    masks; callables receive the selected elements (`x[cond]`), as in NumPy, which reads
-    each selection's size on the host."""
-    x = _device(x, "piecewise")
-    n2 = len(funclist)
-    # NumPy's rule for a single condition, where indexing a 1-D device array gives a 0-d
-    # array rather than NumPy's scalar.
-    if isinstance(condlist, ndarray):
-        single = condlist.ndim <= 1 and x.ndim != 0
-    else:
-        single = numpy.isscalar(condlist) or (not isinstance(condlist[0], (list, ndarray)) and x.ndim != 0)
-    if single:
-        condlist = [condlist]
-    if isinstance(condlist, ndarray):
-        conds = condlist.astype(_bool, copy=False)
-    else:
-        conds = stack([_device(c, "piecewise").astype(_bool, copy=False) for c in condlist])
-    n = conds._shape[0]
-    if n == n2 - 1:
-        condelse = _u.logical_not(_r.any(conds, axis=0, keepdims=True))
-        from cuarray._routines.joining import concatenate
-        conds = concatenate([conds, condelse], axis=0)
-        n += 1
-    elif n != n2:
-        raise ValueError(f"with {n} condition(s), either {n} or {n + 1} functions are expected")
-    from cuarray._routines.creation import zeros
-    y = zeros(x._shape, x.dtype)
-    for k, func in enumerate(funclist):
-        cond = conds[k]
-        if not callable(func):
-            y[cond] = func
-        else:
-            vals = x[cond]
-            if vals.size > 0:
-                y[cond] = func(vals, *args, **kw)
-    return y
-
-
-# ---- bit packing -------------------------------------------------------------------------------
-def _bitorder(bitorder):
-    if bitorder not in ("big", "little"):
-        raise ValueError("'order' must be either 'little' or 'big'")
-    return bitorder == "little"
-
-
-def _axis_split(shape, axis):
-    pre = post = 1
-    for s in shape[:axis]:
-        pre *= s
-    for s in shape[axis + 1:]:
-        post *= s
-    return pre, post
-
-
-def packbits(a, axis=None, bitorder="big"):
-    """cuarray version of `numpy.packbits`: one kernel, eight inputs per output byte."""
-    a = _device(a, "packbits")
-    if a.dtype.kind not in "biu":
-        raise TypeError("Expected an input array of integer or boolean data type")
-    little = _bitorder(bitorder)
-    a, axis = _flat_or_axis(a, axis)
-    n = a._shape[axis]
-    m = (n + 7) // 8
-    out = ndarray._alloc(a._shape[:axis] + (m,) + a._shape[axis + 1:], _u8)
-    if out.size:
-        _, post = _axis_split(a._shape, axis)
-        op = _op(("packbits", a.dtype.char), lambda: Op(
-            f"cuarray_packbits_{a.dtype.char}",
-            [Param("x", "raw", a.dtype), Param("n", "scalar", _i64), Param("m", "scalar", _i64),
-             Param("post", "scalar", _i64), Param("little", "scalar", _bool), Param("y", "out", _u8)],
-            "const long long q = i % post, t = i / post, j = t % m, base = (t / m) * n;"
-            " unsigned int v = 0;"
-            " for (int b = 0; b < 8; ++b) { const long long k = 8 * j + b;"
-            "   if (k < n && cuarray_nonzero(x[(base + k) * post + q])) v |= little ? (1u << b) : (128u >> b); }"
-            " y = (unsigned char)v;"))
-        op.launch((a, _i64.type(n), _i64.type(m), _i64.type(post), numpy.bool_(little), out))
-    return out
-
-
-def unpackbits(a, axis=None, count=None, bitorder="big"):
-    """cuarray version of `numpy.unpackbits`: one kernel, one output bit per thread."""
-    a = _device(a, "unpackbits")
-    if a.dtype != _u8:
-        raise TypeError("Expected an input array of unsigned byte data type")
-    little = _bitorder(bitorder)
-    a, axis = _flat_or_axis(a, axis)
-    n = a._shape[axis]
-    total = 8 * n
-    if count is None:
-        m = total
-    else:
-        count = operator.index(count)
-        if count < 0:
-            if -count > total:
-                raise ValueError("-count larger than number of elements")
-            m = total + count
-        else:
-            m = count
-    out = ndarray._alloc(a._shape[:axis] + (m,) + a._shape[axis + 1:], _u8)
-    if out.size:
-        _, post = _axis_split(a._shape, axis)
-        op = _op(("unpackbits",), lambda: Op(
-            "cuarray_unpackbits",
-            [Param("x", "raw", _u8), Param("n", "scalar", _i64), Param("m", "scalar", _i64),
-             Param("post", "scalar", _i64), Param("little", "scalar", _bool), Param("y", "out", _u8)],
-            "const long long q = i % post, t = i / post, k = t % m, base = (t / m) * n;"
-            " unsigned int v = 0;"
-            " if (k < 8 * n) { const unsigned int byte = x[(base + k / 8) * post + q];"
-            "   v = little ? (byte >> (k % 8)) & 1u : (byte >> (7 - k % 8)) & 1u; }"
-            " y = (unsigned char)v;"))
-        op.launch((a, _i64.type(n), _i64.type(m), _i64.type(post), numpy.bool_(little), out))
-    return out
-
-
-def binary_repr(num, width=None):
-    """cuarray version of `numpy.binary_repr` (a host string; a 0-d array is read first)."""
-    if isinstance(num, ndarray):
-        num = num.item()
-    return numpy.binary_repr(num, width)
 
 
 def asarray_chkfinite(a, dtype=None, order=None):
@@ -521,74 +279,3 @@ def asarray_chkfinite(a, dtype=None, order=None):
     if a.dtype.kind in "fc" and not bool(_r.all(_u.isfinite(a))):
         raise ValueError("array must not contain infs or NaNs")
     return a
-
-
-# ---- floating-point error handling ----------------------------------------------------------------
-_ERR_KEYS = ("divide", "over", "under", "invalid")
-_ERR_VALUES = ("ignore", "warn", "raise", "call", "print", "log")
-_err = contextvars.ContextVar("cuarray_errstate",
-                              default=(("divide", "warn"), ("over", "warn"), ("under", "ignore"),
-                                       ("invalid", "warn"), ("call", None)))
-
-
-def geterr():
-    """cuarray version of `numpy.geterr`. GPU kernels never trap on floating-point errors:
-    the setting is recorded (and returned here) but has no effect, as in CuPy."""
-    state = dict(_err.get())
-    state.pop("call")
-    return state
-
-
-def seterr(all=None, divide=None, over=None, under=None, invalid=None):
-    """cuarray version of `numpy.seterr`: records the setting and returns the old one; it has
-    no effect on device computations (see `geterr`)."""
-    old = geterr()
-    new = dict(_err.get())
-    for key, value in zip(_ERR_KEYS, (divide, over, under, invalid)):
-        value = value if value is not None else all
-        if value is not None:
-            if value not in _ERR_VALUES:
-                raise ValueError(f"invalid error handling mode {value!r}; expected one of {_ERR_VALUES}")
-            new[key] = value
-    _err.set(tuple(new.items()))
-    return old
-
-
-def geterrcall():
-    """cuarray version of `numpy.geterrcall` (recorded only; see `geterr`)."""
-    return dict(_err.get())["call"]
-
-
-def seterrcall(func):
-    """cuarray version of `numpy.seterrcall` (recorded only; see `geterr`)."""
-    if func is not None and not callable(func) and not hasattr(func, "write"):
-        raise ValueError("Only callable can be used as callback")
-    old = geterrcall()
-    new = dict(_err.get())
-    new["call"] = func
-    _err.set(tuple(new.items()))
-    return old
-
-
-class errstate(contextlib.ContextDecorator):
-    """cuarray version of `numpy.errstate`: a context manager (and decorator) that sets
-    `seterr`/`seterrcall` inside and restores them on exit. It changes nothing on the
-    device: GPU kernels never trap on floating-point errors."""
-
-    def __init__(self, *, call=numpy._NoValue, all=None, divide=None, over=None, under=None,
-                 invalid=None):
-        self._call = call
-        self._kwargs = dict(all=all, divide=divide, over=over, under=under, invalid=invalid)
-        self._tokens = []
-
-    def __enter__(self):
-        token = _err.set(_err.get())
-        seterr(**self._kwargs)
-        if self._call is not numpy._NoValue:
-            seterrcall(self._call)
-        self._tokens.append(token)
-        return self
-
-    def __exit__(self, *exc):
-        _err.reset(self._tokens.pop())
-        return False

@@ -18,8 +18,7 @@ from cuarray._core.elementwise import Op, Param
 from cuarray._core.ndarray import ndarray
 from cuarray._routines._args import _device, _host_error, _norm_axis
 from cuarray._routines._take_put import _take_axis
-from cuarray._routines.joining import concatenate, hstack
-from cuarray._routines.manipulation import atleast_1d
+from cuarray._routines.joining import concatenate
 
 _i64 = numpy.dtype(numpy.int64)
 _f64 = numpy.dtype(numpy.float64)
@@ -29,8 +28,7 @@ _NO_FMA = ("--fmad=false",)
 
 __all__ = [
     "around", "round", "fix", "nan_to_num", "real_if_close", "diff", "ediff1d", "gradient",
-    "trapezoid", "trapz", "interp", "i0", "sinc", "unwrap", "polyval", "polyadd", "polysub",
-    "polymul", "roots", "trace",
+    "trapezoid", "trapz", "interp", "i0", "sinc", "unwrap", "trace",
 ]
 
 _ops = {}
@@ -590,105 +588,6 @@ def unwrap(p, discont=None, axis=-1, *, period=2 * numpy.pi):
 
 def _scalar_as(v, dt):
     return _copy.to_scalar(v, dt)
-
-
-# ---- polynomials ------------------------------------------------------------------------------------
-def _coeffs(p, name):
-    if hasattr(p, "coeffs") and not isinstance(p, ndarray):
-        p = p.coeffs
-    return _device(p, name)
-
-
-def polyval(p, x):
-    """cuarray version of `numpy.polyval`: Horner's scheme in one kernel, rounding after each
-    multiply and add as NumPy's loop does."""
-    p = _coeffs(p, "polyval")
-    x = _device(x, "polyval")
-    if p.size == 0:
-        from cuarray._routines.creation import zeros
-        return zeros(x._shape, x.dtype)
-    if p.ndim != 1:  # NumPy iterates over the first axis; rows broadcast against x
-        y = None
-        for pv in p:
-            y = pv + 0 * x if y is None else y * x + pv
-        return y
-    dt = _dt.check_dtype(numpy.result_type(x.dtype, p.dtype))
-    out = ndarray._alloc(x._shape, dt)
-    if out.size:
-        if dt.kind == "b":
-            body = "bool v = false; for (long long k = 0; k < p.size(); ++k) v = (v && xv) || p[k]; y = v;"
-            U = dt
-        else:
-            U = numpy.dtype(f"u{dt.itemsize}") if dt.kind == "i" else dt
-            body = ("const WU w = WU(cuarray_cast<U>(xv)); U v = U(0);"
-                    " for (long long k = 0; k < p.size(); ++k)"
-                    " v = U(WU(U(WU(v) * w)) + WU(cuarray_cast<U>(p[k])));"
-                    " y = cuarray_cast<T>(v);")
-        op = _op(("polyval", p.dtype.char, dt.char), lambda: Op(
-            f"cuarray_polyval_{p.dtype.char}{dt.char}",
-            [Param("p", "raw", p.dtype), Param("xv", "in", dt), Param("y", "out", dt)], body,
-            preamble=_types(T=dt, U=U), options=_NO_FMA))
-        op.launch((p, x, out))
-    return out
-
-
-def _poly_combine(a1, a2, ufunc, name):
-    a1 = atleast_1d(_coeffs(a1, name))
-    a2 = atleast_1d(_coeffs(a2, name))
-    diff_len = a2._shape[0] - a1._shape[0]
-    from cuarray._routines.creation import zeros
-    if diff_len == 0:
-        return ufunc(a1, a2)
-    if diff_len > 0:
-        return ufunc(concatenate((zeros((diff_len,), a1.dtype), a1)), a2)
-    return ufunc(a1, concatenate((zeros((-diff_len,), a2.dtype), a2)))
-
-
-def polyadd(a1, a2):
-    """cuarray version of `numpy.polyadd`."""
-    return _poly_combine(a1, a2, _u.add, "polyadd")
-
-
-def polysub(a1, a2):
-    """cuarray version of `numpy.polysub`."""
-    return _poly_combine(a1, a2, _u.subtract, "polysub")
-
-
-def polymul(a1, a2):
-    """cuarray version of `numpy.polymul` (a convolution of the coefficients)."""
-    import cuarray
-    return cuarray.convolve(atleast_1d(_coeffs(a1, "polymul")), atleast_1d(_coeffs(a2, "polymul")))
-
-
-def roots(p):
-    """cuarray version of `numpy.roots`: eigenvalues of the companion matrix. Reads where the
-    leading and trailing zeros end on the host (synchronises once)."""
-    p = atleast_1d(_coeffs(p, "roots"))
-    if p.ndim != 1:
-        raise ValueError("Input must be a rank-1 array.")
-    from cuarray._routines.creation import zeros, ones
-    from cuarray._routines.joining import stack
-    nz = _u.not_equal(p, 0)
-    first, back, anyv = (int(v) for v in stack([_r.argmax(nz), _r.argmax(nz[::-1]),
-                                                _r.any(nz).astype(_i64)]).get()) \
-        if p.size else (0, 0, 0)
-    if not anyv:
-        return zeros((0,), _f64)
-    last = p._shape[0] - 1 - back
-    trailing_zeros = p._shape[0] - last - 1
-    p = p[first:last + 1]
-    if p.dtype.kind not in "fc":
-        p = p.astype(_f64)
-    N = p._shape[0]
-    if N > 1:
-        from cuarray._routines.creation_more import diag
-        A = diag(ones((N - 2,), p.dtype), -1)
-        A[0, :] = -p[1:] / p[0]
-        import cuarray.linalg
-        r = cuarray.linalg.eigvals(A)
-    else:
-        r = zeros((0,), _f64)
-    return hstack((r, zeros((trailing_zeros,), r.dtype)))
 
 
 def trace(a, offset=0, axis1=0, axis2=1, dtype=None, out=None):

@@ -152,8 +152,8 @@ def op(key, build):
 def need(a, name):
     """`a` if it is a cuarray array, else TypeError naming the explicit transfer."""
     if not isinstance(a, ndarray):
-        raise TypeError(f"cuarray.{name} needs a cuarray.ndarray, got {type(a).__name__}; move host "
-                        f"data to the GPU with cuarray.asarray(x)")
+        from cuarray._core.host_policy import device_array
+        return device_array(a, name)
     return a
 
 
@@ -698,16 +698,23 @@ def _prepare(a, axis, name):
 
 
 # ---- the NumPy functions --------------------------------------------------------------------
-def sort(a, axis=-1, kind=None, order=None, *, stable=None):
-    """cuarray version of `numpy.sort` (always stable)."""
+def sort(a, axis=-1, kind=None, order=None, *, descending=False, stable=None):
+    """cuarray version of `numpy.sort` (always stable); `descending` as in the Array API."""
+    if descending:
+        from cuarray._routines.array_api import sort_descending
+        return sort_descending(sort, a, axis, kind, order, stable, False)
     _check_sort_args(kind, order, stable)
     a, axis = _prepare(a, axis, "sort")
     vals, _ = sort_last(axis_last(a, axis), True, False)
     return axis_back(vals, axis, a.ndim)
 
 
-def argsort(a, axis=-1, kind=None, order=None, *, stable=None):
-    """cuarray version of `numpy.argsort` (always stable)."""
+def argsort(a, axis=-1, kind=None, order=None, *, descending=False, stable=None):
+    """cuarray version of `numpy.argsort` (always stable); `descending` as in the Array API
+    (equal elements keep their order)."""
+    if descending:
+        from cuarray._routines.array_api import sort_descending
+        return sort_descending(argsort, a, axis, kind, order, stable, True)
     _check_sort_args(kind, order, stable)
     a, axis = _prepare(a, axis, "argsort")
     _, idx = sort_last(axis_last(a, axis), False, True)

@@ -543,7 +543,8 @@ def average(a, axis=None, weights=None, returned=False, *, keepdims=False):
     sum to zero (one synchronisation), as NumPy and CuPy raise ZeroDivisionError."""
     from cuarray._core import _reductions as _r
     from cuarray._routines.creation import full
-    a = need(a, "average")
+    from cuarray._core.host_policy import array_like
+    a = array_like(a, "average")  # array_like, as CuPy's
     axt = None if axis is None else normalize_axes(axis, a.ndim)
     if weights is None:
         avg = _r.mean(a, axt, keepdims=keepdims)
@@ -551,7 +552,7 @@ def average(a, axis=None, weights=None, returned=False, *, keepdims=False):
             scl = avg.dtype.type(a.size / avg.size) if avg.size else avg.dtype.type(0)
             return avg, full(avg.shape, scl, avg.dtype)
         return avg
-    wgt = _weights_valid(weights, a, axt, "average")
+    wgt = _weights_valid(array_like(weights, "average"), a, axt, "average")
     if a.dtype.kind in "biu":
         rdt = numpy.result_type(a.dtype, wgt.dtype, "f8")
     else:

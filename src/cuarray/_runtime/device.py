@@ -2,6 +2,7 @@
 import threading
 
 from cuarray._runtime import driver as _driver
+from cuarray._runtime import syncdetect as _syncdetect
 from cuarray._runtime.driver import CUDARuntimeError, check
 
 _tls = threading.local()
@@ -138,6 +139,7 @@ class Device:
         set_device_id(self.id)
 
     def synchronize(self):
+        _syncdetect.declare_synchronize()
         with self:
             ensure_context()
             check(_driver._drv().cuCtxSynchronize())

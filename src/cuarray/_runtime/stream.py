@@ -3,6 +3,7 @@ import ctypes
 import threading
 
 from cuarray._runtime import driver as _driver
+from cuarray._runtime import syncdetect as _syncdetect
 from cuarray._runtime.device import ensure_context, get_device_id
 from cuarray._runtime.driver import check
 
@@ -74,6 +75,7 @@ class _BaseStream:
         return self
 
     def synchronize(self):
+        _syncdetect.declare_synchronize()
         ensure_context()
         check(_driver._drv().cuStreamSynchronize(self.ptr))
 
@@ -262,6 +264,7 @@ class Event:
         check(_driver._drv().cuEventRecord(self.ptr, stream.ptr))
 
     def synchronize(self):
+        _syncdetect.declare_synchronize()
         check(_driver._drv().cuEventSynchronize(self.ptr))
 
     @property

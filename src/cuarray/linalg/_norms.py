@@ -161,7 +161,7 @@ def matrix_rank(A, tol=None, hermitian=False, *, rtol=None):
 def cond(x, p=None):
     """Condition number (cuarray version of `numpy.linalg.cond`); NaN results from
     singular matrices become inf, as NumPy."""
-    x = as_array(x, "linalg.cond")
+    x = as_array(x, "linalg.cond", array_like=True)
     assert_stacked_2d(x)
     if p is None or p == 2 or p == -2:
         s = svd(x, compute_uv=False)

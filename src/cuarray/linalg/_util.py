@@ -14,8 +14,12 @@ _INEXACT = {
 }
 
 
-def as_array(x, name):
-    """`x` as a cuarray.ndarray; host arrays and lists are refused (no hidden transfers)."""
+def as_array(x, name, array_like=False):
+    """`x` as a cuarray.ndarray; host arrays and lists are refused (no hidden transfers)
+    unless the routine takes array_like, as CuPy's (host_policy)."""
+    if array_like:
+        from cuarray._core.host_policy import array_like as _array_like
+        return _array_like(x, name)
     if isinstance(x, cuarray.ndarray):
         return x
     if isinstance(x, (numpy.ndarray, list, tuple)):

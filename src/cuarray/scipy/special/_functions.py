@@ -9,11 +9,9 @@ from cuarray.scipy.special._ufuncs import UFUNCS
 def _need(x, name):
     if isinstance(x, ndarray):
         return x
-    if isinstance(x, (numpy.ndarray, list, tuple)):
-        raise TypeError(f"cuarray.scipy.special.{name} does not accept {type(x).__name__}; "
-                        "move it to the GPU with cuarray.asarray(x)")
-    from cuarray._core.transfer import asarray
-    return asarray(numpy.asarray(x))
+    from cuarray._core.host_policy import SCALARS, array_like, operand
+    x = operand(x, name, prefix="cuarray.scipy.special.")
+    return array_like(x) if isinstance(x, SCALARS) else x
 
 
 def zeta(x, q=None, out=None):
