@@ -310,6 +310,8 @@ _NUM = re.compile(r"(?<![A-Za-z_\d.])[-+]?(?:nan|inf|\d+\.?\d*(?:e[-+]?\d+)?|\.\
 
 def _normal(text):
     text = re.sub(r"\bcupyx?\b", "cuarray", text)
+    # benchmark()'s "+/-%7.3f": a wide deviation would glue the sign to its number
+    text = text.replace("+/-", "+/- ")
     lines = [x.rstrip() for x in text.splitlines() if "_util.experimental(" not in x]
     return "\n".join(lines).strip("\n")
 
