@@ -230,3 +230,31 @@ def test_coo_array_indexing(cp):
     _same(A, h)
     with pytest.raises(TypeError):
         _dev(cp, ssp.coo_matrix(h), "coo")[0:1]
+
+
+def test_int64_indices_in_other_operations(cp):
+    from cuarray.scipy import sparse
+    big = 2 ** 32 + 7
+    rows, cols = np.array([0, 1, 1, 3]), np.array([5, big - 1, 2 ** 31 + 3, 0])
+    vals = np.array([1.0, -2.0, 3.0, 4.0])
+    h = ssp.csr_matrix((vals, (rows, cols)), shape=(4, big))
+    A = sparse.csr_matrix((cp.asarray(vals), (cp.asarray(rows), cp.asarray(cols))),
+                          shape=(4, big))
+
+    def same(got, want):
+        g, w = got.tocoo(), want.tocoo()
+        assert g.col.dtype == np.int64
+        got_t = sorted(zip(g.row.get().tolist(), g.col.get().tolist(), g.data.get().tolist()))
+        want_t = sorted(zip(w.row.tolist(), w.col.tolist(), w.data.tolist()))
+        assert got_t == want_t
+
+    same(A + A, h + h)
+    same(A - A * 2, h - h * 2)
+    same(A.multiply(A), h.multiply(h))
+    same(abs(A), abs(h))
+    same((A > 0).astype(np.float64), (h > 0).astype(np.float64))
+    same(A.T.T, h)
+    assert float(A.max().get()) == h.max() and float(A.sum().get()) == h.sum()
+    C = A.tocoo()
+    C.sum_duplicates()
+    same(C, h)
