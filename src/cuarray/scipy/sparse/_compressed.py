@@ -252,7 +252,9 @@ class _compressed_matrix(_spbase):
         return res
 
     def get(self, stream=None):
-        return self._scipy_cls()((self.data.get(), self.indices.get(), self.indptr.get()), shape=self._shape)
+        """This matrix as SciPy's of the same format and family (synchronises)."""
+        return self._scipy_cls()((self.data.get(), self.indices.get(), self.indptr.get()),
+                                 shape=self._shape)
 
     def transpose(self, axes=None, copy=False):
         if axes is not None and tuple(axes) != (1, 0):
