@@ -107,6 +107,7 @@ def test_getitem_errors(cp):
 
 
 def test_sparse_array_indexing(cp):
+    from cuarray.scipy import sparse
     h = _host((6, 7), 0.4, np.float32, seed=5).tocsr()
     hA = ssp.csr_array(h)
     A = _dev(cp, h, "csr", "array")
@@ -115,8 +116,11 @@ def test_sparse_array_indexing(cp):
     _same(A[[0, 5], [6, 2]], hA[[0, 5], [6, 2]])
     assert A[[0, 5], [6, 2]].shape == (2,)
     assert type(A[[1, 4]]).__name__ == "csr_array"
-    with pytest.raises(IndexError, match="1-D sparse"):
-        A[1]
+    for key in [1, -2, (slice(None), 3), (2, slice(1, 5)), (3, [0, 6, 2]), ([5, 1], 0)]:
+        got, want = A[key], hA[key]
+        assert got.ndim == want.ndim == 1 and got.shape == want.shape
+        assert isinstance(got, sparse.coo_array) and got.format == "coo"
+        _same(got, want)
 
 
 @pytest.mark.parametrize("fmt", ["csr", "csc"])

@@ -228,6 +228,12 @@ class coo_array(sparray, _coo_base):
     `scipy.sparse.coo_array`). Indexing and assignment go through CSR; sparse results
     come back as COO, pointwise ones as dense 1-D arrays."""
 
+    def __new__(cls, arg1=None, shape=None, dtype=None, copy=False):
+        if cls is coo_array and _one_d(arg1, shape):
+            from cuarray.scipy.sparse._coo1d import coo_array as coo1d
+            return coo1d._build(arg1, shape, dtype, copy)
+        return object.__new__(cls)
+
     def __getitem__(self, key):
         from cuarray.scipy.sparse import _index
         res = _index.getitem(self.tocsr(), key)
@@ -241,3 +247,18 @@ class coo_array(sparray, _coo_base):
 
 
 CLASSES["matrix", "coo"], CLASSES["array", "coo"] = coo_matrix, coo_array
+
+
+def _one_d(arg1, shape):
+    """True for the inputs of a 1-D COO array: a 1-D dense array, (data, (idx,)), (n,)."""
+    if shape is not None and len(tuple(shape)) == 1:
+        return True
+    if isinstance(arg1, tuple):
+        if len(arg1) == 1 and isinstance(arg1[0], (int, numpy.integer)):
+            return True
+        return (len(arg1) == 2 and isinstance(arg1[1], tuple) and len(arg1[1]) == 1)
+    if isinstance(arg1, (ndarray, numpy.ndarray)):
+        return arg1.ndim == 1
+    if isinstance(arg1, list):
+        return numpy.ndim(arg1) == 1
+    return False
