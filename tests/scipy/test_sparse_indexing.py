@@ -225,6 +225,9 @@ def test_coo_array_indexing(cp):
     assert isinstance(B, sparse.coo_array)
     _same(B, h.tocsr()[1:4, [0, 5, 2]])
     _same(A[2, 3], h.tocsr()[2, 3])
+    P = A[[0, 4], [1, 5]]
+    assert isinstance(P, sparse.coo_array) and P.shape == (2,)
+    _same(P, h[[0, 4], [1, 5]])
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
         A[0, 0] = 4.0

@@ -225,8 +225,8 @@ class coo_matrix(spmatrix, _coo_base):
 
 class coo_array(sparray, _coo_base):
     """A 2-D sparse array in COOrdinate format (cuarray version of
-    `scipy.sparse.coo_array`). Indexing and assignment go through CSR; sparse results
-    come back as COO, pointwise ones as dense 1-D arrays."""
+    `scipy.sparse.coo_array`). Indexing and assignment go through CSR; results come back
+    as COO (1-D for integer or pointwise indexing)."""
 
     def __new__(cls, arg1=None, shape=None, dtype=None, copy=False):
         if cls is coo_array and _one_d(arg1, shape):
@@ -237,7 +237,9 @@ class coo_array(sparray, _coo_base):
     def __getitem__(self, key):
         from cuarray.scipy.sparse import _index
         res = _index.getitem(self.tocsr(), key)
-        return res.tocoo() if issparse(res) else res
+        if issparse(res):
+            return res.tocoo()
+        return coo_array(res) if res.ndim == 1 else res  # pointwise: 1-D sparse, as SciPy
 
     def __setitem__(self, key, x):
         from cuarray.scipy.sparse import _index
