@@ -38,6 +38,9 @@ def test_construction(cp):
     np.testing.assert_array_equal(_np(B), Bh.toarray())
     E = sparse.coo_array((5,))
     assert E.shape == (5,) and E.nnz == 0
+    C = sparse.coo_array(A, dtype=np.float32)
+    assert C.shape == (9,) and C.dtype == np.float32
+    np.testing.assert_array_equal(_np(C), d.astype(np.float32))
     g = A.get()
     assert isinstance(g, ssp.coo_array) and g.shape == (9,)
     np.testing.assert_array_equal(g.toarray(), d)

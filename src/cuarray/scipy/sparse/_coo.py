@@ -255,6 +255,8 @@ def _one_d(arg1, shape):
     """True for the inputs of a 1-D COO array: a 1-D dense array, (data, (idx,)), (n,)."""
     if shape is not None and len(tuple(shape)) == 1:
         return True
+    if issparse(arg1):
+        return arg1.ndim == 1
     if isinstance(arg1, tuple):
         if len(arg1) == 1 and isinstance(arg1[0], (int, numpy.integer)):
             return True

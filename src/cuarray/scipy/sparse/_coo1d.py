@@ -76,6 +76,10 @@ class coo_array(_coo_array2d):
     def _build(cls, arg1, shape, dtype, copy):
         """coo_array(dense 1-D), coo_array((data, (idx,)), shape=(n,)), coo_array((n,))."""
         from cuarray.scipy.sparse._base import check_dtype, to_device
+        if isinstance(arg1, coo_array):
+            m = arg1.copy() if copy else cls._make(arg1.data, arg1.col, arg1._shape[0],
+                                                   arg1._canonical)
+            return m if dtype is None else m.astype(dtype)
         if isinstance(arg1, tuple) and len(arg1) == 1:
             n = operator.index(arg1[0])
             return cls._make(K._zeros((0,), check_dtype(dtype or numpy.float64)),
