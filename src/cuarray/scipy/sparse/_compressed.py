@@ -274,7 +274,8 @@ class _compressed_matrix(_spbase):
     # ---- indexing -----------------------------------------------------------------------
     def __getitem__(self, key):
         """Integer, slice (negative and stepped), integer-array and boolean-mask indexing
-        as SciPy's; `A[i, j]` gives a 0-d cuarray array (no synchronisation)."""
+        as SciPy's (an integer index of a sparse array gives a 1-D COO array); `A[i, j]`
+        gives a 0-d cuarray array (no synchronisation)."""
         from cuarray.scipy.sparse import _index
         return _index.getitem(self, key)
 
