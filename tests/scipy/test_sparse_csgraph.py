@@ -191,3 +191,28 @@ def test_trees(cp, directed):
     R = csgraph.reconstruct_path(_dev(h), cp.asarray(p), directed=directed)
     np.testing.assert_allclose(R.toarray().get(),
                                scg.reconstruct_path(h, p, directed=directed).toarray())
+
+
+def test_conversions_and_dist_matrix(cp):
+    from cuarray.scipy import sparse
+    from cuarray.scipy.sparse import csgraph
+    d = np.array([[0, 2, np.inf, 4], [np.nan, 0, 3, 0], [1, 0, 0, 0], [0, 0, 7, 0]])
+    for kw in ({}, {"null_value": np.inf}, {"nan_null": False, "infinity_null": False}):
+        G = csgraph.csgraph_from_dense(cp.asarray(d), **kw)
+        Gh = scg.csgraph_from_dense(d, **kw)
+        assert isinstance(G, sparse.csr_array) and G.nnz == Gh.nnz
+        np.testing.assert_array_equal(G.toarray().get(), Gh.toarray())
+    A = ssp.csr_matrix((np.array([1., 5, 0, 2, 4]), (np.array([0, 0, 1, 2, 3]),
+                                                      np.array([1, 1, 2, 0, 1]))), shape=(4, 4))
+    for null in (0, np.inf):
+        np.testing.assert_array_equal(_get(csgraph.csgraph_to_dense(_dev(A), null_value=null)),
+                                      scg.csgraph_to_dense(A, null_value=null))
+    h = _graph(15, 0.25, 11)
+    _, p = scg.shortest_path(h, return_predecessors=True)
+    np.testing.assert_allclose(_get(csgraph.construct_dist_matrix(_dev(h), cp.asarray(p))),
+                               scg.construct_dist_matrix(h, p))
+    hs = _graph(15, 0.25, 12, symmetric=True)
+    _, p = scg.shortest_path(hs, directed=False, return_predecessors=True)
+    np.testing.assert_allclose(
+        _get(csgraph.construct_dist_matrix(_dev(hs), cp.asarray(p), directed=False)),
+        scg.construct_dist_matrix(hs, p, directed=False))

@@ -107,6 +107,7 @@ def test_getitem_errors(cp):
 
 
 def test_sparse_array_indexing(cp):
+    from cuarray.scipy import sparse
     h = _host((6, 7), 0.4, np.float32, seed=5).tocsr()
     hA = ssp.csr_array(h)
     A = _dev(cp, h, "csr", "array")
@@ -115,8 +116,11 @@ def test_sparse_array_indexing(cp):
     _same(A[[0, 5], [6, 2]], hA[[0, 5], [6, 2]])
     assert A[[0, 5], [6, 2]].shape == (2,)
     assert type(A[[1, 4]]).__name__ == "csr_array"
-    with pytest.raises(IndexError, match="1-D sparse"):
-        A[1]
+    for key in [1, -2, (slice(None), 3), (2, slice(1, 5)), (3, [0, 6, 2]), ([5, 1], 0)]:
+        got, want = A[key], hA[key]
+        assert got.ndim == want.ndim == 1 and got.shape == want.shape
+        assert isinstance(got, sparse.coo_array) and got.format == "coo"
+        _same(got, want)
 
 
 @pytest.mark.parametrize("fmt", ["csr", "csc"])
@@ -221,6 +225,9 @@ def test_coo_array_indexing(cp):
     assert isinstance(B, sparse.coo_array)
     _same(B, h.tocsr()[1:4, [0, 5, 2]])
     _same(A[2, 3], h.tocsr()[2, 3])
+    P = A[[0, 4], [1, 5]]
+    assert isinstance(P, sparse.coo_array) and P.shape == (2,)
+    _same(P, h[[0, 4], [1, 5]])
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
         A[0, 0] = 4.0
@@ -230,3 +237,31 @@ def test_coo_array_indexing(cp):
     _same(A, h)
     with pytest.raises(TypeError):
         _dev(cp, ssp.coo_matrix(h), "coo")[0:1]
+
+
+def test_int64_indices_in_other_operations(cp):
+    from cuarray.scipy import sparse
+    big = 2 ** 32 + 7
+    rows, cols = np.array([0, 1, 1, 3]), np.array([5, big - 1, 2 ** 31 + 3, 0])
+    vals = np.array([1.0, -2.0, 3.0, 4.0])
+    h = ssp.csr_matrix((vals, (rows, cols)), shape=(4, big))
+    A = sparse.csr_matrix((cp.asarray(vals), (cp.asarray(rows), cp.asarray(cols))),
+                          shape=(4, big))
+
+    def same(got, want):
+        g, w = got.tocoo(), want.tocoo()
+        assert g.col.dtype == np.int64
+        got_t = sorted(zip(g.row.get().tolist(), g.col.get().tolist(), g.data.get().tolist()))
+        want_t = sorted(zip(w.row.tolist(), w.col.tolist(), w.data.tolist()))
+        assert got_t == want_t
+
+    same(A + A, h + h)
+    same(A - A * 2, h - h * 2)
+    same(A.multiply(A), h.multiply(h))
+    same(abs(A), abs(h))
+    same((A > 0).astype(np.float64), (h > 0).astype(np.float64))
+    same(A.T.T, h)
+    assert float(A.max().get()) == h.max() and float(A.sum().get()) == h.sum()
+    C = A.tocoo()
+    C.sum_duplicates()
+    same(C, h)

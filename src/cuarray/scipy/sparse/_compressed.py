@@ -252,7 +252,9 @@ class _compressed_matrix(_spbase):
         return res
 
     def get(self, stream=None):
-        return self._scipy_cls()((self.data.get(), self.indices.get(), self.indptr.get()), shape=self._shape)
+        """This matrix as SciPy's of the same format and family (synchronises)."""
+        return self._scipy_cls()((self.data.get(), self.indices.get(), self.indptr.get()),
+                                 shape=self._shape)
 
     def transpose(self, axes=None, copy=False):
         if axes is not None and tuple(axes) != (1, 0):
@@ -272,7 +274,8 @@ class _compressed_matrix(_spbase):
     # ---- indexing -----------------------------------------------------------------------
     def __getitem__(self, key):
         """Integer, slice (negative and stepped), integer-array and boolean-mask indexing
-        as SciPy's; `A[i, j]` gives a 0-d cuarray array (no synchronisation)."""
+        as SciPy's (an integer index of a sparse array gives a 1-D COO array); `A[i, j]`
+        gives a 0-d cuarray array (no synchronisation)."""
         from cuarray.scipy.sparse import _index
         return _index.getitem(self, key)
 

@@ -225,13 +225,21 @@ class coo_matrix(spmatrix, _coo_base):
 
 class coo_array(sparray, _coo_base):
     """A 2-D sparse array in COOrdinate format (cuarray version of
-    `scipy.sparse.coo_array`). Indexing and assignment go through CSR; sparse results
-    come back as COO, pointwise ones as dense 1-D arrays."""
+    `scipy.sparse.coo_array`). Indexing and assignment go through CSR; results come back
+    as COO (1-D for integer or pointwise indexing)."""
+
+    def __new__(cls, arg1=None, shape=None, dtype=None, copy=False):
+        if cls is coo_array and _one_d(arg1, shape):
+            from cuarray.scipy.sparse._coo1d import coo_array as coo1d
+            return coo1d._build(arg1, shape, dtype, copy)
+        return object.__new__(cls)
 
     def __getitem__(self, key):
         from cuarray.scipy.sparse import _index
         res = _index.getitem(self.tocsr(), key)
-        return res.tocoo() if issparse(res) else res
+        if issparse(res):
+            return res.tocoo()
+        return coo_array(res) if res.ndim == 1 else res  # pointwise: 1-D sparse, as SciPy
 
     def __setitem__(self, key, x):
         from cuarray.scipy.sparse import _index
@@ -241,3 +249,20 @@ class coo_array(sparray, _coo_base):
 
 
 CLASSES["matrix", "coo"], CLASSES["array", "coo"] = coo_matrix, coo_array
+
+
+def _one_d(arg1, shape):
+    """True for the inputs of a 1-D COO array: a 1-D dense array, (data, (idx,)), (n,)."""
+    if shape is not None and len(tuple(shape)) == 1:
+        return True
+    if issparse(arg1):
+        return arg1.ndim == 1
+    if isinstance(arg1, tuple):
+        if len(arg1) == 1 and isinstance(arg1[0], (int, numpy.integer)):
+            return True
+        return (len(arg1) == 2 and isinstance(arg1[1], tuple) and len(arg1[1]) == 1)
+    if isinstance(arg1, (ndarray, numpy.ndarray)):
+        return arg1.ndim == 1
+    if isinstance(arg1, list):
+        return numpy.ndim(arg1) == 1
+    return False

@@ -121,7 +121,7 @@ class DataMixin:
     def __round__(self, ndigits=0):
         from cuarray._routines.math import around
         A = self._deduped()
-        return A._with_data(around(A.data, decimals=ndigits), copy=True)
+        return A._with_data(around(A.data, decimals=ndigits), copy=True).asformat(self.format)
 
     # ---- comparisons --------------------------------------------------------------------
     def _compare(self, other, method):

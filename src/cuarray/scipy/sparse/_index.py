@@ -128,10 +128,12 @@ def getitem(A, key):
         except ValueError:
             raise IndexError("number of row and column indices differ") from None
         return _pointwise(A, r, c, one_d=r.ndim == 1)
+    res = _outer(A, row, col)
     if A._family == "array" and "int" in (row[0], col[0]):
-        raise IndexError("cuarray has no 1-D sparse arrays: index a sparse array with a "
-                         "list or a slice in place of an integer (A[[i]] or A[i:i+1])")
-    return _outer(A, row, col)
+        # A sparse array loses the integer-indexed axis: a 1-D COO array, as SciPy's.
+        from cuarray.scipy.sparse._coo1d import coo_array
+        return coo_array._from_2d(res if row[0] == "int" else res.T)
+    return res
 
 
 def _pointwise(A, rows, cols, one_d):

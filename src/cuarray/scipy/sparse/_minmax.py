@@ -109,12 +109,14 @@ class MinMaxMixin:
                 return where(R.all(nan), val.dtype.type(numpy.nan), m)
             return (R.amax if greater else R.amin)(val)
         val, _ = _line_extremes(_lines(self, axis), greater, explicit, skipnan)
+        if self._family == "array":
+            return self._cls("coo")(val)  # a 1-D COO array, as SciPy's
         shape = (1, val.size) if axis == 0 else (val.size, 1)
         return self._cls("coo")(val.reshape(shape))
 
     def max(self, axis=None, out=None, *, explicit=False):
-        """The largest value (a 0-d array) or, along an axis, a COO matrix of the line
-        maxima (shape (1, N) or (M, 1), for sparse arrays too)."""
+        """The largest value (a 0-d array) or, along an axis, the line maxima in COO
+        form: shape (1, N) or (M, 1) for matrices, 1-D for sparse arrays."""
         return self._extreme(axis, True, explicit, "maximum", out)
 
     def min(self, axis=None, out=None, *, explicit=False):

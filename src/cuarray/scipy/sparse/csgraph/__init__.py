@@ -1,5 +1,7 @@
 """cuarray.scipy.sparse.csgraph: graph algorithms on sparse matrices, on the GPU
 (cuarray version of `scipy.sparse.csgraph` / `cupyx.scipy.sparse.csgraph`)."""
+from cuarray.scipy.sparse.csgraph._conversions import (  # noqa: F401
+    construct_dist_matrix, csgraph_from_dense, csgraph_to_dense)
 from cuarray.scipy.sparse.csgraph._laplacian import laplacian  # noqa: F401
 from cuarray.scipy.sparse.csgraph._paths import (  # noqa: F401
     NegativeCycleError, bellman_ford, dijkstra, floyd_warshall, johnson,
@@ -12,4 +14,5 @@ from cuarray.scipy.sparse.csgraph._traversal import (  # noqa: F401
 __all__ = ["connected_components", "breadth_first_order", "depth_first_order",
            "shortest_path", "dijkstra", "bellman_ford", "johnson", "floyd_warshall",
            "NegativeCycleError", "minimum_spanning_tree", "laplacian", "breadth_first_tree",
-           "depth_first_tree", "reconstruct_path"]
+           "depth_first_tree", "reconstruct_path", "csgraph_from_dense", "csgraph_to_dense",
+           "construct_dist_matrix"]
