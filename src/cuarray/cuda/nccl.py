@@ -6,7 +6,7 @@ device pointers (ints), an element count, an `NCCL_*` data type, an `NCCL_*` red
 and a stream handle, as in CuPy. `available` tells whether NCCL can be loaded.
 """
 from cuarray._libs import nccl as _nccl
-from cuarray._runtime.device import ensure_context, get_device_id
+from cuarray._runtime.device import Device, ensure_context, get_device_id
 
 NCCL_INT8 = NCCL_CHAR = 0
 NCCL_UINT8 = 1
@@ -52,7 +52,15 @@ def groupEnd():
 
 
 def _ptr(x):
-    return x if isinstance(x, int) else int(x)
+    """A device address or stream handle from an int, a cuarray array, a MemoryPointer or a
+    Stream (CuPy takes ints only)."""
+    if isinstance(x, int):
+        return x
+    data = getattr(x, "data", None)
+    if data is not None and hasattr(data, "ptr"):
+        return data.ptr
+    ptr = getattr(x, "ptr", None)
+    return int(ptr) if ptr is not None else int(x)
 
 
 class NcclCommunicator:
@@ -67,6 +75,27 @@ class NcclCommunicator:
         uid, self._uid_data = _nccl.unique_id_from(commId)
         self._comm = _nccl.init_rank(ndev, uid, rank)
         self._device = get_device_id()
+
+    @staticmethod
+    def initAll(devices):
+        """One communicator per device of this process (ncclCommInitAll): `devices` is a
+        count n (devices 0..n-1) or a list of device ids; rank i runs on devices[i]."""
+        if isinstance(devices, int):
+            devices = list(range(devices))
+        devices = [int(d) for d in devices]
+        if not devices:
+            raise ValueError("initAll needs at least one device")
+        if len(set(devices)) != len(devices):
+            raise ValueError(f"initAll was given a device twice: {devices}")
+        for d in devices:
+            with Device(d):
+                ensure_context()
+        comms = []
+        for d, handle in zip(devices, _nccl.init_all(devices)):
+            c = NcclCommunicator.__new__(NcclCommunicator)
+            c._lib, c._uid_data, c._comm, c._device = _nccl.lib(), None, handle, d
+            comms.append(c)
+        return comms
 
     @property
     def comm(self):
