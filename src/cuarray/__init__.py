@@ -52,7 +52,7 @@ euler_gamma = _numpy.euler_gamma
 _LAZY = {"fuse": "cuarray._core.fusion", "from_dlpack": "cuarray._core.interop",
          "fromDlpack": "cuarray._core.interop"}
 _SUBPACKAGES = ("linalg", "fft", "random", "testing", "jit", "profiler", "scipy", "lib",
-                "cublas", "cusparse", "cusolver", "lapack")
+                "cublas", "cusparse", "cusolver", "lapack", "distributed")
 
 
 def __getattr__(name):
@@ -96,3 +96,7 @@ def get_array_module(*args):
             import cuarray
             return cuarray
     return _numpy
+
+
+from cuarray import _dask  # noqa: E402  (registers cuarray.ndarray with dask.array once loaded)
+_dask.install()
