@@ -104,14 +104,42 @@ def test_reductions_many_chunks_on_one_gpu(scheduler):
 
 # ------------------------------------------------------------------ two GPUs
 
+def test_cluster_layout_one_process_per_gpu():
+    # Real worker processes on the CPU: each one sees "its" GPU first.
+    pytest.importorskip("distributed")
+    from distributed import Client
+    from cuarray.distributed import dask_cluster
+    assert dask_cluster.visible_devices_order(2, 4) == "2,3,0,1"
+    with pytest.raises(ValueError, match="n_gpus"):
+        dask_cluster.local_cluster(0)
+    with dask_cluster.local_cluster(2) as cluster, Client(cluster) as client:
+        seen = client.run(lambda: __import__("os").environ["CUDA_VISIBLE_DEVICES"])
+        assert sorted(seen.values()) == ["0,1", "1,0"]
+
+
+def _chunk_on_worker(block):
+    import cuarray
+    return cuarray.asarray(block)
+
+
+def _worker_gpu():
+    import cuarray
+    return cuarray.cuda.Device().pci_bus_id
+
+
 @pytest.mark.multi_gpu(2)
 def test_local_cluster_one_worker_per_gpu():
     pytest.importorskip("distributed")
+    from distributed import Client
+    import cuarray
     from cuarray.distributed import dask_cluster
-    with dask_cluster.local_cluster(2) as client:
-        devices = client.run(dask_cluster.worker_device)
-        assert sorted(devices.values()) == [0, 1]
-        d = da.ones((8, 1 << 20), chunks=(1, 1 << 20), dtype=numpy.float32)
-        d = d.map_blocks(dask_cluster.to_device_chunk, dtype=numpy.float32)
-        total = d.sum().compute()
-        assert float(total) == 8 * (1 << 20)
+    with dask_cluster.local_cluster(2) as cluster, Client(cluster) as client:
+        buses = client.run(_worker_gpu)
+        assert len(set(buses.values())) == 2          # two different GPUs
+        rng = numpy.random.default_rng(34)
+        h = rng.standard_normal((8, 1 << 16)).astype(numpy.float32)
+        d = da.from_array(h, chunks=(1, 1 << 16)).map_blocks(
+            _chunk_on_worker, dtype=numpy.float32, meta=cuarray.empty((0, 0), numpy.float32))
+        total = d.sum(axis=1).compute()
+        assert isinstance(total, cuarray.ndarray)
+        numpy.testing.assert_allclose(total.get(), h.sum(axis=1), rtol=1e-4)
