@@ -124,6 +124,7 @@ def test_check_same_device_names_both_devices():
 
 # ------------------------------------------------------------------ two GPUs
 
+@pytest.mark.gpu
 @pytest.mark.multi_gpu(2)
 def test_asarray_copies_between_devices_peer_to_peer():
     import cuarray
@@ -153,6 +154,7 @@ def test_asarray_copies_between_devices_peer_to_peer():
         numpy.testing.assert_allclose(back.get(), z.get())
 
 
+@pytest.mark.gpu
 @pytest.mark.multi_gpu(2)
 def test_streams_events_and_pools_are_per_device():
     import cuarray

@@ -77,6 +77,7 @@ def test_init_all_group_and_point_to_point_on_one_device():
         nccl.NcclCommunicator.initAll([])
 
 
+@pytest.mark.gpu
 @pytest.mark.multi_gpu(2)
 def test_init_all_two_devices_all_reduce():
     comms = nccl.NcclCommunicator.initAll([0, 1])

@@ -127,6 +127,7 @@ def _worker_gpu():
     return cuarray.cuda.Device().pci_bus_id
 
 
+@pytest.mark.gpu
 @pytest.mark.multi_gpu(2)
 def test_local_cluster_one_worker_per_gpu():
     pytest.importorskip("distributed")

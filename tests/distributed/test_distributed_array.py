@@ -187,6 +187,7 @@ def test_matmul_on_one_gpu():
 
 # ------------------------------------------------------------------ two GPUs
 
+@pytest.mark.gpu
 @pytest.mark.multi_gpu(2)
 def test_two_devices_modes_ops_reductions_matmul():
     import cuarray

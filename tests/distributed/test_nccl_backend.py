@@ -206,6 +206,7 @@ _TWO_RANKS = textwrap.dedent("""
 """)
 
 
+@pytest.mark.gpu
 @pytest.mark.multi_gpu(2)
 def test_two_processes_two_gpus(tmp_path):
     _nccl()
