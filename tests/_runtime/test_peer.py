@@ -148,6 +148,16 @@ def test_asarray_copies_between_devices_peer_to_peer():
             x.sum()
         m = cuarray.matmul(y, y.T)            # cuBLAS on device 1
         assert m.device.id == 1
+        numpy.testing.assert_allclose(m.get(), h @ h.T, rtol=1e-4, atol=1e-3)
+        ft = cuarray.fft.fft(y, axis=0)        # cuFFT on device 1
+        assert ft.device.id == 1
+        numpy.testing.assert_allclose(ft.get(), numpy.fft.fft(h, axis=0), rtol=1e-3, atol=1e-3)
+        sq = cuarray.asarray(h[:33, :33] + 33 * numpy.eye(33, dtype=numpy.float32))
+        sol = cuarray.linalg.solve(sq, cuarray.ones(33, dtype=numpy.float32))   # cuSOLVER
+        assert sol.device.id == 1
+        numpy.testing.assert_allclose((sq @ sol).get(), numpy.ones(33), rtol=1e-3, atol=1e-3)
+        r = cuarray.random.default_rng(5).standard_normal(1000)                  # cuRAND
+        assert r.device.id == 1 and abs(float(r.mean())) < 0.2
     assert cuda.runtime.deviceCanAccessPeer(0, 1) in (0, 1)
     with cuda.Device(0):
         back = cuarray.asarray(z)
