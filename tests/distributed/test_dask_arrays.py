@@ -117,16 +117,6 @@ def test_cluster_layout_one_process_per_gpu():
         assert sorted(seen.values()) == ["0,1", "1,0"]
 
 
-def _chunk_on_worker(block):
-    import cuarray
-    return cuarray.asarray(block)
-
-
-def _worker_gpu():
-    import cuarray
-    return cuarray.cuda.Device().pci_bus_id
-
-
 @pytest.mark.gpu
 @pytest.mark.multi_gpu(2)
 def test_local_cluster_one_worker_per_gpu():
@@ -135,12 +125,13 @@ def test_local_cluster_one_worker_per_gpu():
     import cuarray
     from cuarray.distributed import dask_cluster
     with dask_cluster.local_cluster(2) as cluster, Client(cluster) as client:
-        buses = client.run(_worker_gpu)
+        # Lambdas travel by value: the workers cannot import this test module.
+        buses = client.run(lambda: __import__("cuarray").cuda.Device().pci_bus_id)
         assert len(set(buses.values())) == 2          # two different GPUs
         rng = numpy.random.default_rng(34)
         h = rng.standard_normal((8, 1 << 16)).astype(numpy.float32)
         d = da.from_array(h, chunks=(1, 1 << 16)).map_blocks(
-            _chunk_on_worker, dtype=numpy.float32, meta=cuarray.empty((0, 0), numpy.float32))
+            cuarray.asarray, dtype=numpy.float32, meta=cuarray.empty((0, 0), numpy.float32))
         total = d.sum(axis=1).compute()
         assert isinstance(total, cuarray.ndarray)
         numpy.testing.assert_allclose(total.get(), h.sum(axis=1), rtol=1e-4)
