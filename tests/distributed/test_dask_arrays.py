@@ -57,7 +57,8 @@ def test_empty_and_one_chunk(cp):
     with dask.config.set(scheduler="synchronous"):
         e = da.from_array(cp.zeros((0, 3), numpy.float64), chunks=(2, 3), asarray=False)
         assert e.compute().shape == (0, 3)
-        one = da.from_array(cp.asarray(numpy.arange(5.0)), chunks=5, asarray=False)
+        one = da.from_array(cp.asarray(numpy.arange(5.0)), chunks=5)   # dask's default asarray
+        assert isinstance(one._meta, cp.ndarray)
         assert one.numblocks == (1,)
         numpy.testing.assert_array_equal((one - 1).compute().get(), numpy.arange(5.0) - 1)
 
