@@ -2,8 +2,9 @@
 
 Dask finds a chunk type's concatenate, tensordot, take, einsum and percentile in
 `dask.array.dispatch`'s lookups and refuses to wrap types it does not know
-(`dask.array.chunk_types`). Dask registers CuPy itself; cuarray registers here. `import
-cuarray` installs a hook that runs `register()` once `dask.array` is imported (at once if
+(`dask.array.chunk_types`). Dask registers CuPy itself; cuarray registers here. It also
+registers the "cuarray" array backend (`dask.config.set({"array.backend": "cuarray"})`).
+`import cuarray` installs a hook that runs `register()` once `dask.array` is imported (at once if
 it already is), so `dask.array.from_array(cuarray_array, chunks=...)` works with no
 further step and `import cuarray` never imports Dask.
 """
@@ -26,6 +27,68 @@ def _einsum(*args, **kwargs):
 def _to_numpy(data, **kwargs):
     import cuarray
     return cuarray.asnumpy(data, **kwargs)
+
+
+def _backend():
+    """The `dask.config.set({"array.backend": "cuarray"})` entry point: dask.array's creation
+    functions (ones, zeros, empty, full, arange, random) then make cuarray chunks."""
+    import dask.array as da
+    from dask import config
+    from dask.array.backends import ArrayBackendEntrypoint
+    from dask.utils import Dispatch
+    import cuarray
+
+    to_cuarray = Dispatch("to_cuarray_dispatch")
+    to_cuarray.register(cuarray.ndarray, lambda data, **kwargs: data)
+    to_cuarray.register(object, lambda data, **kwargs: cuarray.asarray(data, **kwargs))
+
+    def with_meta(name, *args, meta=None, **kwargs):
+        meta = cuarray.empty(()) if meta is None else meta
+        with config.set({"array.backend": "numpy"}):
+            return getattr(da, name)(*args, meta=meta, **kwargs)
+
+    class CuarrayBackendEntrypoint(ArrayBackendEntrypoint):
+        @classmethod
+        def to_backend_dispatch(cls):
+            return to_cuarray
+
+        @classmethod
+        def to_backend(cls, data, **kwargs):
+            if isinstance(data._meta, cuarray.ndarray):
+                return data
+            return data.map_blocks(to_cuarray, **kwargs)
+
+        @property
+        def RandomState(self):
+            return cuarray.random.RandomState
+
+        @property
+        def default_bit_generator(self):
+            return cuarray.random.XORWOW
+
+        @staticmethod
+        def ones(*args, **kwargs):
+            return with_meta("ones", *args, **kwargs)
+
+        @staticmethod
+        def zeros(*args, **kwargs):
+            return with_meta("zeros", *args, **kwargs)
+
+        @staticmethod
+        def empty(*args, **kwargs):
+            return with_meta("empty", *args, **kwargs)
+
+        @staticmethod
+        def full(*args, **kwargs):
+            return with_meta("full", *args, **kwargs)
+
+        @staticmethod
+        def arange(*args, like=None, **kwargs):
+            like = cuarray.empty(()) if like is None else like
+            with config.set({"array.backend": "numpy"}):
+                return da.arange(*args, like=like, **kwargs)
+
+    return CuarrayBackendEntrypoint()
 
 
 def register():
@@ -52,6 +115,7 @@ def register():
         dispatch.nannumel_lookup.register(nd, backends._nannumel)
         dispatch.to_numpy_dispatch.register(nd, _to_numpy)
         sizeof.register(nd, lambda x: int(x.nbytes))
+        backends.array_creation_dispatch.register_backend("cuarray", _backend())
         _done = True
 
 

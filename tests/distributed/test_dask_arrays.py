@@ -136,3 +136,20 @@ def test_local_cluster_one_worker_per_gpu():
         total = d.sum(axis=1).compute()
         assert isinstance(total, cuarray.ndarray)
         numpy.testing.assert_allclose(total.get(), h.sum(axis=1), rtol=1e-4)
+
+
+def test_cuarray_array_backend(cp):
+    with dask.config.set({"array.backend": "cuarray"}, scheduler="synchronous"):
+        d = da.ones((6, 4), chunks=(3, 2), dtype=numpy.float32)
+        assert isinstance(d._meta, cp.ndarray)
+        z = da.zeros((5,), chunks=2)
+        f = da.full((4,), 2.5, chunks=2)
+        r = da.arange(0, 10, 2, chunks=2)
+        for x, want in ((d, numpy.ones((6, 4), numpy.float32)), (z, numpy.zeros(5)),
+                        (f, numpy.full(4, 2.5)), (r, numpy.arange(0, 10, 2))):
+            got = x.compute()
+            assert isinstance(got, cp.ndarray)
+            numpy.testing.assert_array_equal(got.get(), want)
+        moved = da.from_array(numpy.arange(6.0), chunks=3).to_backend("cuarray")
+        assert isinstance(moved.compute(), cp.ndarray)
+        numpy.testing.assert_array_equal(moved.compute().get(), numpy.arange(6.0))
