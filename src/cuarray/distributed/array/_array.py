@@ -69,8 +69,14 @@ class DistributedArray(numpy.lib.mixins.NDArrayOperatorsMixin):
 
     @property
     def mode(self):
-        """How overlapping chunks combine: REPLICA, SUM, MAX, MIN or PROD."""
-        return self._mode
+        """How overlapping chunks combine: 'replica', 'sum', 'max', 'min' or 'prod' (equal
+        to the module's REPLICA, SUM, ... objects)."""
+        return self._mode.name
+
+    @property
+    def comms(self):
+        """The communicators this array was given (chunks move by peer copies, not NCCL)."""
+        return {} if self._comms is None else self._comms
 
     @property
     def devices(self):
@@ -179,6 +185,10 @@ class DistributedArray(numpy.lib.mixins.NDArrayOperatorsMixin):
             with Device(dev):
                 out[_index.to_slices(c.region)] = c.array.get(stream=stream)
         return out
+
+    def asnumpy(self):
+        """A copy of the whole array in host memory (as `get()`)."""
+        return self.get()
 
     def __array__(self, dtype=None, copy=None):
         a = self.get()
@@ -299,13 +309,14 @@ def _assign(dst, src):
     dst._chunks = r._chunks
 
 
-def distributed_array(array, index_map, mode=None):
+def distributed_array(array, index_map, mode="replica", comms=None):
     """A DistributedArray holding `array` (host data, a cuarray array of any device, or a
     DistributedArray) as the chunks `index_map` names (cuarray version of
     `cupyx.distributed.array.distributed_array`). The values are `array`'s in every mode."""
     mode = as_mode(mode)
     if isinstance(array, DistributedArray):
-        return array.reshard(index_map).change_mode(mode)
+        d = array.reshard(index_map).change_mode(mode)
+        return DistributedArray(d.shape, d.dtype, d._chunks, d._mode, comms)
     if not isinstance(array, ndarray):
         array = numpy.asarray(array)
     regions = _index.normalize_map(array.shape, index_map)
@@ -316,5 +327,5 @@ def distributed_array(array, index_map, mode=None):
             with Device(dev):
                 a = cuarray.array(view, copy=True)   # own memory: chunks must not alias
             chunks.setdefault(dev, []).append(_Chunk(a, region))
-    d = DistributedArray(array.shape, array.dtype, chunks, REPLICA)
+    d = DistributedArray(array.shape, array.dtype, chunks, REPLICA, comms)
     return d if mode is REPLICA else d._from_replica(mode)

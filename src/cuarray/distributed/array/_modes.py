@@ -16,6 +16,15 @@ class _Mode:
     def __repr__(self):
         return self.name.upper()
 
+    # DistributedArray.mode gives the name, as CuPy's does; a mode equals its name.
+    def __eq__(self, other):
+        if isinstance(other, str):
+            return other == self.name
+        return self is other
+
+    def __hash__(self):
+        return hash(self.name)
+
     def __reduce__(self):
         return (_by_name, (self.name,))
 
@@ -55,7 +64,6 @@ def as_mode(mode):
     if isinstance(mode, _Mode):
         return mode
     m = MODES.get(mode) if isinstance(mode, str) else None
-    if m is None:
-        raise ValueError(f"unknown mode {mode!r}: expected one of "
-                         f"{', '.join(n.upper() for n in MODES)}")
+    if m is None:   # CuPy raises RuntimeError here
+        raise RuntimeError(f"unknown mode {mode!r}: `mode` must be one of {list(MODES)}")
     return m
