@@ -84,13 +84,16 @@ def test_round_trip_and_attributes(cp):
     h = _h()
     d = dist.distributed_array(h, _MAP)
     assert d.shape == (6, 6) and d.dtype == numpy.float64 and d.ndim == 2 and d.size == 36
-    assert d.mode == "replica" == dist.REPLICA and d.devices == frozenset({0})
+    assert d.mode is dist.REPLICA and d.mode == "replica" and d.devices == frozenset({0})
     assert d.index_map[0][2] == (slice(0, 5, 2), slice(5, 6, 1))
     numpy.testing.assert_array_equal(d.get(), h)
     numpy.testing.assert_array_equal(cp.asnumpy(d), h)
     numpy.testing.assert_array_equal(numpy.asarray(d), h)
     numpy.testing.assert_array_equal(d.asnumpy(), h)
     assert d.comms == {}
+    chunks = d.all_chunks()
+    assert list(chunks) == [0] and len(chunks[0]) == 4
+    numpy.testing.assert_array_equal(chunks[0][2].get(), h[::2, 5:6])
     from_device = dist.distributed_array(cp.asarray(h), _MAP)
     numpy.testing.assert_array_equal(from_device.get(), h)
 

@@ -69,9 +69,13 @@ class DistributedArray(numpy.lib.mixins.NDArrayOperatorsMixin):
 
     @property
     def mode(self):
-        """How overlapping chunks combine: 'replica', 'sum', 'max', 'min' or 'prod' (equal
-        to the module's REPLICA, SUM, ... objects)."""
-        return self._mode.name
+        """How overlapping chunks combine: REPLICA, SUM, MAX, MIN or PROD (each also equals
+        its name, 'replica', 'sum', ..., which older CuPy versions return)."""
+        return self._mode
+
+    def all_chunks(self):
+        """{device: [chunk arrays]}, in the order of `index_map`."""
+        return {dev: [c.array for c in cs] for dev, cs in self._chunks.items()}
 
     @property
     def comms(self):

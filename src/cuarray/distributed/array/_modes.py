@@ -7,7 +7,7 @@ element holds the op's identity there.
 import numpy
 
 
-class _Mode:
+class Mode:
     __slots__ = ("name", "ufunc", "reduction")
 
     def __init__(self, name, ufunc=None, reduction=None):
@@ -16,7 +16,7 @@ class _Mode:
     def __repr__(self):
         return self.name.upper()
 
-    # DistributedArray.mode gives the name, as CuPy's does; a mode equals its name.
+    # Older CuPy versions name modes by strings: a mode equals its name.
     def __eq__(self, other):
         if isinstance(other, str):
             return other == self.name
@@ -45,11 +45,11 @@ class _Mode:
         return dtype.type(-numpy.inf if self.name == "max" else numpy.inf)
 
 
-REPLICA = _Mode("replica")
-SUM = _Mode("sum", "add", "sum")
-MAX = _Mode("max", "maximum", "max")
-MIN = _Mode("min", "minimum", "min")
-PROD = _Mode("prod", "multiply", "prod")
+REPLICA = Mode("replica")
+SUM = Mode("sum", "add", "sum")
+MAX = Mode("max", "maximum", "max")
+MIN = Mode("min", "minimum", "min")
+PROD = Mode("prod", "multiply", "prod")
 MODES = {m.name: m for m in (REPLICA, SUM, MAX, MIN, PROD)}
 
 
@@ -61,7 +61,7 @@ def as_mode(mode):
     """A mode object from a mode or its name ('replica', 'sum', ...); None is REPLICA."""
     if mode is None:
         return REPLICA
-    if isinstance(mode, _Mode):
+    if isinstance(mode, Mode):
         return mode
     m = MODES.get(mode) if isinstance(mode, str) else None
     if m is None:   # CuPy raises RuntimeError here
