@@ -48,6 +48,8 @@ def test_resolve_prefers_arguments_then_cuarray_then_torchrun_variables():
     env = {"WORLD_SIZE": "4", "RANK": "2", "LOCAL_RANK": "1", "MASTER_ADDR": "h1",
            "MASTER_PORT": "111"}
     assert _process_group.resolve(env=env) == (4, 2, "h1", 111, 1)
+    env.update(CUPYX_DISTRIBUTED_HOST="hc", CUPYX_DISTRIBUTED_PORT="444")
+    assert _process_group.resolve(env=env) == (4, 2, "hc", 444, 1)
     env.update(CUARRAY_DISTRIBUTED_HOST="h2", CUARRAY_DISTRIBUTED_PORT="222")
     assert _process_group.resolve(env=env) == (4, 2, "h2", 222, 1)
     assert _process_group.resolve(2, 0, "h3", 333, env=env) == (2, 0, "h3", 333, 1)
@@ -62,6 +64,15 @@ def test_init_process_group_refuses_other_backends():
     from cuarray import distributed
     with pytest.raises(ValueError, match="'gloo'"):
         distributed.init_process_group(2, 0, backend="gloo")
+
+
+def test_without_nccl_init_fails_before_the_rendezvous(monkeypatch):
+    from cuarray import distributed
+    from cuarray._libs import nccl as _libnccl
+    monkeypatch.setattr(_libnccl, "available", lambda: False)
+    monkeypatch.delenv("LOCAL_RANK", raising=False)
+    with pytest.raises(RuntimeError, match="NCCL is not available"):
+        distributed.init_process_group(2, 1, port=1)   # would otherwise wait for rank 0
 
 
 def test_store_between_threads():

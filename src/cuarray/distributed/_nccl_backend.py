@@ -67,6 +67,9 @@ class NCCLBackend:
             raise ValueError(f"n_devices must be a positive int, got {n_devices!r}")
         if not isinstance(rank, int) or not 0 <= rank < n_devices:
             raise ValueError(f"rank must be in 0..{n_devices - 1}, got {rank!r}")
+        if not nccl.available:   # before the rendezvous, where the other ranks would wait
+            raise RuntimeError("NCCL is not available: install nccl4py and the NCCL wheel of "
+                               "your CUDA (pip install cuarray[nccl] nvidia-nccl-cu12 or -cu13)")
         self._n_devices = n_devices
         self.rank = rank
         self._store = TCPStore(host, port, rank, n_devices)

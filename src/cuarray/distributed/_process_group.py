@@ -4,7 +4,8 @@ A process started by `python -m cuarray.distributed.launch` (or torchrun, or any
 that sets the same variables) reads its rank and the group's size from `RANK` and
 `WORLD_SIZE`, the rendezvous address from `MASTER_ADDR`/`MASTER_PORT`, and makes device
 `LOCAL_RANK` (modulo the device count) current. Explicit arguments win over the
-environment; `CUARRAY_DISTRIBUTED_HOST`/`_PORT` win over `MASTER_ADDR`/`MASTER_PORT`.
+environment; `CUARRAY_DISTRIBUTED_HOST`/`_PORT`, then CuPy's `CUPYX_DISTRIBUTED_HOST`/
+`_PORT`, win over `MASTER_ADDR`/`MASTER_PORT`.
 """
 import os
 
@@ -34,9 +35,11 @@ def resolve(n_devices=None, rank=None, host=None, port=None, env=None):
                          "WORLD_SIZE and RANK in the environment (python -m "
                          "cuarray.distributed.launch sets them)")
     if host is None:
-        host = env.get("CUARRAY_DISTRIBUTED_HOST") or env.get("MASTER_ADDR") or DEFAULT_HOST
+        host = (env.get("CUARRAY_DISTRIBUTED_HOST") or env.get("CUPYX_DISTRIBUTED_HOST")
+                or env.get("MASTER_ADDR") or DEFAULT_HOST)
     if port is None:
-        port = (_env_int(env, "CUARRAY_DISTRIBUTED_PORT") or _env_int(env, "MASTER_PORT")
+        port = (_env_int(env, "CUARRAY_DISTRIBUTED_PORT") or
+                _env_int(env, "CUPYX_DISTRIBUTED_PORT") or _env_int(env, "MASTER_PORT")
                 or DEFAULT_PORT)
     local_rank = _env_int(env, "LOCAL_RANK")
     return n_devices, rank, host, port, local_rank
@@ -48,8 +51,8 @@ def init_process_group(n_devices=None, rank=None, *, backend="nccl", host=None, 
     communicator (cuarray version of `cupyx.distributed.init_process_group`).
 
     `n_devices` and `rank` may come from `WORLD_SIZE` and `RANK`; the rendezvous address
-    from `host`/`port`, `CUARRAY_DISTRIBUTED_HOST`/`_PORT` or `MASTER_ADDR`/`MASTER_PORT`
-    (default 127.0.0.1:13333). Where `LOCAL_RANK` is set, device `LOCAL_RANK % device
+    from `host`/`port`, `CUARRAY_DISTRIBUTED_HOST`/`_PORT`, `CUPYX_DISTRIBUTED_HOST`/`_PORT`
+    or `MASTER_ADDR`/`MASTER_PORT` (default 127.0.0.1:13333). Where `LOCAL_RANK` is set, device `LOCAL_RANK % device
     count` becomes current first. Only `backend='nccl'` exists.
     """
     if backend != "nccl":
