@@ -9,9 +9,9 @@ from cuarray._runtime import stream as _stream
 from cuarray._runtime.device import get_device_id
 from cuarray.distributed._store import TCPStore
 
-# NCCL's data types (ncclDataType_t) for NumPy's type characters. Complex numbers travel as
-# pairs of reals (sums only); bool as bytes (no arithmetic reductions).
-_NCCL_TYPE = {"b": 0, "B": 1, "?": 1, "i": 2, "I": 3, "l": 4, "q": 4, "L": 5, "Q": 5,
+# NCCL's data types (ncclDataType_t) for NumPy's type characters, CuPy's table. Complex
+# numbers travel as pairs of reals (sums only).
+_NCCL_TYPE = {"b": 0, "B": 1, "i": 2, "I": 3, "l": 4, "q": 4, "L": 5, "Q": 5,
               "e": 6, "f": 7, "d": 8, "F": 7, "D": 8}
 _NCCL_OP = {"sum": 0, "prod": 1, "max": 2, "min": 3}
 
@@ -20,31 +20,30 @@ def _dtype_and_count(array, op=None):
     ch = array.dtype.char
     code = _NCCL_TYPE.get(ch)
     if code is None:
-        raise TypeError(f"NCCL cannot communicate arrays of dtype {array.dtype}")
+        raise TypeError(f"Unknown dtype {array.dtype} for NCCL")
     count = array.size
     if ch in "FD":
         if op not in (None, "sum"):
             raise ValueError(f"op {op!r} is not defined for complex arrays (only 'sum' is)")
         count *= 2
-    elif ch == "?" and op in ("sum", "prod"):
-        raise TypeError(f"op {op!r} on a bool array: cast it to an integer dtype first")
     return code, count
 
 
 def _op(op):
     try:
         return _NCCL_OP[op]
-    except (KeyError, TypeError):
-        raise ValueError(f"unknown reduction {op!r}: expected one of {sorted(_NCCL_OP)}") from None
+    except (KeyError, TypeError):   # CuPy raises RuntimeError here
+        raise RuntimeError(f"Unknown op {op!r} for NCCL: expected one of "
+                           f"{sorted(_NCCL_OP)}") from None
 
 
 def _check(*arrays):
     for a in arrays:
         if not isinstance(a, ndarray):
             raise TypeError(f"NCCLBackend takes cuarray arrays, got {type(a).__name__}")
-        if not (a._c_contig or a.size <= 1):
-            raise ValueError("NCCLBackend needs C-contiguous arrays; use "
-                             "cuarray.ascontiguousarray(x)")
+        if not (a._c_contig or a._f_contig):   # CuPy raises RuntimeError here
+            raise RuntimeError("NCCL requires arrays to be either c- or f-contiguous; use "
+                               "cuarray.ascontiguousarray(x)")
         if a._device_id != get_device_id():
             raise ValueError(f"an array on device {a._device_id} was given to a collective "
                              f"on device {get_device_id()}")
