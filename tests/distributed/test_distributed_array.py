@@ -167,8 +167,14 @@ def test_reductions_on_one_gpu(dtype):
             assert r.mode == name == getattr(dist, name.upper())
             want = getattr(numpy, name)(h, axis=axis)
             numpy.testing.assert_allclose(r.get(), want, rtol=1e-4)
+    d = dist.distributed_array(h, _MAP)
     with pytest.raises(numpy.exceptions.AxisError):
-        dist.distributed_array(h, _MAP).sum(axis=2)
+        d.sum(axis=2)
+    with pytest.raises(RuntimeError, match="keepdims"):
+        d.max(axis=0, keepdims=True)
+    s64 = d.sum(axis=0, dtype=numpy.float64)
+    assert s64.dtype == numpy.float64
+    numpy.testing.assert_allclose(s64.get(), h.sum(axis=0, dtype=numpy.float64), rtol=1e-6)
 
 
 @pytest.mark.gpu

@@ -208,7 +208,11 @@ class DistributedArray(numpy.lib.mixins.NDArrayOperatorsMixin):
         return _elementwise(f, inputs, out, kwargs)
 
     # -- reductions ------------------------------------------------------------------------
-    def _reduce(self, mode, axis):
+    def _reduce(self, mode, axis, dtype=None, out=None, keepdims=False):
+        if out is not None:        # CuPy's DistributedArray refuses these the same way
+            raise RuntimeError("Argument `out` is not supported")
+        if keepdims:
+            raise RuntimeError("Argument `keepdims` is not supported")
         if axis is not None:
             if not isinstance(axis, int) or not -self.ndim <= axis < self.ndim:
                 raise numpy.exceptions.AxisError(f"axis {axis!r} is out of bounds for array "
@@ -216,35 +220,36 @@ class DistributedArray(numpy.lib.mixins.NDArrayOperatorsMixin):
             axis %= self.ndim
         src = self.change_mode(mode)
         fn = getattr(cuarray, mode.reduction)
+        kw = {} if dtype is None else {"dtype": dtype}
         out = {}
         for dev, c in src._items():
             with Device(dev):
-                r = fn(c.array, axis=axis)
+                r = fn(c.array, axis=axis, **kw)
             dtype = r.dtype
             region = () if axis is None else _index.drop_axis(c.region, axis)
             out.setdefault(dev, []).append(_Chunk(r, region))
         shape = () if axis is None else self._shape[:axis] + self._shape[axis + 1:]
         return self._like(out, mode, dtype, shape)
 
-    def sum(self, axis=None):
+    def sum(self, axis=None, dtype=None, out=None, keepdims=False):
         """Sum along `axis` (an int or None); the result is in SUM mode."""
         from cuarray.distributed.array._modes import SUM
-        return self._reduce(SUM, axis)
+        return self._reduce(SUM, axis, dtype, out, keepdims)
 
-    def prod(self, axis=None):
+    def prod(self, axis=None, dtype=None, out=None, keepdims=False):
         """Product along `axis`; the result is in PROD mode."""
         from cuarray.distributed.array._modes import PROD
-        return self._reduce(PROD, axis)
+        return self._reduce(PROD, axis, dtype, out, keepdims)
 
-    def max(self, axis=None):
+    def max(self, axis=None, out=None, keepdims=False):
         """Maximum along `axis`; the result is in MAX mode."""
         from cuarray.distributed.array._modes import MAX
-        return self._reduce(MAX, axis)
+        return self._reduce(MAX, axis, None, out, keepdims)
 
-    def min(self, axis=None):
+    def min(self, axis=None, out=None, keepdims=False):
         """Minimum along `axis`; the result is in MIN mode."""
         from cuarray.distributed.array._modes import MIN
-        return self._reduce(MIN, axis)
+        return self._reduce(MIN, axis, None, out, keepdims)
 
     def __matmul__(self, other):
         from cuarray.distributed.array._linalg import matmul
