@@ -1,9 +1,12 @@
 """CuPy's `cupy.cuda.nccl`: NCCL communicators over nccl4py (an optional dependency).
 
 `get_unique_id()` gives the id one rank makes and shares; every rank then builds
-`NcclCommunicator(nranks, uid, rank)` on its own device and calls the collectives with
-device pointers (ints), an element count, an `NCCL_*` data type, an `NCCL_*` reduction
-and a stream handle, as in CuPy. `available` tells whether NCCL can be loaded.
+`NcclCommunicator(nranks, uid, rank)` on its own device (or one process builds one per
+device with `NcclCommunicator.initAll(devices)`) and calls the collectives with device
+pointers (ints, or cuarray arrays), an element count, an `NCCL_*` data type, an `NCCL_*`
+reduction and a stream handle (an int or a Stream), as in CuPy. Calls from one thread to
+several communicators go between `groupStart()` and `groupEnd()`. `available` tells
+whether NCCL can be loaded.
 """
 from cuarray._libs import nccl as _nccl
 from cuarray._runtime.device import Device, ensure_context, get_device_id
