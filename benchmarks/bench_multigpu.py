@@ -203,3 +203,56 @@ def dask_sum_two(xp, ctx):
 @multigpu.row("Dask sum: 2-GPU speed-up over 1 GPU", unit="×", target=Target.at(">=", 1.8))
 def dask_speedup(xp, ctx):
     return _dask_sum_seconds(xp, ctx, 1) / _dask_sum_seconds(xp, ctx, 2)
+
+
+def _ones_sum_block(block, block_info=None, n=0):
+    # Runs on a cluster worker: the chunk is made and summed on the worker's GPU.
+    import cuarray
+    return cuarray.ones(n, dtype=numpy.float32).sum(keepdims=True)
+
+
+def _dask_cluster_seconds(xp, ctx, ngpus):
+    if xp.__name__ != "cuarray":
+        raise Skip("cuarray's one-worker-per-GPU cluster (CuPy's counterpart is dask-cuda)")
+    try:
+        import dask.array as da
+        from distributed import Client
+    except ImportError:
+        raise Skip("dask and distributed are not installed (pip install cuarray[dask])") \
+            from None
+    if ngpus > 1:
+        _need_two(xp)
+    from cuarray.distributed import dask_cluster
+    n = ctx.big // 4
+    with dask_cluster.local_cluster(ngpus) as cluster, Client(cluster) as client:
+        blocks = da.map_blocks(_ones_sum_block, da.empty((_DASK_CHUNKS,), chunks=1), n=n,
+                               dtype=numpy.float32, meta=xp.empty((0,), dtype=numpy.float32))
+        total = blocks.sum()
+
+        def run():
+            assert float(client.compute(total).result()) == float(_DASK_CHUNKS * n)
+        run()
+        times = []
+        for _ in range(3):
+            t0 = time.perf_counter()
+            run()
+            times.append(time.perf_counter() - t0)
+    return float(numpy.median(times))
+
+
+@multigpu.row(f"Dask sum of {_DASK_CHUNKS} × {{size}} float32 chunks, local_cluster(1)",
+              unit="s")
+def dask_cluster_one(xp, ctx):
+    return _dask_cluster_seconds(xp, ctx, 1)
+
+
+@multigpu.row(f"Dask sum of {_DASK_CHUNKS} × {{size}} float32 chunks, local_cluster(2)",
+              unit="s")
+def dask_cluster_two(xp, ctx):
+    return _dask_cluster_seconds(xp, ctx, 2)
+
+
+@multigpu.row("Dask sum on local_cluster: 2-GPU speed-up over 1 GPU", unit="×",
+              target=Target.at(">=", 1.8))
+def dask_cluster_speedup(xp, ctx):
+    return _dask_cluster_seconds(xp, ctx, 1) / _dask_cluster_seconds(xp, ctx, 2)
