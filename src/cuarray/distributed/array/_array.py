@@ -263,7 +263,7 @@ def _elementwise(f, inputs, out, kwargs):
     if kwargs.get("where", True) is not True:
         raise TypeError("where= is not supported on DistributedArray")
     dists = [x for x in inputs if isinstance(x, DistributedArray)]
-    if not dists:    # only out= is distributed: compute on the inputs' terms, then assign
+    if not dists:    # only out= is distributed
         raise TypeError("a ufunc writing into a DistributedArray needs a DistributedArray "
                         "input; make the inputs distributed with distributed_array()")
     base = dists[0]._to_replica()
