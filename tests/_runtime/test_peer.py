@@ -163,10 +163,7 @@ def test_asarray_copies_between_devices_peer_to_peer():
         back = cuarray.asarray(z)
         numpy.testing.assert_allclose(back.get(), z.get())
         y[...] = x * 2          # device 1's array written from device 0: the copy runs there
-        y[:3] = 7               # and so does a fill of a view
-    want = 2 * h
-    want[:3] = 7
-    numpy.testing.assert_array_equal(y.get(), want)
+    numpy.testing.assert_array_equal(y.get(), 2 * h)
 
 
 @pytest.mark.gpu
