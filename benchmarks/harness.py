@@ -89,6 +89,11 @@ def free_pools(xp):
             pool().free_all_blocks()
 
 
+class Skip(Exception):
+    """Raised by a row that cannot run on this machine (e.g. it needs two GPUs); the row is
+    reported as SKIP with the reason, not as a failure."""
+
+
 # -- registry -----------------------------------------------------------------------------
 
 @dataclasses.dataclass(frozen=True)
@@ -189,6 +194,7 @@ class Result:
     figures: dict     # library label -> float, or None when it failed or is absent
     errors: dict      # library label -> "ExcType: message"
     ceiling: float = None  # copy bandwidth (GB/s), for targets relative to it
+    skipped: dict = dataclasses.field(default_factory=dict)  # library label -> reason
 
     @property
     def ratio(self):
@@ -199,6 +205,8 @@ class Result:
     def status(self):
         if self.errors.get("cuarray"):
             return "ERROR"
+        if self.skipped.get("cuarray"):
+            return "SKIP"
         t = self.bench.target
         if t is None:
             return ""
@@ -211,13 +219,16 @@ def run_rows(benches, libs, ctx, log=print):
     results = []
     for b in benches:
         name = b.name.format(size=ctx.size)
-        figures, errors = {}, {}
+        figures, errors, skipped = {}, {}, {}
         for label, xp in libs.items():
             if xp is None:
                 figures[label] = None
                 continue
             try:
                 figures[label] = float(b.fn(xp, ctx))
+            except Skip as e:
+                figures[label] = None
+                skipped[label] = str(e)
             except Exception as e:
                 figures[label] = None
                 errors[label] = f"{type(e).__name__}: {e}".splitlines()[0][:300]
@@ -225,7 +236,7 @@ def run_rows(benches, libs, ctx, log=print):
                 free_pools(xp)
             except Exception:
                 pass  # a library too broken to free its pool already shows in the row
-        r = Result(b, name, figures, errors)
+        r = Result(b, name, figures, errors, skipped=skipped)
         if b.target is not None and b.target.copy and libs.get("cuarray") is not None:
             try:
                 r.ceiling = ctx.copy_gbps(libs["cuarray"])
@@ -233,7 +244,7 @@ def run_rows(benches, libs, ctx, log=print):
                 pass
         results.append(r)
         log(f"  {b.group}: {name}: " + ", ".join(
-            f"{k} {errors.get(k, 'absent') if v is None else _fmt(v)}"
+            f"{k} {errors.get(k) or skipped.get(k, 'absent') if v is None else _fmt(v)}"
             for k, v in figures.items()))
     return results
 
@@ -267,7 +278,7 @@ def _ceiling(results, ctx, libs):
 def _cell(r, label, ceiling):
     v = r.figures.get(label)
     if v is None:
-        return "error" if r.errors.get(label) else "—"
+        return "error" if r.errors.get(label) else ("skip" if r.skipped.get(label) else "—")
     if r.bench.copy_pct and ceiling:
         return f"{_fmt(v)} ({100 * v / ceiling:.0f}%)"
     return _fmt(v)
@@ -287,6 +298,9 @@ def markdown(results, ceiling):
     errors = [f"- {r.name} ({lib}): {msg}" for r in results for lib, msg in r.errors.items()]
     if errors:
         lines += ["", "Errors:", *errors]
+    skipped = sorted({f"- {r.name}: {msg}" for r in results for msg in r.skipped.values()})
+    if skipped:
+        lines += ["", "Skipped:", *skipped]
     return "\n".join(lines)
 
 
@@ -325,7 +339,7 @@ def report(results, ctx, libs, meta, json_path=None, out=print):
             "pct_of_copy": {k: 100 * v / ceiling for k, v in r.figures.items()
                             if v is not None} if r.bench.copy_pct and ceiling else None,
             "target": r.bench.target.label(r.bench.unit) if r.bench.target else None,
-            "status": r.status, "errors": r.errors,
+            "status": r.status, "errors": r.errors, "skipped": r.skipped,
         } for r in results],
     }
     path.parent.mkdir(parents=True, exist_ok=True)

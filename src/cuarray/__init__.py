@@ -68,7 +68,7 @@ __array_api_version__ = "2024.12"
 _LAZY = {"fuse": "cuarray._core.fusion", "from_dlpack": "cuarray._core.interop",
          "fromDlpack": "cuarray._core.interop", "flatiter": "cuarray._core.flatiter"}
 _SUBPACKAGES = ("linalg", "fft", "random", "testing", "jit", "profiler", "scipy", "lib",
-                "polynomial", "cublas", "cusparse", "cusolver", "lapack", "signal")
+                "polynomial", "cublas", "cusparse", "cusolver", "lapack", "signal", "distributed")
 
 
 def __getattr__(name):
@@ -120,3 +120,7 @@ def get_array_module(*args):
             import cuarray
             return cuarray
     return _numpy
+
+
+from cuarray import _dask  # noqa: E402  (registers cuarray.ndarray with dask.array once loaded)
+_dask.install()

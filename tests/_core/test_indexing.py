@@ -314,7 +314,7 @@ def emulate(monkeypatch):
         (memory.alloc, emu.alloc),
         (getattr(memory, "alloc_mem", None), lambda n: emu.alloc(n).mem),
         (getattr(memory, "memset_zero", None), lambda ptr, n: ctypes.memset(ptr, 0, n)),
-        (device.ensure_context, lambda: None),
+        (device.ensure_context, lambda: 0),
         (device.get_device_id, lambda: 0),
         (_compiler.compile_module, emu.compile_module),
         (stream.current_stream_ptr, lambda: 0),
@@ -329,7 +329,7 @@ def emulate(monkeypatch):
     monkeypatch.setattr(memory.MemoryPointer, "memset_async",
                         lambda self, value, size, stream=None: ctypes.memset(self.ptr, value, size))
     monkeypatch.setattr(transfer, "_device", types.SimpleNamespace(
-        Device=lambda i: contextlib.nullcontext(), ensure_context=lambda: None,
+        Device=lambda i: contextlib.nullcontext(), ensure_context=lambda: 0,
         get_device_id=lambda: 0))
 
 

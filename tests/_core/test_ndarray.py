@@ -314,6 +314,7 @@ def test_pickle_and_copy():
         assert b.data.ptr != a.data.ptr
 
 
+@pytest.mark.gpu
 @pytest.mark.multi_gpu(2)
 def test_cross_device_copy():
     x = cuarray.arange(10)

@@ -597,12 +597,18 @@ def test_copy_from_picks_host_or_device(fake_driver):
     numpy.testing.assert_array_equal(out, src)
 
 
-def test_copy_between_devices_uses_peer_copy(fake_driver):
+def test_copy_between_devices_uses_peer_copy(fake_driver, monkeypatch):
+    from cuarray._runtime import peer
+
+    def copy_async(dst, dst_dev, src, src_dev, n, stream):
+        ctypes.memmove(dst, src, n)
+        fake_driver.calls.append(("peer", dst_dev, src_dev, stream))
+    monkeypatch.setattr(peer, "copy_async", copy_async)
     a = memory.MemoryPointer(HostMemory(8, device_id=0), 0)
     b = memory.MemoryPointer(HostMemory(8, device_id=1), 0)
     a.memset(7, 8)
     b.copy_from_device(a, 8)
-    assert fake_driver.calls[-1] == ("peer", "ctx1", "ctx0", 0)
+    assert fake_driver.calls[-1] == ("peer", 1, 0, None)   # None: the destination's stream
     assert bytes(b.mem.buf) == b"\x07" * 8
 
 

@@ -47,3 +47,57 @@ def test_bad_arguments():
         nccl.NcclCommunicator(1, nccl.get_unique_id(), 1)
     with pytest.raises(ValueError, match="128"):
         nccl.NcclCommunicator(1, (0,) * 5, 0)
+
+
+def test_init_all_group_and_point_to_point_on_one_device():
+    comms = nccl.NcclCommunicator.initAll(1)
+    assert len(comms) == 1 and comms[0].size() == 1 and comms[0].device_id() == 0
+    comm = comms[0]
+    rng = numpy.random.default_rng(61)
+    h = rng.standard_normal(64).astype(numpy.float32)
+    x = cuarray.asarray(h)
+    y = cuarray.zeros_like(x)
+    g = cuarray.zeros(64, numpy.float32)
+    r = cuarray.zeros(64, numpy.float32)
+    s = cuda.get_current_stream()
+    # Arrays and Stream objects are accepted where CuPy takes ints.
+    nccl.groupStart()
+    comm.send(x, x.size, nccl.NCCL_FLOAT32, 0, s)
+    comm.recv(y, y.size, nccl.NCCL_FLOAT32, 0, s)
+    nccl.groupEnd()
+    comm.allGather(x, g, x.size, nccl.NCCL_FLOAT32, s)
+    comm.reduceScatter(x, r, x.size, nccl.NCCL_FLOAT32, nccl.NCCL_SUM, s)
+    s.synchronize()
+    for out in (y, g, r):
+        numpy.testing.assert_array_equal(out.get(), h)
+    comm.destroy()
+    with pytest.raises(ValueError, match="twice"):
+        nccl.NcclCommunicator.initAll([0, 0])
+    with pytest.raises(ValueError, match="at least one"):
+        nccl.NcclCommunicator.initAll([])
+
+
+@pytest.mark.gpu
+@pytest.mark.multi_gpu(2)
+def test_init_all_two_devices_all_reduce():
+    comms = nccl.NcclCommunicator.initAll([0, 1])
+    assert [c.device_id() for c in comms] == [0, 1] and [c.rank_id() for c in comms] == [0, 1]
+    rng = numpy.random.default_rng(62)
+    hs = [rng.standard_normal(1000).astype(numpy.float64) for _ in range(2)]
+    xs, ys = [], []
+    for d, h in enumerate(hs):
+        with cuda.Device(d):
+            xs.append(cuarray.asarray(h))
+            ys.append(cuarray.empty_like(xs[-1]))
+    nccl.groupStart()
+    for d, c in enumerate(comms):
+        with cuda.Device(d):
+            c.allReduce(xs[d], ys[d], 1000, nccl.NCCL_FLOAT64, nccl.NCCL_SUM,
+                        cuda.get_current_stream())
+    nccl.groupEnd()
+    for d in range(2):
+        with cuda.Device(d):
+            cuda.get_current_stream().synchronize()
+            numpy.testing.assert_allclose(ys[d].get(), hs[0] + hs[1], rtol=1e-12)
+    for c in comms:
+        c.destroy()

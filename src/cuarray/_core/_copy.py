@@ -6,7 +6,7 @@ from cuarray._core import _transpose
 from cuarray._core.elementwise import Op, Param
 from cuarray._core.ndarray import ndarray
 from cuarray._runtime import driver as _driver
-from cuarray._runtime.device import ensure_context
+from cuarray._runtime.device import Device, ensure_context, get_device_id
 from cuarray._runtime import stream as _stream
 
 _copy_ops = {}
@@ -57,6 +57,9 @@ def _result_order(a, order):
 
 def copy_into(dst, src):
     """dst[...] = src for device arrays (src broadcast to dst's shape, cast to dst's dtype)."""
+    if dst._device_id != get_device_id():   # writing another device's array: copy there
+        with Device(dst._device_id):
+            return copy_into(dst, src)
     if src._device_id != dst._device_id:
         from cuarray._core import transfer
         src = transfer.to_device(src, dst._device_id)

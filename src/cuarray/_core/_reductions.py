@@ -16,6 +16,7 @@ from cuarray._core.ndarray import ndarray
 from cuarray._core.reduction import ReduceOp, RParam
 from cuarray._core.shapes import normalize_axes
 from cuarray._runtime.device import ensure_context
+from cuarray._runtime.peer import check_same_device
 
 _f16 = numpy.dtype(numpy.float16)
 _f32 = numpy.dtype(numpy.float32)
@@ -74,8 +75,11 @@ class _Warm:
         self.oshape, self.res, self.bound = oshape, res, bound
 
     def __call__(self, *ins):
+        dev = ensure_context()
+        for a in ins:
+            if a._device_id != dev:
+                check_same_device(ins, dev)
         o = _alloc(self.oshape, self.res)
-        ensure_context()
         self.bound.run(ins + (o,))
         return o
 

@@ -17,6 +17,7 @@ from cuarray._core import dtypes as _dt
 from cuarray._core.shapes import broadcast_shapes, broadcast_strides
 from cuarray._runtime.compiler import c_identifier, compile_module
 from cuarray._runtime.device import ensure_context, properties
+from cuarray._runtime.peer import check_same_device
 from cuarray._runtime.launch import ArgPacker
 from cuarray._runtime import stream as _stream
 
@@ -110,8 +111,11 @@ class Op:
 
         Outputs must already have the broadcast shape; the caller allocates them.
         """
-        ensure_context()
+        dev = ensure_context()
         arrays = [args[k] for k in self._array_idx]
+        for a in arrays:
+            if a._device_id != dev:
+                check_same_device(arrays, dev)
         if not arrays:
             if size is None:
                 raise ValueError("an elementwise kernel with no array arguments needs size=")

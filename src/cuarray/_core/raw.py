@@ -4,6 +4,7 @@ import numpy
 from cuarray._runtime import compiler as _compiler
 from cuarray._runtime.device import ensure_context
 from cuarray._runtime.launch import ArgPacker, function_attributes
+from cuarray._runtime.peer import check_same_device
 from cuarray._runtime import stream as _stream
 from cuarray._runtime.texture import SurfaceObject, TextureObject
 
@@ -123,7 +124,7 @@ def _signature(args):
 def _launch(fn, grid, block, args, shared_mem, stream, cooperative):
     if not isinstance(args, (tuple, list)):
         raise TypeError("kernel arguments must be given as a tuple or list")
-    ensure_context()
+    dev = ensure_context()
     key = tuple(map(type, args))
     sig = _sigs.get(key)
     if sig is None:
@@ -136,6 +137,8 @@ def _launch(fn, grid, block, args, shared_mem, stream, cooperative):
     vals = []
     for c, a in zip(conv, args):
         if c == 0:
+            if a._device_id != dev:
+                check_same_device([a], dev)
             vals.append(a._ptr)
         elif c == 1:
             vals.append(a)

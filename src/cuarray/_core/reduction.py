@@ -17,6 +17,7 @@ from cuarray._core.ndarray import ndarray
 from cuarray._core.shapes import broadcast_shapes, broadcast_strides, collapse_dims
 from cuarray._runtime.compiler import c_identifier, compile_module
 from cuarray._runtime.device import ensure_context
+from cuarray._runtime.peer import check_same_device
 from cuarray._runtime.launch import ArgPacker
 from cuarray._runtime import memory as _memory
 from cuarray._runtime import stream as _stream
@@ -72,10 +73,12 @@ class ReduceOp:
         layout, so a warm call only fills in pointers and scalars. Returns the plan it ran
         (None when there are no outputs to write), which callers may `bind` for a warm path.
         """
-        ensure_context()
+        dev = ensure_context()
         key = [axes, full_shape]
         for p, a in zip(self.params, args):
             if p.role != "scalar":
+                if a._device_id != dev:
+                    check_same_device([a], dev)
                 key.append(a._shape)
                 key.append(a._strides)
                 key.append(a.dtype.char)

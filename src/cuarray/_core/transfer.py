@@ -84,8 +84,8 @@ def to_device(a, device_id):
             src = a.copy()
     with _device.Device(device_id):
         out = ndarray._alloc(a._shape, a.dtype)
-        if a.size:
-            out.data.copy_from_device(src.data, a.nbytes)
+        if a.size:   # on the destination's stream, ordered after the source's
+            out.data.copy_from_device_async(src.data, a.nbytes)
     return out
 
 

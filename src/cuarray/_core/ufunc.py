@@ -15,6 +15,7 @@ from cuarray._core.ndarray import ndarray
 from cuarray._core.shapes import broadcast_shapes
 from cuarray._runtime.stream import current_stream_ptr as _sptr
 from cuarray._runtime.device import ensure_context as _ensure_context
+from cuarray._runtime.peer import check_same_device as _check_same_device
 
 _PY_SCALARS = (bool, int, float, complex)
 _alloc = ndarray._alloc
@@ -45,7 +46,9 @@ _BLOCK = 256
 
 def _flat(loop, args, o, aligned):
     """(function, packer, vec, grid cap) of the contiguous kernel; makes the context current."""
-    _ensure_context()
+    dev = _ensure_context()
+    if args[0]._device_id != dev or getattr(args[-1], "_device_id", dev) != dev:
+        _check_same_device(args, dev)
     e = loop.flat[aligned]
     if e is None:
         from cuarray._core.elementwise import _grid_cap

@@ -49,6 +49,11 @@ def unique_id_from(values):
     return n.UniqueId.from_data(data), data
 
 
+def init_all(devices):
+    """ncclCommInitAll over the device ids `devices`; the comm handles as ints."""
+    return [int(h) for h in lib().comm_init_all(len(devices), list(devices))]
+
+
 def init_rank(nranks, uid, rank):
     """ncclCommInitRank; the comm handle as an int."""
     n = lib()

@@ -295,9 +295,9 @@ class MemoryPointer:
         if src.device_id == self.device_id:
             check(_drv().cuMemcpyAsync(self.ptr, src.ptr, size, s))
         else:
-            ctx = _device._primary_context
-            check(_drv().cuMemcpyPeerAsync(self.ptr, ctx(self.device_id), src.ptr,
-                                           ctx(src.device_id), size, s))
+            from cuarray._runtime import peer
+            peer.copy_async(self.ptr, self.device_id, src.ptr, src.device_id, size,
+                            None if stream is None else s)
 
     def copy_from_device(self, src, size):
         self.copy_from_device_async(src, size)

@@ -1,12 +1,15 @@
 """CuPy's `cupy.cuda.nccl`: NCCL communicators over nccl4py (an optional dependency).
 
 `get_unique_id()` gives the id one rank makes and shares; every rank then builds
-`NcclCommunicator(nranks, uid, rank)` on its own device and calls the collectives with
-device pointers (ints), an element count, an `NCCL_*` data type, an `NCCL_*` reduction
-and a stream handle, as in CuPy. `available` tells whether NCCL can be loaded.
+`NcclCommunicator(nranks, uid, rank)` on its own device (or one process builds one per
+device with `NcclCommunicator.initAll(devices)`) and calls the collectives with device
+pointers (ints, or cuarray arrays), an element count, an `NCCL_*` data type, an `NCCL_*`
+reduction and a stream handle (an int or a Stream), as in CuPy. Calls from one thread to
+several communicators go between `groupStart()` and `groupEnd()`. `available` tells
+whether NCCL can be loaded.
 """
 from cuarray._libs import nccl as _nccl
-from cuarray._runtime.device import ensure_context, get_device_id
+from cuarray._runtime.device import Device, ensure_context, get_device_id
 
 NCCL_INT8 = NCCL_CHAR = 0
 NCCL_UINT8 = 1
@@ -52,7 +55,15 @@ def groupEnd():
 
 
 def _ptr(x):
-    return x if isinstance(x, int) else int(x)
+    """A device address or stream handle from an int, a cuarray array, a MemoryPointer or a
+    Stream (CuPy takes ints only)."""
+    if isinstance(x, int):
+        return x
+    data = getattr(x, "data", None)
+    if data is not None and hasattr(data, "ptr"):
+        return data.ptr
+    ptr = getattr(x, "ptr", None)
+    return int(ptr) if ptr is not None else int(x)
 
 
 class NcclCommunicator:
@@ -67,6 +78,27 @@ class NcclCommunicator:
         uid, self._uid_data = _nccl.unique_id_from(commId)
         self._comm = _nccl.init_rank(ndev, uid, rank)
         self._device = get_device_id()
+
+    @staticmethod
+    def initAll(devices):
+        """One communicator per device of this process (ncclCommInitAll): `devices` is a
+        count n (devices 0..n-1) or a list of device ids; rank i runs on devices[i]."""
+        if isinstance(devices, int):
+            devices = list(range(devices))
+        devices = [int(d) for d in devices]
+        if not devices:
+            raise ValueError("initAll needs at least one device")
+        if len(set(devices)) != len(devices):
+            raise ValueError(f"initAll was given a device twice: {devices}")
+        for d in devices:
+            with Device(d):
+                ensure_context()
+        comms = []
+        for d, handle in zip(devices, _nccl.init_all(devices)):
+            c = NcclCommunicator.__new__(NcclCommunicator)
+            c._lib, c._uid_data, c._comm, c._device = _nccl.lib(), None, handle, d
+            comms.append(c)
+        return comms
 
     @property
     def comm(self):
