@@ -103,10 +103,19 @@ def index_type(n):
 
 # ---- line kernels -------------------------------------------------------------------------
 
-def line_source(name, kind, mode, tin, tout, acc, K, left, P, I, by_value):
+def exact_options(dtype):
+    """Compile options for kernels whose float result is cast to an integer output: no
+    fused multiply-adds, so sums round as SciPy's (compiled without them) and a value at
+    an integer boundary truncates the same way."""
+    return ("-fmad=false",) if numpy.dtype(dtype).kind in "biu" else ()
+
+
+def line_source(name, kind, mode, tin, tout, acc, K, left, P, I, by_value, sym=0):
     """CUDA source of a 1-D filter along an axis. kind: 'corr', 'min' or 'max'.
 
-    kind 'mean' is an unweighted sum divided by K.
+    kind 'mean' is an unweighted sum divided by K. sym (corr with odd K): 1 or -1 when
+    the weights are symmetric or antisymmetric; the sum then runs as SciPy's does, centre
+    first, then pairs of taps from the outermost inwards.
     acc: C type of the accumulator (also the weights' type for 'corr'). Work item t is
     (outer o, chunk c of P outputs, inner r) with r fastest.
     """
@@ -155,9 +164,10 @@ def line_source(name, kind, mode, tin, tout, acc, K, left, P, I, by_value):
                 f"    }}\n"
                 f"    #pragma unroll\n"
                 f"    for (int p = 0; p < {P}; ++p) {{\n"
-                f"      {acc} s = {init};\n"
-                f"      #pragma unroll\n"
-                f"      for (int k = {k0}; k < {K}; ++k) " + step.format(x="v[p + k]") + "\n"
+                + (_sym_sum(acc, K, sym, by_value) if sym else
+                   f"      {acc} s = {init};\n"
+                   f"      #pragma unroll\n"
+                   f"      for (int k = {k0}; k < {K}; ++k) " + step.format(x="v[p + k]") + "\n") +
                 f"      if (a0 + p < len) out[base + (a0 + p) * inner] = cuarray_cast<{tout}>({res});\n"
                 f"    }}\n")
     else:
@@ -184,12 +194,24 @@ def line_source(name, kind, mode, tin, tout, acc, K, left, P, I, by_value):
     return head + body + "  }\n}\n"
 
 
+def _sym_sum(acc, K, sym, by_value):
+    c = K // 2
+    w = "w_.w" if by_value else "w"
+    op = "+" if sym > 0 else "-"
+    return (f"      {acc} s = {w}[{c}] * v[p + {c}];\n"
+            f"      #pragma unroll\n"
+            f"      for (int m = {c}; m >= 1; --m) "
+            f"s += {w}[{c} - m] * (v[p + {c} - m] {op} v[p + {c} + m]);\n")
+
+
 def _get(key, build):
+    """The cached (function, packer) of `key`; `build()` gives (name, source, argument
+    kinds[, compile options])."""
     entry = _kernels.get(key)
     if entry is None:
-        name, src, kinds = build()
+        name, src, kinds, *opts = build()
         ensure_context()
-        fn = compile_module(src, name=name).get_function(name)
+        fn = compile_module(src, tuple(opts[0]) if opts else (), name=name).get_function(name)
         entry = _kernels[key] = (fn, ArgPacker(kinds))
     return entry
 
@@ -232,22 +254,28 @@ def run_line(kind, mode, inp, out, axis, weights, left, cval, acc_dtype):
     cdt = scalar_dtype(inp.dtype if minmax else acc_dtype)
     # the window is K + P - 1 values in registers: fewer outputs per thread for wide types
     P = max(1, OUTPUTS_PER_THREAD * 4 // max(cdt.itemsize, 4)) if K <= UNROLL_TAPS else 1
-    P = min(P, length)
     nchunks = (length + P - 1) // P
     items = outer * nchunks * inner
     I = index_type(max(n, items) + length + K)
     by_value = kind == "corr" and K <= UNROLL_TAPS
     tin, tout = _dt.ctype(inp.dtype), _dt.ctype(out.dtype)
     ik = "i" if I == "int" else "q"
-    key = ("line", kind, mode, inp.dtype.char, out.dtype.char, acc, K, left, P, I, by_value)
+    sym = 0
+    if kind == "corr" and K & 1 and P > 1:
+        wr = numpy.asarray(weights)
+        sym = 1 if numpy.array_equal(wr, wr[::-1]) else \
+            -1 if numpy.array_equal(wr, -wr[::-1]) else 0
+    key = ("line", kind, mode, inp.dtype.char, out.dtype.char, acc, K, left, P, I, by_value,
+           sym)
 
     def build():
         name = f"nd_line_{kind}_{mode}_{_code(inp.dtype)}{_code(out.dtype)}_{K}_{left}_{P}"
-        name = name.replace("-", "_")
-        src = line_source(name, kind, mode, tin, tout, acc, K, left, P, I, by_value)
+        name = name.replace("-", "_") + ("_s" if sym > 0 else "_a" if sym < 0 else "")
+        src = line_source(name, kind, mode, tin, tout, acc, K, left, P, I, by_value, sym)
         wk = (("s", K * cdt.itemsize, min(cdt.itemsize, 16)) if by_value else
               "P" if kind == "corr" else "i")
-        return name, src, ["P", "P", wk, ik, ik, ik, ik, _SCALAR_KIND[cdt.char]]
+        return name, src, ["P", "P", wk, ik, ik, ik, ik, _SCALAR_KIND[cdt.char]], \
+            exact_options(out.dtype)
     entry = _get(key, build)
     if kind == "corr":
         w = numpy.ascontiguousarray(weights, dtype=cdt)
@@ -431,7 +459,8 @@ def run_taps(kind, mode, inp, out, offsets, weights, cval, acc_dtype, rank=None,
         h = hashlib.sha1(offsets.tobytes() + str(offsets.shape).encode()).hexdigest()[:10]
         name = f"nd_taps_{kind}_{mode}_{_code(inp.dtype)}{_code(out.dtype)}_{h}"
         src = tap_source(name, kind, mode, tin, tout, acc, offsets, I, rank, user)
-        return name, src, ["P", "P", "P", ik] + [ik] * (4 * nd) + [_SCALAR_KIND[cdt.char]]
+        return name, src, ["P", "P", "P", ik] + [ik] * (4 * nd) + [_SCALAR_KIND[cdt.char]], \
+            exact_options(out.dtype)
     entry = _get(key, build)
     wptr = 0
     if weights is not None:

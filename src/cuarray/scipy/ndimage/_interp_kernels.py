@@ -20,7 +20,8 @@ import math
 import numpy
 
 from cuarray._core import dtypes as _dt
-from cuarray.scipy.ndimage._filter_kernels import PRELUDE, _code, _get, _launch, index_type
+from cuarray.scipy.ndimage._filter_kernels import (PRELUDE, _code, _get, _launch,
+                                                  exact_options, index_type)
 
 _BAD = "(-(1LL << 52))"   # a tap offset that marks "read cval"; sums of a few stay negative
 
@@ -102,14 +103,14 @@ def interp_source(name, kind, nd, ond, order, mode, tin, tout, tcoord, I, int_ou
     ind = "      "
     for d in range(nd):
         prev = f"o_{d - 1}" if d else "0LL"
-        wprev = f"p_{d - 1}" if d else "1.0"
         L += [f"{ind}#pragma unroll",
               f"{ind}for (int j{d} = 0; j{d} < {K}; ++j{d}) {{",
-              f"{ind}  const long long o_{d} = {prev} + x{d}[j{d}];",
-              f"{ind}  const double p_{d} = {wprev} * w{d}[j{d}];"]
+              f"{ind}  const long long o_{d} = {prev} + x{d}[j{d}];"]
         ind += "  "
     last = nd - 1
-    L.append(f"{ind}v += p_{last} * (o_{last} < 0 ? cval : cuarray_cast<double>(in[o_{last}]));")
+    # SciPy's rounding: each tap is value * w0 * w1 * ... in axis order, summed in C order
+    chain = "".join(f" * w{d}[j{d}]" for d in range(nd))
+    L.append(f"{ind}v += (o_{last} < 0 ? cval : cuarray_cast<double>(in[o_{last}])){chain};")
     for d in range(nd):
         ind = ind[:-2]
         L.append(f"{ind}}}")
@@ -150,7 +151,7 @@ def run_interp(kind, order, mode, inp, out, coords=None, matrix=None, a=None, b=
             kinds += ["d"] * (nd * (ond + 1))
         elif kind in ("zoom", "shift"):
             kinds += ["d"] * (2 * nd)
-        return name, src, kinds + ["d"]
+        return name, src, kinds + ["d"], exact_options(out.dtype)
     entry = _get(key, build)
     vals = [inp._ptr, out._ptr] + ([coords._ptr] if kind == "map" else []) + [n]
     it = inp.dtype.itemsize
