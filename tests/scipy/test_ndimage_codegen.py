@@ -75,7 +75,7 @@ def test_interp_kernels_compile(order):
                                          ("shift", 1, 1))):
         for mode in (modes[(order + k) % 6],):
             src = ik.interp_source("k", kind, nd, ond, order, mode, "float", "unsigned char",
-                                   "double", "int", True)
+                                   "double", "int", (0, 255))
             _compile(src, "k")
 
 

@@ -116,7 +116,11 @@ def interp_source(name, kind, nd, ond, order, mode, tin, tout, tcoord, I, int_ou
         L.append(f"{ind}}}")
     L.append("    }")
     if int_out:
-        L.append(f"    out[i] = cuarray_cast<{tout}>(round(v));")
+        # SciPy rounds half away from zero and clips to the output type's range
+        lo, hi = int_out
+        L.append(f"    v = round(v);")
+        L.append(f"    out[i] = v <= {float(lo)!r} ? ({tout}){lo}LL : v >= {float(hi) + 1!r} ? "
+                 f"({tout}){hi}ULL : cuarray_cast<{tout}>(v);")
     else:
         L.append(f"    out[i] = cuarray_cast<{tout}>(v);")
     L += ["  }", "}"]
@@ -137,7 +141,8 @@ def run_interp(kind, order, mode, inp, out, coords=None, matrix=None, a=None, b=
     I = index_type(max(n * max(nd, 1), inp.size) * 2 + 65536)
     ik = "i" if I == "int" else "q"
     tin, tout = _dt.ctype(inp.dtype), _dt.ctype(out.dtype)
-    int_out = out.dtype.kind in "iu"
+    int_out = (int(numpy.iinfo(out.dtype).min), int(numpy.iinfo(out.dtype).max)) \
+        if out.dtype.kind in "iu" else None
     tcoord = _dt.ctype(coords.dtype) if coords is not None else ""
     cchar = _code(coords.dtype) if coords is not None else ""
     key = ("interp", kind, nd, ond, order, mode, inp.dtype.char, out.dtype.char, cchar, I)
