@@ -191,6 +191,20 @@ def line_source(name, kind, mode, tin, tout, acc, K, left, P, I, by_value, sym=0
                 f"      }}\n"
                 f"    }}\n"
                 f"    out[base + a0 * inner] = cuarray_cast<{tout}>({res});\n")
+        if sym:
+            c = K // 2
+            op = "+" if sym > 0 else "-"
+            body = (f"    const bool inside = a0 - {left} >= 0 && a0 + {K - 1 - left} < len;\n"
+                    f"    const {tin}* src = in + base + (a0 - {left}) * inner;\n"
+                    f"    auto ld = [&](int k) -> {acc} {{\n"
+                    f"      if (inside) return cuarray_cast<{acc}>(src[k * inner]);\n"
+                    f"      const {I} a = nd_{mode}<{I}>(a0 - {left} + k, len);\n"
+                    f"      return a < 0 ? cval : {load};\n"
+                    f"    }};\n"
+                    f"    {acc} s = w[{c}] * ld({c});\n"
+                    f"    for (int m = {c}; m >= 1; --m) s += w[{c} - m] * (ld({c} - m) {op} "
+                    f"ld({c} + m));\n"
+                    f"    out[base + a0 * inner] = cuarray_cast<{tout}>(s);\n")
     return head + body + "  }\n}\n"
 
 
@@ -261,7 +275,7 @@ def run_line(kind, mode, inp, out, axis, weights, left, cval, acc_dtype):
     tin, tout = _dt.ctype(inp.dtype), _dt.ctype(out.dtype)
     ik = "i" if I == "int" else "q"
     sym = 0
-    if kind == "corr" and K & 1 and P > 1:
+    if kind == "corr" and K & 1:
         wr = numpy.asarray(weights)
         sym = 1 if numpy.array_equal(wr, wr[::-1]) else \
             -1 if numpy.array_equal(wr, -wr[::-1]) else 0
