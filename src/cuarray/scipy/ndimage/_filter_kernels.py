@@ -27,6 +27,7 @@ BLOCK = 256
 UNROLL_TAPS = 48      # register window up to this many taps
 OUTPUTS_PER_THREAD = 8
 UNROLL_TAPS_ND = 64    # N-d taps written out one by one up to this many
+RUN = 4                # outputs per thread along the last axis in N-d tap kernels
 _GRID_CAP = 1 << 20
 
 # Position `i` on an axis of length `n` after the boundary rule; -1 means "use cval".
@@ -399,7 +400,7 @@ def tap_source(name, kind, mode, tin, tout, acc, offsets, I, rank=None, user=Non
         pre.append(user_source(user, nnz))
         vdecl = f"    double v[{max(nnz, 1)}];\n"
     sig = [f"const {tin}* __restrict__ in", f"{tout}* __restrict__ out",
-           f"const {acc}* __restrict__ w", f"const {I} n"]
+           f"const {acc}* __restrict__ w", f"const {I} n", f"const {I} nch"]
     for d in range(nd):
         sig += [f"const {I} sh{d}", f"const {I} lo{d}", f"const {I} hi{d}", f"const {I} st{d}"]
     sig.append(f"const {acc} cval")
@@ -408,12 +409,23 @@ def tap_source(name, kind, mode, tin, tout, acc, offsets, I, rank=None, user=Non
         lines.append(f"  const {acc} cval_max = cuarray_nd_limits<{acc}>::hi();")
     if kind in ("max", "grey_dilate"):
         lines.append(f"  const {acc} cval_min = cuarray_nd_limits<{acc}>::lo();")
-    lines.append(f"  for ({I} i = ({I})blockIdx.x * blockDim.x + threadIdx.x; i < n; "
-                 f"i += ({I})blockDim.x * gridDim.x) {{")
-    lines.append(f"    {I} r = i;")
-    for d in range(nd - 1, -1, -1):
+    # work item t: RUN consecutive outputs of one row (last axis), so the coordinate
+    # divisions are paid once per RUN outputs
+    L_ = nd - 1
+    lines.append(f"  for ({I} t = ({I})blockIdx.x * blockDim.x + threadIdx.x; t < n; "
+                 f"t += ({I})blockDim.x * gridDim.x) {{")
+    lines.append(f"    const {I} row = t / nch, cl0 = (t % nch) * {RUN};")
+    lines.append(f"    {I} r = row;")
+    for d in range(nd - 2, -1, -1):
         lines.append(f"    const {I} c{d} = r % sh{d}; r /= sh{d};")
-    inside = " && ".join(f"c{d} >= lo{d} && c{d} < hi{d}" for d in range(nd)) or "true"
+    inrow = " && ".join(f"c{d} >= lo{d} && c{d} < hi{d}" for d in range(nd - 1)) or "true"
+    lines.append(f"    const bool inrow = {inrow};")
+    lines.append("    #pragma unroll")
+    lines.append(f"    for (int u = 0; u < {RUN}; ++u) {{")
+    lines.append(f"    const {I} c{L_} = cl0 + u;")
+    lines.append(f"    if (c{L_} >= sh{L_}) break;")
+    lines.append(f"    const {I} i = row * sh{L_} + c{L_};")
+    inside = f"inrow && c{L_} >= lo{L_} && c{L_} < hi{L_}"
     lines.append(vdecl + f"    {acc} s; (void)s; {init}")
     lin = " + ".join(f"({I})nd_offs[j * {nd} + {d}] * st{d}" for d in range(nd)) or "0"
     lines.append(f"    if ({inside}) {{")
@@ -440,6 +452,7 @@ def tap_source(name, kind, mode, tin, tout, acc, offsets, I, rank=None, user=Non
               "      }",
               "    }",
               f"    out[i] = cuarray_cast<{tout}>({result});",
+              "    }",
               "  }",
               "}"]
     return "\n".join(lines) + "\n"
@@ -456,6 +469,9 @@ def run_taps(kind, mode, inp, out, offsets, weights, cval, acc_dtype, rank=None,
     n = inp.size
     if n == 0:
         return
+    if inp.ndim == 0:
+        inp, out = inp.reshape(1), out.reshape(1)
+        offsets = numpy.zeros((len(numpy.asarray(offsets)), 1), dtype=numpy.int64)
     offsets = numpy.asarray(offsets, dtype=numpy.int64).reshape(-1, inp.ndim)
     nnz, nd = offsets.shape
     shape = inp.shape
@@ -473,21 +489,23 @@ def run_taps(kind, mode, inp, out, offsets, weights, cval, acc_dtype, rank=None,
         h = hashlib.sha1(offsets.tobytes() + str(offsets.shape).encode()).hexdigest()[:10]
         name = f"nd_taps_{kind}_{mode}_{_code(inp.dtype)}{_code(out.dtype)}_{h}"
         src = tap_source(name, kind, mode, tin, tout, acc, offsets, I, rank, user)
-        return name, src, ["P", "P", "P", ik] + [ik] * (4 * nd) + [_SCALAR_KIND[cdt.char]], \
-            exact_options(out.dtype)
+        return name, src, ["P", "P", "P", ik, ik] + [ik] * (4 * nd) + \
+            [_SCALAR_KIND[cdt.char]], exact_options(out.dtype)
     entry = _get(key, build)
     wptr = 0
     if weights is not None:
         from cuarray.scipy.ndimage._util import device_table
         wptr = device_table(numpy.ascontiguousarray(weights, dtype=cdt))._ptr
-    vals = [inp._ptr, out._ptr, wptr, n]
+    nch = (shape[-1] + RUN - 1) // RUN
+    items = n // shape[-1] * nch
+    vals = [inp._ptr, out._ptr, wptr, items, nch]
     item = inp.dtype.itemsize
     for d in range(nd):
         lo = max(0, -int(offsets[:, d].min(initial=0)))
         hi = shape[d] - max(0, int(offsets[:, d].max(initial=0)))
         vals += [shape[d], lo, hi, inp.strides[d] // item]
     vals += _scalar(cval, cdt)
-    _launch(entry, n, vals)
+    _launch(entry, items, vals)
 
 
 # ---- generic_filter1d: a user function per line ----------------------------------------------
