@@ -420,7 +420,9 @@ def tap_source(name, kind, mode, tin, tout, acc, offsets, I, rank=None, user=Non
         lines.append(f"    const {I} c{d} = r % sh{d}; r /= sh{d};")
     inrow = " && ".join(f"c{d} >= lo{d} && c{d} < hi{d}" for d in range(nd - 1)) or "true"
     lines.append(f"    const bool inrow = {inrow};")
-    lines.append("    #pragma unroll")
+    # long bodies (selections, user functions, tap tables) stay rolled: code size
+    big = kind in ("rank", "generic") or nnz > UNROLL_TAPS_ND
+    lines.append("    #pragma unroll 1" if big else "    #pragma unroll")
     lines.append(f"    for (int u = 0; u < {RUN}; ++u) {{")
     lines.append(f"    const {I} c{L_} = cl0 + u;")
     lines.append(f"    if (c{L_} >= sh{L_}) break;")
