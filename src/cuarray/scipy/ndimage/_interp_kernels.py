@@ -228,8 +228,16 @@ def spline_source(name, order, init, T, I):
                   "acc += zk * (double)p[q * s]; zk *= z; }",
                   "      const double c0 = g * acc / (1 - pow(z, (double)m));"]
         L += ["      double prev = c0; p[0] = (T_)c0;".replace("T_", T),
-              f"      for ({I} k = 1; k < m; ++k) {{ prev = g * (double)p[k * s] + z * prev; "
-              f"p[k * s] = ({T})prev; }}"]
+              # 8 steps' loads are issued before their stores (the compiler cannot
+              # reorder them itself: the stride could alias)
+              f"      for ({I} k0 = 1; k0 < m; k0 += 8) {{",
+              "        double xb[8];",
+              "        #pragma unroll",
+              "        for (int u = 0; u < 8; ++u) xb[u] = k0 + u < m ? (double)p[(k0 + u) * s] : 0.0;",
+              "        #pragma unroll",
+              "        for (int u = 0; u < 8; ++u) if (k0 + u < m) "
+              f"{{ prev = g * xb[u] + z * prev; p[(k0 + u) * s] = ({T})prev; }}",
+              "      }"]
         if init == "mirror":
             L.append("      double last = z / (z * z - 1) * ((double)p[(m - 1) * s] + "
                      "z * (double)p[(m - 2) * s]);")
@@ -242,8 +250,14 @@ def spline_source(name, order, init, T, I):
                   "acc2 += zk * (double)p[q * s]; zk *= z; }",
                   "      double last = -z * acc2 / (1 - pow(z, (double)m));"]
         L += [f"      p[(m - 1) * s] = ({T})last;",
-              f"      for ({I} k = m - 2; k >= 0; --k) {{ last = z * (last - (double)p[k * s]); "
-              f"p[k * s] = ({T})last; }}",
+              f"      for ({I} k0 = m - 2; k0 >= 0; k0 -= 8) {{",
+              "        double xb[8];",
+              "        #pragma unroll",
+              "        for (int u = 0; u < 8; ++u) xb[u] = k0 - u >= 0 ? (double)p[(k0 - u) * s] : 0.0;",
+              "        #pragma unroll",
+              "        for (int u = 0; u < 8; ++u) if (k0 - u >= 0) "
+              f"{{ last = z * (last - xb[u]); p[(k0 - u) * s] = ({T})last; }}",
+              "      }",
               "    }"]
     L += ["  }", "}"]
     return "\n".join(L) + "\n"
