@@ -31,6 +31,15 @@ def test_line_kernels_compile(kind, K, P):
             _compile(src, "k")
 
 
+def test_line_kernel_symmetric_compiles():
+    for P in (8, 1):
+        for sym in (1, -1):
+            for by_value in ((True, False) if P > 1 else (False,)):
+                src = fk.line_source("k", "corr", "mirror", "short", "short", "double", 61 if
+                                     P == 1 else 9, 4, P, "int", by_value, sym)
+                _compile(src, "k")
+
+
 def test_line_kernel_complex_and_modes():
     for mode in ("reflect", "mirror", "nearest", "wrap", "constant"):
         src = fk.line_source("k", "corr", mode, "complex<double>", "complex<double>",
@@ -75,7 +84,7 @@ def test_interp_kernels_compile(order):
                                          ("shift", 1, 1))):
         for mode in (modes[(order + k) % 6],):
             src = ik.interp_source("k", kind, nd, ond, order, mode, "float", "unsigned char",
-                                   "double", "int", True)
+                                   "double", "int", (0, 255))
             _compile(src, "k")
 
 

@@ -106,6 +106,21 @@ def test_dtypes_and_outputs(cp, dtype):
            snd.map_coordinates(x, c, order=1, output=numpy.float64), 1e-5)
 
 
+def test_integer_rounding_and_clipping(cp):
+    from cuarray.scipy import ndimage as nd
+    c = numpy.array([[0.5, 1.2, 1.5, 2.5, 3.5, 4.6, 5.5, 6.5]])
+    for dt, vals in ((numpy.uint8, [0, 0, 255, 0, 0, 255, 255, 0]),
+                     (numpy.int8, [0, 0, 127, 0, 0, -128, 127, 127]),
+                     (numpy.uint64, [0, 0, 9, 0, 0, 200, 5, 0]),
+                     (numpy.int64, [0, -7, 3, 0, 0, 9, 1, 0])):
+        x = numpy.array(vals, dtype=dt)
+        _close(nd.map_coordinates(cp.asarray(x), cp.asarray(c), order=3),
+               snd.map_coordinates(x, c, order=3))
+    xf = numpy.array([0, 0, 127, 0, 0, -128, 127, 127], dtype=numpy.float64)
+    _close(nd.map_coordinates(cp.asarray(xf), cp.asarray(c), order=3, output=numpy.uint8),
+           snd.map_coordinates(xf, c, order=3, output=numpy.uint8))
+
+
 def test_complex_views_empty(cp):
     from cuarray.scipy import ndimage as nd
     rng = numpy.random.default_rng(50)

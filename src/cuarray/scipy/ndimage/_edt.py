@@ -30,38 +30,61 @@ extern "C" __global__ void NAME(double* __restrict__ d2, long long* __restrict__
     double* f = d2 + (t / inner) * len * inner + t % inner;
     long long* g = feat + (t / inner) * len * inner + t % inner;
     // scratch entry k of this line: index k * nlines + t; the envelope's top entry and,
-    // in the second loop, the current one are kept in registers as well, so the common
-    // step needs no read of what was just written
+    // in the second loop, the current and next ones are kept in registers as well, so
+    // the common step needs no read of what was just written
     long long k = -1;
     long long vk = 0; double fk = 0, zk = 0;
-    for (long long q = 0; q < len; ++q) {
-      const double fq = f[q * inner];
-      if (!(fq < 1e300)) continue;
-      double s = -1e308;
-      while (k >= 0) {
-        s = ((fq + w * (double)q * (double)q) - (fk + w * (double)vk * (double)vk)) /
-            (2.0 * w * (double)(q - vk));
-        if (s > zk) break;
-        --k; s = -1e308;
-        if (k >= 0) { vk = sv[k * nlines + t]; fk = sf[k * nlines + t]; zk = sz[k * nlines + t]; }
+    // the line is read 8 entries at a time, all loads issued before the envelope logic
+    // uses them (one memory latency per 8 entries instead of per entry)
+    for (long long q0 = 0; q0 < len; q0 += 8) {
+      double fb[8]; long long gb[8];
+      #pragma unroll
+      for (int u = 0; u < 8; ++u) {
+        const bool ok = q0 + u < len;
+        fb[u] = ok ? f[(q0 + u) * inner] : 1e308;
+        gb[u] = ok ? g[(q0 + u) * inner] : -1;
       }
-      ++k;
-      vk = q; fk = fq; zk = k == 0 ? -1e308 : s;
-      sv[k * nlines + t] = (int)q;
-      sz[k * nlines + t] = zk;
-      sf[k * nlines + t] = fq;
-      sg[k * nlines + t] = g[q * inner];
+      #pragma unroll
+      for (int u = 0; u < 8; ++u) {
+        const long long q = q0 + u;
+        const double fq = fb[u];
+        if (!(fq < 1e300)) continue;
+        double s = -1e308;
+        while (k >= 0) {
+          s = ((fq + w * (double)q * (double)q) - (fk + w * (double)vk * (double)vk)) /
+              (2.0 * w * (double)(q - vk));
+          if (s > zk) break;
+          --k; s = -1e308;
+          if (k >= 0) { vk = sv[k * nlines + t]; fk = sf[k * nlines + t]; zk = sz[k * nlines + t]; }
+        }
+        ++k;
+        vk = q; fk = fq; zk = k == 0 ? -1e308 : s;
+        sv[k * nlines + t] = (int)q;
+        sz[k * nlines + t] = zk;
+        sf[k * nlines + t] = fq;
+        sg[k * nlines + t] = gb[u];
+      }
     }
     if (k < 0) continue;   // no finite entry on this line: it stays infinite
     const long long top = k;
     k = 0;
     long long vc = sv[t]; double fc = sf[t]; long long gc = sg[t];
     double znext = top > 0 ? sz[nlines + t] : 1e308;
+    // the entry after the current one, loaded one advance ahead of its use
+    long long vn = 0, gn = 0; double fn = 0, zn2 = 1e308;
+    if (top > 0) {
+      vn = sv[nlines + t]; fn = sf[nlines + t]; gn = sg[nlines + t];
+      zn2 = top > 1 ? sz[2 * nlines + t] : 1e308;
+    }
     for (long long q = 0; q < len; ++q) {
       while (znext < (double)q) {
         ++k;
-        vc = sv[k * nlines + t]; fc = sf[k * nlines + t]; gc = sg[k * nlines + t];
-        znext = k < top ? sz[(k + 1) * nlines + t] : 1e308;
+        vc = vn; fc = fn; gc = gn; znext = zn2;
+        if (k < top) {
+          const long long k1 = k + 1;
+          vn = sv[k1 * nlines + t]; fn = sf[k1 * nlines + t]; gn = sg[k1 * nlines + t];
+          zn2 = k1 < top ? sz[(k1 + 1) * nlines + t] : 1e308;
+        }
       }
       const double dq = (double)(q - vc);
       f[q * inner] = w * dq * dq + fc;

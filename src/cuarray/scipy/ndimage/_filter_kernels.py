@@ -27,6 +27,7 @@ BLOCK = 256
 UNROLL_TAPS = 48      # register window up to this many taps
 OUTPUTS_PER_THREAD = 8
 UNROLL_TAPS_ND = 64    # N-d taps written out one by one up to this many
+RUN = 4                # outputs per thread along the last axis in N-d tap kernels
 _GRID_CAP = 1 << 20
 
 # Position `i` on an axis of length `n` after the boundary rule; -1 means "use cval".
@@ -103,10 +104,19 @@ def index_type(n):
 
 # ---- line kernels -------------------------------------------------------------------------
 
-def line_source(name, kind, mode, tin, tout, acc, K, left, P, I, by_value):
+def exact_options(dtype):
+    """Compile options for kernels whose float result is cast to an integer output: no
+    fused multiply-adds, so sums round as SciPy's (compiled without them) and a value at
+    an integer boundary truncates the same way."""
+    return ("-fmad=false",) if numpy.dtype(dtype).kind in "biu" else ()
+
+
+def line_source(name, kind, mode, tin, tout, acc, K, left, P, I, by_value, sym=0):
     """CUDA source of a 1-D filter along an axis. kind: 'corr', 'min' or 'max'.
 
-    kind 'mean' is an unweighted sum divided by K.
+    kind 'mean' is an unweighted sum divided by K. sym (corr with odd K): 1 or -1 when
+    the weights are symmetric or antisymmetric; the sum then runs as SciPy's does, centre
+    first, then pairs of taps from the outermost inwards.
     acc: C type of the accumulator (also the weights' type for 'corr'). Work item t is
     (outer o, chunk c of P outputs, inner r) with r fastest.
     """
@@ -155,9 +165,10 @@ def line_source(name, kind, mode, tin, tout, acc, K, left, P, I, by_value):
                 f"    }}\n"
                 f"    #pragma unroll\n"
                 f"    for (int p = 0; p < {P}; ++p) {{\n"
-                f"      {acc} s = {init};\n"
-                f"      #pragma unroll\n"
-                f"      for (int k = {k0}; k < {K}; ++k) " + step.format(x="v[p + k]") + "\n"
+                + (_sym_sum(acc, K, sym, by_value) if sym else
+                   f"      {acc} s = {init};\n"
+                   f"      #pragma unroll\n"
+                   f"      for (int k = {k0}; k < {K}; ++k) " + step.format(x="v[p + k]") + "\n") +
                 f"      if (a0 + p < len) out[base + (a0 + p) * inner] = cuarray_cast<{tout}>({res});\n"
                 f"    }}\n")
     else:
@@ -181,15 +192,41 @@ def line_source(name, kind, mode, tin, tout, acc, K, left, P, I, by_value):
                 f"      }}\n"
                 f"    }}\n"
                 f"    out[base + a0 * inner] = cuarray_cast<{tout}>({res});\n")
+        if sym:
+            c = K // 2
+            op = "+" if sym > 0 else "-"
+            body = (f"    const bool inside = a0 - {left} >= 0 && a0 + {K - 1 - left} < len;\n"
+                    f"    const {tin}* src = in + base + (a0 - {left}) * inner;\n"
+                    f"    auto ld = [&](int k) -> {acc} {{\n"
+                    f"      if (inside) return cuarray_cast<{acc}>(src[k * inner]);\n"
+                    f"      const {I} a = nd_{mode}<{I}>(a0 - {left} + k, len);\n"
+                    f"      return a < 0 ? cval : {load};\n"
+                    f"    }};\n"
+                    f"    {acc} s = w[{c}] * ld({c});\n"
+                    f"    for (int m = {c}; m >= 1; --m) s += w[{c} - m] * (ld({c} - m) {op} "
+                    f"ld({c} + m));\n"
+                    f"    out[base + a0 * inner] = cuarray_cast<{tout}>(s);\n")
     return head + body + "  }\n}\n"
 
 
+def _sym_sum(acc, K, sym, by_value):
+    c = K // 2
+    w = "w_.w" if by_value else "w"
+    op = "+" if sym > 0 else "-"
+    return (f"      {acc} s = {w}[{c}] * v[p + {c}];\n"
+            f"      #pragma unroll\n"
+            f"      for (int m = {c}; m >= 1; --m) "
+            f"s += {w}[{c} - m] * (v[p + {c} - m] {op} v[p + {c} + m]);\n")
+
+
 def _get(key, build):
+    """The cached (function, packer) of `key`; `build()` gives (name, source, argument
+    kinds[, compile options])."""
     entry = _kernels.get(key)
     if entry is None:
-        name, src, kinds = build()
+        name, src, kinds, *opts = build()
         ensure_context()
-        fn = compile_module(src, name=name).get_function(name)
+        fn = compile_module(src, tuple(opts[0]) if opts else (), name=name).get_function(name)
         entry = _kernels[key] = (fn, ArgPacker(kinds))
     return entry
 
@@ -232,22 +269,28 @@ def run_line(kind, mode, inp, out, axis, weights, left, cval, acc_dtype):
     cdt = scalar_dtype(inp.dtype if minmax else acc_dtype)
     # the window is K + P - 1 values in registers: fewer outputs per thread for wide types
     P = max(1, OUTPUTS_PER_THREAD * 4 // max(cdt.itemsize, 4)) if K <= UNROLL_TAPS else 1
-    P = min(P, length)
     nchunks = (length + P - 1) // P
     items = outer * nchunks * inner
     I = index_type(max(n, items) + length + K)
     by_value = kind == "corr" and K <= UNROLL_TAPS
     tin, tout = _dt.ctype(inp.dtype), _dt.ctype(out.dtype)
     ik = "i" if I == "int" else "q"
-    key = ("line", kind, mode, inp.dtype.char, out.dtype.char, acc, K, left, P, I, by_value)
+    sym = 0
+    if kind == "corr" and K & 1:
+        wr = numpy.asarray(weights)
+        sym = 1 if numpy.array_equal(wr, wr[::-1]) else \
+            -1 if numpy.array_equal(wr, -wr[::-1]) else 0
+    key = ("line", kind, mode, inp.dtype.char, out.dtype.char, acc, K, left, P, I, by_value,
+           sym)
 
     def build():
         name = f"nd_line_{kind}_{mode}_{_code(inp.dtype)}{_code(out.dtype)}_{K}_{left}_{P}"
-        name = name.replace("-", "_")
-        src = line_source(name, kind, mode, tin, tout, acc, K, left, P, I, by_value)
+        name = name.replace("-", "_") + ("_s" if sym > 0 else "_a" if sym < 0 else "")
+        src = line_source(name, kind, mode, tin, tout, acc, K, left, P, I, by_value, sym)
         wk = (("s", K * cdt.itemsize, min(cdt.itemsize, 16)) if by_value else
               "P" if kind == "corr" else "i")
-        return name, src, ["P", "P", wk, ik, ik, ik, ik, _SCALAR_KIND[cdt.char]]
+        return name, src, ["P", "P", wk, ik, ik, ik, ik, _SCALAR_KIND[cdt.char]], \
+            exact_options(out.dtype)
     entry = _get(key, build)
     if kind == "corr":
         w = numpy.ascontiguousarray(weights, dtype=cdt)
@@ -357,7 +400,7 @@ def tap_source(name, kind, mode, tin, tout, acc, offsets, I, rank=None, user=Non
         pre.append(user_source(user, nnz))
         vdecl = f"    double v[{max(nnz, 1)}];\n"
     sig = [f"const {tin}* __restrict__ in", f"{tout}* __restrict__ out",
-           f"const {acc}* __restrict__ w", f"const {I} n"]
+           f"const {acc}* __restrict__ w", f"const {I} n", f"const {I} nch"]
     for d in range(nd):
         sig += [f"const {I} sh{d}", f"const {I} lo{d}", f"const {I} hi{d}", f"const {I} st{d}"]
     sig.append(f"const {acc} cval")
@@ -366,12 +409,25 @@ def tap_source(name, kind, mode, tin, tout, acc, offsets, I, rank=None, user=Non
         lines.append(f"  const {acc} cval_max = cuarray_nd_limits<{acc}>::hi();")
     if kind in ("max", "grey_dilate"):
         lines.append(f"  const {acc} cval_min = cuarray_nd_limits<{acc}>::lo();")
-    lines.append(f"  for ({I} i = ({I})blockIdx.x * blockDim.x + threadIdx.x; i < n; "
-                 f"i += ({I})blockDim.x * gridDim.x) {{")
-    lines.append(f"    {I} r = i;")
-    for d in range(nd - 1, -1, -1):
+    # work item t: RUN consecutive outputs of one row (last axis), so the coordinate
+    # divisions are paid once per RUN outputs
+    L_ = nd - 1
+    lines.append(f"  for ({I} t = ({I})blockIdx.x * blockDim.x + threadIdx.x; t < n; "
+                 f"t += ({I})blockDim.x * gridDim.x) {{")
+    lines.append(f"    const {I} row = t / nch, cl0 = (t % nch) * {RUN};")
+    lines.append(f"    {I} r = row;")
+    for d in range(nd - 2, -1, -1):
         lines.append(f"    const {I} c{d} = r % sh{d}; r /= sh{d};")
-    inside = " && ".join(f"c{d} >= lo{d} && c{d} < hi{d}" for d in range(nd)) or "true"
+    inrow = " && ".join(f"c{d} >= lo{d} && c{d} < hi{d}" for d in range(nd - 1)) or "true"
+    lines.append(f"    const bool inrow = {inrow};")
+    # long bodies (selections, user functions, tap tables) stay rolled: code size
+    big = kind in ("rank", "generic") or nnz > UNROLL_TAPS_ND
+    lines.append("    #pragma unroll 1" if big else "    #pragma unroll")
+    lines.append(f"    for (int u = 0; u < {RUN}; ++u) {{")
+    lines.append(f"    const {I} c{L_} = cl0 + u;")
+    lines.append(f"    if (c{L_} >= sh{L_}) break;")
+    lines.append(f"    const {I} i = row * sh{L_} + c{L_};")
+    inside = f"inrow && c{L_} >= lo{L_} && c{L_} < hi{L_}"
     lines.append(vdecl + f"    {acc} s; (void)s; {init}")
     lin = " + ".join(f"({I})nd_offs[j * {nd} + {d}] * st{d}" for d in range(nd)) or "0"
     lines.append(f"    if ({inside}) {{")
@@ -398,6 +454,7 @@ def tap_source(name, kind, mode, tin, tout, acc, offsets, I, rank=None, user=Non
               "      }",
               "    }",
               f"    out[i] = cuarray_cast<{tout}>({result});",
+              "    }",
               "  }",
               "}"]
     return "\n".join(lines) + "\n"
@@ -414,6 +471,9 @@ def run_taps(kind, mode, inp, out, offsets, weights, cval, acc_dtype, rank=None,
     n = inp.size
     if n == 0:
         return
+    if inp.ndim == 0:
+        inp, out = inp.reshape(1), out.reshape(1)
+        offsets = numpy.zeros((len(numpy.asarray(offsets)), 1), dtype=numpy.int64)
     offsets = numpy.asarray(offsets, dtype=numpy.int64).reshape(-1, inp.ndim)
     nnz, nd = offsets.shape
     shape = inp.shape
@@ -431,20 +491,23 @@ def run_taps(kind, mode, inp, out, offsets, weights, cval, acc_dtype, rank=None,
         h = hashlib.sha1(offsets.tobytes() + str(offsets.shape).encode()).hexdigest()[:10]
         name = f"nd_taps_{kind}_{mode}_{_code(inp.dtype)}{_code(out.dtype)}_{h}"
         src = tap_source(name, kind, mode, tin, tout, acc, offsets, I, rank, user)
-        return name, src, ["P", "P", "P", ik] + [ik] * (4 * nd) + [_SCALAR_KIND[cdt.char]]
+        return name, src, ["P", "P", "P", ik, ik] + [ik] * (4 * nd) + \
+            [_SCALAR_KIND[cdt.char]], exact_options(out.dtype)
     entry = _get(key, build)
     wptr = 0
     if weights is not None:
         from cuarray.scipy.ndimage._util import device_table
         wptr = device_table(numpy.ascontiguousarray(weights, dtype=cdt))._ptr
-    vals = [inp._ptr, out._ptr, wptr, n]
+    nch = (shape[-1] + RUN - 1) // RUN
+    items = n // shape[-1] * nch
+    vals = [inp._ptr, out._ptr, wptr, items, nch]
     item = inp.dtype.itemsize
     for d in range(nd):
         lo = max(0, -int(offsets[:, d].min(initial=0)))
         hi = shape[d] - max(0, int(offsets[:, d].max(initial=0)))
         vals += [shape[d], lo, hi, inp.strides[d] // item]
     vals += _scalar(cval, cdt)
-    _launch(entry, n, vals)
+    _launch(entry, items, vals)
 
 
 # ---- generic_filter1d: a user function per line ----------------------------------------------

@@ -213,24 +213,26 @@ def uniform_filter(input, size=3, output=None, mode="reflect", cval=0.0, origin=
 def _gaussian_kernel1d(sigma, order, radius):
     """Samples of the `order`-th derivative of a normalised Gaussian on [-radius, radius].
 
-    The derivative is p(x) * phi(x) with p a polynomial: d/dx (p phi) = (p' - x p / s^2) phi,
-    applied `order` times to the coefficients of p (starting from p = 1).
+    The derivative is q(x) * phi(x) with q a polynomial: d/dx (q phi) = (q' - x q / s^2) phi,
+    a linear map on q's coefficients applied `order` times (starting from q = 1). The
+    arithmetic is laid out as SciPy's (same numpy expressions), so the weights agree to
+    the bit and integer outputs truncate alike.
     """
     if order < 0:
         raise ValueError("order must be non-negative")
-    x = numpy.arange(-radius, radius + 1, dtype=numpy.float64)
-    s2 = float(sigma) * float(sigma)
-    phi = numpy.exp(-0.5 / s2 * x * x)
-    phi /= phi.sum()
-    coef = numpy.zeros(order + 1)
-    coef[0] = 1.0
+    powers = numpy.arange(order + 1)
+    sigma2 = sigma * sigma
+    x = numpy.arange(-radius, radius + 1)
+    phi = numpy.exp(-0.5 / sigma2 * x ** 2)
+    phi = phi / phi.sum()
+    if order == 0:
+        return phi
+    q = numpy.zeros(order + 1)
+    q[0] = 1
+    step = numpy.diag(powers[1:], 1) + numpy.diag(numpy.ones(order) / -sigma2, -1)
     for _ in range(order):
-        new = numpy.zeros(order + 1)
-        new[:-1] += coef[1:] * numpy.arange(1, order + 1)   # p'
-        new[1:] -= coef[:-1] / s2                            # - x p / s^2
-        coef = new
-    poly = numpy.polynomial.polynomial.polyval(x, coef)
-    return poly * phi
+        q = step.dot(q)
+    return (x[:, None] ** powers).dot(q) * phi
 
 
 def _gaussian_radius(sigma, truncate, radius):

@@ -20,7 +20,8 @@ import math
 import numpy
 
 from cuarray._core import dtypes as _dt
-from cuarray.scipy.ndimage._filter_kernels import PRELUDE, _code, _get, _launch, index_type
+from cuarray.scipy.ndimage._filter_kernels import (PRELUDE, _code, _get, _launch,
+                                                  exact_options, index_type)
 
 _BAD = "(-(1LL << 52))"   # a tap offset that marks "read cval"; sums of a few stay negative
 
@@ -102,20 +103,24 @@ def interp_source(name, kind, nd, ond, order, mode, tin, tout, tcoord, I, int_ou
     ind = "      "
     for d in range(nd):
         prev = f"o_{d - 1}" if d else "0LL"
-        wprev = f"p_{d - 1}" if d else "1.0"
         L += [f"{ind}#pragma unroll",
               f"{ind}for (int j{d} = 0; j{d} < {K}; ++j{d}) {{",
-              f"{ind}  const long long o_{d} = {prev} + x{d}[j{d}];",
-              f"{ind}  const double p_{d} = {wprev} * w{d}[j{d}];"]
+              f"{ind}  const long long o_{d} = {prev} + x{d}[j{d}];"]
         ind += "  "
     last = nd - 1
-    L.append(f"{ind}v += p_{last} * (o_{last} < 0 ? cval : cuarray_cast<double>(in[o_{last}]));")
+    # SciPy's rounding: each tap is value * w0 * w1 * ... in axis order, summed in C order
+    chain = "".join(f" * w{d}[j{d}]" for d in range(nd))
+    L.append(f"{ind}v += (o_{last} < 0 ? cval : cuarray_cast<double>(in[o_{last}])){chain};")
     for d in range(nd):
         ind = ind[:-2]
         L.append(f"{ind}}}")
     L.append("    }")
     if int_out:
-        L.append(f"    out[i] = cuarray_cast<{tout}>(round(v));")
+        # SciPy rounds half away from zero and clips to the output type's range
+        lo, hi = int_out
+        L.append(f"    v = round(v);")
+        L.append(f"    out[i] = v <= {float(lo)!r} ? ({tout}){lo}LL : v >= {float(hi) + 1!r} ? "
+                 f"({tout}){hi}ULL : cuarray_cast<{tout}>(v);")
     else:
         L.append(f"    out[i] = cuarray_cast<{tout}>(v);")
     L += ["  }", "}"]
@@ -136,7 +141,8 @@ def run_interp(kind, order, mode, inp, out, coords=None, matrix=None, a=None, b=
     I = index_type(max(n * max(nd, 1), inp.size) * 2 + 65536)
     ik = "i" if I == "int" else "q"
     tin, tout = _dt.ctype(inp.dtype), _dt.ctype(out.dtype)
-    int_out = out.dtype.kind in "iu"
+    int_out = (int(numpy.iinfo(out.dtype).min), int(numpy.iinfo(out.dtype).max)) \
+        if out.dtype.kind in "iu" else None
     tcoord = _dt.ctype(coords.dtype) if coords is not None else ""
     cchar = _code(coords.dtype) if coords is not None else ""
     key = ("interp", kind, nd, ond, order, mode, inp.dtype.char, out.dtype.char, cchar, I)
@@ -150,7 +156,7 @@ def run_interp(kind, order, mode, inp, out, coords=None, matrix=None, a=None, b=
             kinds += ["d"] * (nd * (ond + 1))
         elif kind in ("zoom", "shift"):
             kinds += ["d"] * (2 * nd)
-        return name, src, kinds + ["d"]
+        return name, src, kinds + ["d"], exact_options(out.dtype)
     entry = _get(key, build)
     vals = [inp._ptr, out._ptr] + ([coords._ptr] if kind == "map" else []) + [n]
     it = inp.dtype.itemsize
@@ -222,8 +228,16 @@ def spline_source(name, order, init, T, I):
                   "acc += zk * (double)p[q * s]; zk *= z; }",
                   "      const double c0 = g * acc / (1 - pow(z, (double)m));"]
         L += ["      double prev = c0; p[0] = (T_)c0;".replace("T_", T),
-              f"      for ({I} k = 1; k < m; ++k) {{ prev = g * (double)p[k * s] + z * prev; "
-              f"p[k * s] = ({T})prev; }}"]
+              # 8 steps' loads are issued before their stores (the compiler cannot
+              # reorder them itself: the stride could alias)
+              f"      for ({I} k0 = 1; k0 < m; k0 += 8) {{",
+              "        double xb[8];",
+              "        #pragma unroll",
+              "        for (int u = 0; u < 8; ++u) xb[u] = k0 + u < m ? (double)p[(k0 + u) * s] : 0.0;",
+              "        #pragma unroll",
+              "        for (int u = 0; u < 8; ++u) if (k0 + u < m) "
+              f"{{ prev = g * xb[u] + z * prev; p[(k0 + u) * s] = ({T})prev; }}",
+              "      }"]
         if init == "mirror":
             L.append("      double last = z / (z * z - 1) * ((double)p[(m - 1) * s] + "
                      "z * (double)p[(m - 2) * s]);")
@@ -236,8 +250,14 @@ def spline_source(name, order, init, T, I):
                   "acc2 += zk * (double)p[q * s]; zk *= z; }",
                   "      double last = -z * acc2 / (1 - pow(z, (double)m));"]
         L += [f"      p[(m - 1) * s] = ({T})last;",
-              f"      for ({I} k = m - 2; k >= 0; --k) {{ last = z * (last - (double)p[k * s]); "
-              f"p[k * s] = ({T})last; }}",
+              f"      for ({I} k0 = m - 2; k0 >= 0; k0 -= 8) {{",
+              "        double xb[8];",
+              "        #pragma unroll",
+              "        for (int u = 0; u < 8; ++u) xb[u] = k0 - u >= 0 ? (double)p[(k0 - u) * s] : 0.0;",
+              "        #pragma unroll",
+              "        for (int u = 0; u < 8; ++u) if (k0 - u >= 0) "
+              f"{{ last = z * (last - xb[u]); p[(k0 - u) * s] = ({T})last; }}",
+              "      }",
               "    }"]
     L += ["  }", "}"]
     return "\n".join(L) + "\n"

@@ -156,8 +156,12 @@ def map_coordinates(input, coordinates, output=None, order=3, mode="constant", c
 
 
 def affine_transform(input, matrix, offset=0.0, output_shape=None, output=None, order=3,
-                     mode="constant", cval=0.0, prefilter=True):
-    """cuarray version of `scipy.ndimage.affine_transform`."""
+                     mode="constant", cval=0.0, prefilter=True, *, texture_memory=False):
+    """cuarray version of `scipy.ndimage.affine_transform`.
+
+    `texture_memory` (CuPy's option to interpolate with texture units) is accepted and
+    changes nothing: the interpolation kernel reads global memory in every case.
+    """
     order = _check_order(order)
     input = check_input(input)
     if output_shape is None:

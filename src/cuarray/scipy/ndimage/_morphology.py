@@ -15,7 +15,7 @@ from cuarray._core.ndarray import ndarray
 from cuarray.scipy.ndimage import _filter_kernels as _k
 from cuarray.scipy.ndimage import _filters
 from cuarray.scipy.ndimage._util import (check_axes, check_input, contiguous, get_output,
-                                         host_array, normalize_sequence)
+                                         host_array, may_share, normalize_sequence)
 
 
 def _reflect(a):
@@ -104,6 +104,16 @@ def _binary_erosion(input, structure, iterations, mask, output, border_value, or
             cuarray.copyto(dst, src != 0, where=~mask_b)
 
     src = contiguous(input)
+    if iterations >= 1 and out.dtype == numpy.bool_ and out.flags.c_contiguous and \
+            not may_share(out, input) and (mask is None or not may_share(out, mask)):
+        # a known number of steps: alternate so that the last one writes `out` itself
+        bufs = (out, cuarray.empty(input.shape, dtype=bool))
+        cur = src
+        for k in range(1, iterations + 1):
+            dst = bufs[(iterations - k) % 2]
+            step(cur, dst)
+            cur = dst
+        return out
     cur = cuarray.empty(input.shape, dtype=bool)
     step(src, cur)
     k = 1

@@ -164,8 +164,9 @@ _tables = {}
 def device_table(host):
     """A small constant array on the device, uploaded once per content (tap tables and
     host weights are reused call after call with the same filter)."""
+    from cuarray._runtime.device import get_device_id
     host = numpy.ascontiguousarray(host)
-    key = (host.dtype.str, host.shape, host.tobytes())
+    key = (get_device_id(), host.dtype.str, host.shape, host.tobytes())
     t = _tables.get(key)
     if t is None:
         if len(_tables) >= 128:
