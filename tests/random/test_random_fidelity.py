@@ -75,8 +75,8 @@ ARRAY_PARAMS = [
     ("gamma", ([0.7, 3.0], [2.0, 0.5]), lambda k: stats.gamma([0.7, 3.0][k], scale=[2.0, 0.5][k])),
     ("f", ([5.0, 10.0], [7.0, 20.0]), lambda k: stats.f([5.0, 10.0][k], [7.0, 20.0][k])),
     ("beta", ([0.5, 2.0], [0.7, 5.0]), lambda k: stats.beta([0.5, 2.0][k], [0.7, 5.0][k])),
-    ("vonmises", ([0.0, 1.0], [4.0, 0.5]),
-     lambda k: stats.vonmises([4.0, 0.5][k], loc=[0.0, 1.0][k])),
+    # mu = 0: samples wrap into [-pi, pi], SciPy's support is [mu - pi, mu + pi].
+    ("vonmises", ([0.0, 0.0], [4.0, 0.5]), lambda k: stats.vonmises([4.0, 0.5][k])),
     ("rayleigh", ([0.5, 2.0],), lambda k: stats.rayleigh(scale=[0.5, 2.0][k])),
     ("zipf", ([2.5, 4.0],), lambda k: stats.zipf([2.5, 4.0][k])),
     ("logseries", ([0.3, 0.9],), lambda k: stats.logser([0.3, 0.9][k])),
