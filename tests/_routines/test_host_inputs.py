@@ -143,3 +143,34 @@ def test_same_exceptions_as_cupy():
             except Exception as e:  # the exception type is what is compared
                 outcome.append(("raise", type(e)))
         assert outcome[0] == outcome[1]
+
+
+class _Priority:
+    """An array-like of another library that takes over binary operators."""
+    __array_priority__ = 1000.0
+
+    def __radd__(self, other):
+        return "radd"
+
+    def __rmul__(self, other):
+        return "rmul"
+
+    def __rsub__(self, other):
+        return "rsub"
+
+
+class _NoUfunc:
+    """NEP 13's opt-out: __array_ufunc__ = None asks for the reflected operator."""
+    __array_ufunc__ = None
+
+    def __radd__(self, other):
+        return "radd"
+
+    def __rtruediv__(self, other):
+        return "rtruediv"
+
+
+def test_operators_defer_to_other_array_types(cp):
+    g = cp.arange(3.0)
+    assert g + _Priority() == "radd" and g * _Priority() == "rmul" and g - _Priority() == "rsub"
+    assert g + _NoUfunc() == "radd" and g / _NoUfunc() == "rtruediv"

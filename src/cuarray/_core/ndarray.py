@@ -845,8 +845,12 @@ def _defer(other):
     of another type with a higher __array_priority__, so that its reflected method runs
     (`dense @ sparse` is the sparse matrix's __rmatmul__). Reflected and in-place operators
     never give way, as in NumPy."""
-    return (type(other) not in _OWN and not isinstance(other, ndarray)
-            and getattr(other, "__array_priority__", 0.0) > ndarray.__array_priority__)
+    if type(other) in _OWN or isinstance(other, ndarray):
+        return False
+    # NEP 13: an operand that sets __array_ufunc__ = None wants its reflected method called.
+    if getattr(other, "__array_ufunc__", 0) is None:
+        return True
+    return getattr(other, "__array_priority__", 0.0) > ndarray.__array_priority__
 
 
 from cuarray._core import _ops as _u  # noqa: E402  (ufuncs need the ndarray class first)
