@@ -61,6 +61,12 @@ def test_cuda_array_interface_objects_are_device_arrays():
     # Wrapping a foreign pointer queries the driver: GPU only.
     import cuarray
     _check_protocol(cuarray, _CAI)
+    h = numpy.arange(6.0)
+    for wrap in (_CAI, _GetND):
+        w = wrap(cuarray.asarray(h))
+        assert float(cuarray.sum(w)) == h.sum() and float(cuarray.amax(w)) == h.max()
+        numpy.testing.assert_array_equal(cuarray.cumsum(w).get(), numpy.cumsum(h))
+        numpy.testing.assert_array_equal(cuarray.sort(w).get(), h)
 
 
 def test_array_like_routines_upload(cp):
