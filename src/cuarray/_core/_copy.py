@@ -106,8 +106,6 @@ def _cast_target(src, dtype, casting):
 
 def astype(a, dtype, order="K", casting="unsafe", copy=True):
     dtype = _cast_target(a.dtype, dtype, casting)
-    if not copy and dtype == a.dtype and (order in ("K", "k") or order is None):
-        return a  # NumPy: order 'K' never asks for a copy of an array of the same dtype
     order = _result_order(a, order)
     if not copy and dtype == a.dtype and (a._c_contig if order == "C" else a._f_contig):
         return a
