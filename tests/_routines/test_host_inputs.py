@@ -180,3 +180,16 @@ def test_operators_defer_to_other_array_types(cp):
     g = cp.arange(3.0)
     assert g + _Priority() == "radd" and g * _Priority() == "rmul" and g - _Priority() == "rsub"
     assert g + _NoUfunc() == "radd" and g / _NoUfunc() == "rtruediv"
+
+
+@pytest.mark.gpu
+def test_ufunc_at_takes_host_indices():
+    import cuarray
+    h = numpy.zeros(5)
+    g = cuarray.zeros(5)
+    for idx in (numpy.array([0, 1, 1]), [4, 4, 0], (2,)):
+        numpy.add.at(h, idx, 1.5)
+        cuarray.add.at(g, idx, 1.5)
+    numpy.testing.assert_array_equal(g.get(), h)
+    with pytest.raises(TypeError, match="cuarray.asarray"):
+        cuarray.add.at(g, [0], numpy.ones(1))
