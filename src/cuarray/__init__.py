@@ -68,7 +68,7 @@ __array_api_version__ = "2024.12"
 _LAZY = {"fuse": "cuarray._core.fusion", "from_dlpack": "cuarray._core.interop",
          "fromDlpack": "cuarray._core.interop", "flatiter": "cuarray._core.flatiter"}
 _SUBPACKAGES = ("linalg", "fft", "random", "testing", "jit", "profiler", "scipy", "lib",
-                "polynomial")
+                "polynomial", "typing")
 
 
 def __getattr__(name):

@@ -1,6 +1,7 @@
 """cuarray.ndarray: an N-d array in device memory (cuarray version of `cupy.ndarray`)."""
 import builtins
 import operator
+from types import GenericAlias as _GenericAlias
 
 from cuarray._core import dtypes as _dt
 from cuarray._core import shapes as _sh
@@ -18,6 +19,8 @@ class ndarray:
     __slots__ = ("_shape", "_strides", "dtype", "_mem", "_ptr", "size", "_c_contig",
                  "_f_contig", "base", "_device_id", "__weakref__")
     __array_priority__ = 100.0
+    # ndarray[Any, numpy.dtype[T]] in annotations (cuarray.typing.NDArray), as NumPy's.
+    __class_getitem__ = classmethod(lambda cls, item: _GenericAlias(cls, item))
 
     def __init__(self, shape, dtype=float, memptr=None, offset=0, strides=None, order="C"):
         shape = _sh.normalize_shape(shape)
