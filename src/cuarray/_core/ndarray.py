@@ -667,6 +667,8 @@ class ndarray:
         return _dispatch.array_function(func, types, args, kwargs)
 
     def __array_namespace__(self, *, api_version=None):
+        if api_version not in (None, "2021.12", "2022.12", "2023.12", "2024.12"):
+            raise ValueError(f"Unrecognized array API version: {api_version!r}")
         import cuarray
         return cuarray
 
