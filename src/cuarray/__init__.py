@@ -68,7 +68,8 @@ __array_api_version__ = "2024.12"
 _LAZY = {"fuse": "cuarray._core.fusion", "from_dlpack": "cuarray._core.interop",
          "fromDlpack": "cuarray._core.interop", "flatiter": "cuarray._core.flatiter"}
 _SUBPACKAGES = ("linalg", "fft", "random", "testing", "jit", "profiler", "scipy", "lib",
-                "polynomial", "cublas", "cusparse", "cusolver", "lapack", "signal", "distributed")
+                "polynomial", "typing", "cublas", "cusparse", "cusolver", "lapack", "signal",
+                "distributed")
 
 
 def __getattr__(name):

@@ -126,3 +126,10 @@ def test_finfo_iinfo_of_arrays(cp):
     assert cp.finfo(cp.zeros(1, numpy.float32)).eps == numpy.finfo(numpy.float32).eps
     assert cp.iinfo(cp.zeros(1, numpy.int16)).max == 32767
     assert cp.finfo(numpy.float64).bits == 64
+
+
+def test_array_namespace_versions(cp):
+    x = cp.zeros(2)
+    assert x.__array_namespace__() is cp and x.__array_namespace__(api_version="2024.12") is cp
+    with pytest.raises(ValueError):
+        x.__array_namespace__(api_version="1999.01")

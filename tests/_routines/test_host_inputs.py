@@ -61,6 +61,12 @@ def test_cuda_array_interface_objects_are_device_arrays():
     # Wrapping a foreign pointer queries the driver: GPU only.
     import cuarray
     _check_protocol(cuarray, _CAI)
+    h = numpy.arange(6.0)
+    for wrap in (_CAI, _GetND):
+        w = wrap(cuarray.asarray(h))
+        assert float(cuarray.sum(w)) == h.sum() and float(cuarray.amax(w)) == h.max()
+        numpy.testing.assert_array_equal(cuarray.cumsum(w).get(), numpy.cumsum(h))
+        numpy.testing.assert_array_equal(cuarray.sort(w).get(), h)
 
 
 def test_array_like_routines_upload(cp):
@@ -143,3 +149,47 @@ def test_same_exceptions_as_cupy():
             except Exception as e:  # the exception type is what is compared
                 outcome.append(("raise", type(e)))
         assert outcome[0] == outcome[1]
+
+
+class _Priority:
+    """An array-like of another library that takes over binary operators."""
+    __array_priority__ = 1000.0
+
+    def __radd__(self, other):
+        return "radd"
+
+    def __rmul__(self, other):
+        return "rmul"
+
+    def __rsub__(self, other):
+        return "rsub"
+
+
+class _NoUfunc:
+    """NEP 13's opt-out: __array_ufunc__ = None asks for the reflected operator."""
+    __array_ufunc__ = None
+
+    def __radd__(self, other):
+        return "radd"
+
+    def __rtruediv__(self, other):
+        return "rtruediv"
+
+
+def test_operators_defer_to_other_array_types(cp):
+    g = cp.arange(3.0)
+    assert g + _Priority() == "radd" and g * _Priority() == "rmul" and g - _Priority() == "rsub"
+    assert g + _NoUfunc() == "radd" and g / _NoUfunc() == "rtruediv"
+
+
+@pytest.mark.gpu
+def test_ufunc_at_takes_host_indices():
+    import cuarray
+    h = numpy.zeros(5)
+    g = cuarray.zeros(5)
+    for idx in (numpy.array([0, 1, 1]), [4, 4, 0], (2,)):
+        numpy.add.at(h, idx, 1.5)
+        cuarray.add.at(g, idx, 1.5)
+    numpy.testing.assert_array_equal(g.get(), h)
+    with pytest.raises(TypeError, match="cuarray.asarray"):
+        cuarray.add.at(g, [0], numpy.ones(1))

@@ -118,6 +118,8 @@ def test_memoize(cp):
     assert f(3) == 6 and f(3) == 6 and calls == [3]
     cp.clear_memo()
     assert f(3) == 6 and calls == [3, 3]
+    assert f(x=4) == 8 and f(x=4) == 8 and calls == [3, 3, 4]
+    assert f.__name__ == "f"
 
 
 def test_allow_synchronize(cp):

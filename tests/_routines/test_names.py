@@ -132,3 +132,16 @@ def test_dtype_helpers_of_numpy1():
     assert cuarray.mintypecode("if") == numpy.mintypecode("if")
     assert cuarray.typename("d") == numpy.typename("d")
     assert cuarray.isdtype(numpy.dtype("i4"), "integral")
+
+
+def test_typing_module():
+    import typing
+
+    import numpy
+    import cuarray
+    import cuarray.typing as ct
+    assert ct.ArrayLike is numpy.typing.ArrayLike and ct.DTypeLike is numpy.typing.DTypeLike
+    assert typing.get_origin(ct.NDArray) is cuarray.ndarray
+    alias = ct.NDArray[numpy.float32]
+    assert typing.get_args(alias)[1] == numpy.dtype[numpy.float32]
+    assert cuarray.typing is ct

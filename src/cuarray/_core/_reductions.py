@@ -95,7 +95,8 @@ def _remember(key, plan, args, outa):
 def _check(a, name):
     if not isinstance(a, ndarray):
         from cuarray._core.host_policy import device_array
-        device_array(a, name)
+        return device_array(a, name)  # CUDA-protocol objects become views; host data raises
+    return a
 
 
 def _numpy_reduce_dtype(npufunc, dtype, arg_dtype):
@@ -178,7 +179,7 @@ def reduce(uf, a, axis=0, dtype=None, out=None, keepdims=False, initial=None, wh
         if warm is not None:
             return warm(a)
     name = _name or uf.__name__
-    _check(a, name)
+    a = _check(a, name)
     if uf.nin != 2 or uf.nout != 1:
         raise ValueError("reduce only supported for binary functions")
     npuf = uf._np
@@ -320,7 +321,7 @@ def nanmin(a, axis=None, out=None, keepdims=False, initial=None, where=True):
 
 
 def ptp(a, axis=None, out=None, keepdims=False):
-    _check(a, "ptp")
+    a = _check(a, "ptp")
     r = amax(a, axis, None, keepdims)
     _uf("subtract")(r, amin(a, axis, None, keepdims), out=r)
     if out is not None:
@@ -333,7 +334,7 @@ def _simple(name, a, axis, out, keepdims, res, acc, in_dt, mp, red, post, ident,
             extra_params=(), where=True, warm_key=None):
     """A reduction with a hand-written map/reduce/post (all, any, count, mean, var ...), cached
     for the warm path under `warm_key` (see _key)."""
-    _check(a, name)
+    a = _check(a, name)
     shape = a._shape
     axes = normalize_axes(axis, a.ndim)
     outa, _ = _prepare_out(out, shape, axes, keepdims, res, name)
@@ -407,7 +408,7 @@ def mean(a, axis=None, dtype=None, out=None, keepdims=False, *, where=True):
     warm = _warm.get(key)
     if warm is not None:
         return warm(a)
-    _check(a, "mean")
+    a = _check(a, "mean")
     res, acc = _mean_dtypes(a, dtype)
     if _masked(where):
         w = _where_array(where, "mean")
@@ -442,7 +443,7 @@ def _var(name, a, axis, dtype, out, ddof, keepdims, sqrt, where):
     warm = _warm.get(key)
     if warm is not None:
         return warm(a, mean(a, axis, _mean_dtypes(a, dtype)[1], None, True))
-    _check(a, name)
+    a = _check(a, name)
     res, acc = _mean_dtypes(a, dtype)
     rres = _dt.real_dtype(res)
     racc = _dt.real_dtype(acc)
@@ -514,7 +515,7 @@ def _argreduce(name, a, axis, out, keepdims, greater, skipnan):
     warm = _warm.get(key)
     if warm is not None:
         return warm(a)
-    _check(a, name)
+    a = _check(a, name)
     ndim = a.ndim
     axes = None if axis is None else normalize_axes(axis, ndim)
     # As NumPy: an error where a reduced range is empty (an empty output alone is fine).
@@ -594,14 +595,14 @@ def nanargmin(a, axis=None, out=None, *, keepdims=False):
 
 # ---- nan-ignoring sums and statistics ----------------------------------------------------
 def nansum(a, axis=None, dtype=None, out=None, keepdims=False, initial=None, where=True):
-    _check(a, "nansum")
+    a = _check(a, "nansum")
     if a.dtype.kind not in "fc":
         return sum(a, axis, dtype, out, keepdims, initial, where)
     return _nanreduce("nansum", "add", a, axis, dtype, out, keepdims, initial, where)
 
 
 def nanprod(a, axis=None, dtype=None, out=None, keepdims=False, initial=None, where=True):
-    _check(a, "nanprod")
+    a = _check(a, "nanprod")
     if a.dtype.kind not in "fc":
         return prod(a, axis, dtype, out, keepdims, initial, where)
     return _nanreduce("nanprod", "multiply", a, axis, dtype, out, keepdims, initial, where)
@@ -624,7 +625,7 @@ def _nanreduce(name, ufname, a, axis, dtype, out, keepdims, initial, where):
 
 
 def nanmean(a, axis=None, dtype=None, out=None, keepdims=False, *, where=True):
-    _check(a, "nanmean")
+    a = _check(a, "nanmean")
     if a.dtype.kind not in "fc":
         return mean(a, axis, dtype, out, keepdims, where=where)
     mask = _not_nan(a, where, "nanmean")
@@ -633,7 +634,7 @@ def nanmean(a, axis=None, dtype=None, out=None, keepdims=False, *, where=True):
 
 def nanvar(a, axis=None, dtype=None, out=None, ddof=0, keepdims=False, *, where=True, mean=None,
            correction=None):
-    _check(a, "nanvar")
+    a = _check(a, "nanvar")
     if correction is not None:
         ddof = correction
     if a.dtype.kind not in "fc":
@@ -644,7 +645,7 @@ def nanvar(a, axis=None, dtype=None, out=None, ddof=0, keepdims=False, *, where=
 
 def nanstd(a, axis=None, dtype=None, out=None, ddof=0, keepdims=False, *, where=True, mean=None,
            correction=None):
-    _check(a, "nanstd")
+    a = _check(a, "nanstd")
     if correction is not None:
         ddof = correction
     if a.dtype.kind not in "fc":

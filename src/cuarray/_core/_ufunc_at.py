@@ -28,7 +28,8 @@ _UNSIGNED = {4: "unsigned int", 8: "unsigned long long"}
 def _need(a, what):
     if not isinstance(a, ndarray):
         from cuarray._core.host_policy import device_array
-        device_array(a, what, prefix="")
+        return device_array(a, what, prefix="")
+    return a
 
 
 # ---- at ---------------------------------------------------------------------------------------
@@ -131,7 +132,7 @@ def at(uf, a, indices, b=None):
     unbuffered, so repeated indices accumulate. Out-of-bounds indices wrap (raise under
     CUARRAY_CHECK_BOUNDS=1), as in indexing."""
     name = uf.__name__
-    _need(a, f"cuarray.{name}.at")
+    a = _need(a, f"cuarray.{name}.at")
     if uf.nout != 1 or uf.nin > 2:
         raise ValueError("Only unary and binary ufuncs supported at this time")
     unary = uf.nin == 1

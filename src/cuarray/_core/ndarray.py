@@ -1,6 +1,7 @@
 """cuarray.ndarray: an N-d array in device memory (cuarray version of `cupy.ndarray`)."""
 import builtins
 import operator
+from types import GenericAlias as _GenericAlias
 
 from cuarray._core import dtypes as _dt
 from cuarray._core import shapes as _sh
@@ -18,6 +19,8 @@ class ndarray:
     __slots__ = ("_shape", "_strides", "dtype", "_mem", "_ptr", "size", "_c_contig",
                  "_f_contig", "base", "_device_id", "__weakref__")
     __array_priority__ = 100.0
+    # ndarray[Any, numpy.dtype[T]] in annotations (cuarray.typing.NDArray), as NumPy's.
+    __class_getitem__ = classmethod(lambda cls, item: _GenericAlias(cls, item))
 
     def __init__(self, shape, dtype=float, memptr=None, offset=0, strides=None, order="C"):
         shape = _sh.normalize_shape(shape)
@@ -664,6 +667,8 @@ class ndarray:
         return _dispatch.array_function(func, types, args, kwargs)
 
     def __array_namespace__(self, *, api_version=None):
+        if api_version not in (None, "2021.12", "2022.12", "2023.12", "2024.12"):
+            raise ValueError(f"Unrecognized array API version: {api_version!r}")
         import cuarray
         return cuarray
 
@@ -845,8 +850,12 @@ def _defer(other):
     of another type with a higher __array_priority__, so that its reflected method runs
     (`dense @ sparse` is the sparse matrix's __rmatmul__). Reflected and in-place operators
     never give way, as in NumPy."""
-    return (type(other) not in _OWN and not isinstance(other, ndarray)
-            and getattr(other, "__array_priority__", 0.0) > ndarray.__array_priority__)
+    if type(other) in _OWN or isinstance(other, ndarray):
+        return False
+    # NEP 13: an operand that sets __array_ufunc__ = None wants its reflected method called.
+    if getattr(other, "__array_ufunc__", 0) is None:
+        return True
+    return getattr(other, "__array_priority__", 0.0) > ndarray.__array_priority__
 
 
 from cuarray._core import _ops as _u  # noqa: E402  (ufuncs need the ndarray class first)

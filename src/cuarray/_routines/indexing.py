@@ -100,7 +100,7 @@ def _finish(res, out, name):
     """Copy `res` into `out` (checking its shape) or return it."""
     if out is None:
         return res
-    _need(out, f"{name} out=")
+    out = _need(out, f"{name} out=")
     if out._shape != res._shape:
         raise ValueError(f"output array does not match result of {name}: expected shape "
                          f"{res._shape}, got {out._shape}")
@@ -116,7 +116,7 @@ def _check_out_kind(dtype, out, name):
     a complex out raised TypeError there, and is allowed from 2.5 on.)"""
     if out is None:
         return
-    _need(out, f"{name} out=")
+    out = _need(out, f"{name} out=")
     if not numpy.can_cast(dtype, out.dtype, "same_kind"):
         warnings.warn(f"Implicit casting of output to a different kind. The result of {name} "
                       f"({dtype}) is cast to out's {out.dtype}, which the 'same_kind' rule does "
@@ -137,7 +137,7 @@ def _raise_check(x, n, axis=0):
 def take(a, indices, axis=None, out=None, mode="raise"):
     """cuarray version of `numpy.take`. mode='raise' wraps out-of-bounds indices (raises under
     CUARRAY_CHECK_BOUNDS=1); 'wrap' and 'clip' are NumPy's."""
-    _need(a, "take")
+    a = _need(a, "take")
     mode = _clipmode(mode)
     a, axis = _flat_or_axis(a, axis)
     n = a._shape[axis]
@@ -176,7 +176,7 @@ def take(a, indices, axis=None, out=None, mode="raise"):
 def put(a, ind, v, mode="raise"):
     """cuarray version of `numpy.put`: a.flat[ind] = v, v repeated as needed. With repeated
     indices one of the writes wins. mode='raise' wraps (raises under CUARRAY_CHECK_BOUNDS=1)."""
-    _need(a, "put")
+    a = _need(a, "put")
     mode = _clipmode(mode)
     ind = _int_index(ind, cast_sequences=True).reshape(-1)
     vmode, val = _indexing._value(v, a.dtype)
@@ -229,7 +229,7 @@ def _along_axis_args(arr, indices, axis):
 
 def take_along_axis(arr, indices, axis=-1):
     """cuarray version of `numpy.take_along_axis`."""
-    _need(arr, "take_along_axis")
+    arr = _need(arr, "take_along_axis")
     a, indices, axis = _along_axis_args(arr, indices, axis)
     if a is None:
         a = arr.reshape(-1)
@@ -238,7 +238,7 @@ def take_along_axis(arr, indices, axis=-1):
 
 def put_along_axis(arr, indices, values, axis):
     """cuarray version of `numpy.put_along_axis`."""
-    _need(arr, "put_along_axis")
+    arr = _need(arr, "put_along_axis")
     a, indices, axis = _along_axis_args(arr, indices, axis)
     if a is not None:
         a[_along_axis_index(a, indices, axis)] = values
@@ -303,7 +303,7 @@ def _truncate_condition(cond, n, axis):
 
 def compress(condition, a, axis=None, out=None):
     """cuarray version of `numpy.compress` (reads the selected count: synchronises)."""
-    _need(a, "compress")
+    a = _need(a, "compress")
     _check_out_kind(a.dtype, out, "compress")
     cond = _device(condition)
     if cond.ndim != 1:
@@ -322,7 +322,7 @@ def compress(condition, a, axis=None, out=None):
 
 def extract(condition, arr):
     """cuarray version of `numpy.extract` (reads the selected count: synchronises)."""
-    _need(arr, "extract")
+    arr = _need(arr, "extract")
     cond = _device(condition).reshape(-1)
     a = arr.reshape(-1)
     cond = _truncate_condition(cond, a.size, 0)
@@ -394,7 +394,7 @@ def _scalar_or_device(x):
 
 def nonzero(a):
     """cuarray version of `numpy.nonzero` (reads the count of nonzero elements: synchronises)."""
-    _need(a, "nonzero")
+    a = _need(a, "nonzero")
     if a.ndim == 0:
         raise ValueError("Calling nonzero on 0d arrays is not allowed. Use "
                          "np.atleast_1d(scalar).nonzero() instead.")
@@ -403,7 +403,7 @@ def nonzero(a):
 
 def argwhere(a):
     """cuarray version of `numpy.argwhere` (synchronises once; the result is C-contiguous)."""
-    _need(a, "argwhere")
+    a = _need(a, "argwhere")
     if a.ndim == 0:
         return ndarray._alloc((_indexing.count_true(a.reshape(1)), 0), _I64)
     return _indexing.nonzero_coords(a, rows_first=False)
@@ -411,14 +411,14 @@ def argwhere(a):
 
 def flatnonzero(a):
     """cuarray version of `numpy.flatnonzero` (synchronises once)."""
-    _need(a, "flatnonzero")
+    a = _need(a, "flatnonzero")
     return _indexing.nonzero(a.reshape(-1))[0]
 
 
 def place(arr, mask, vals):
     """cuarray version of `numpy.place`: the True positions of mask (C order) take vals in turn,
     repeated as needed. No host read unless vals is empty."""
-    _need(arr, "place")
+    arr = _need(arr, "place")
     mask = _device(mask)
     if mask.size != arr.size:
         raise ValueError("place: mask and data must be the same size")
@@ -434,7 +434,7 @@ def place(arr, mask, vals):
 
 def putmask(a, mask, values):
     """cuarray version of `numpy.putmask`: a.flat[i] = values.flat[i % values.size] where mask."""
-    _need(a, "putmask")
+    a = _need(a, "putmask")
     mask = _device(mask)
     if mask.size != a.size:
         raise ValueError("putmask: mask and data must be the same size")
@@ -497,7 +497,7 @@ def _axis(axis, nd, name):
 
 def diagonal(a, offset=0, axis1=0, axis2=1):
     """cuarray version of `numpy.diagonal`: a writable view, as in CuPy."""
-    _need(a, "diagonal")
+    a = _need(a, "diagonal")
     shape, strides, off = diagonal_view(a._shape, a._strides, offset, axis1, axis2)
     return a._view(shape, strides, off)
 
@@ -566,7 +566,7 @@ def mask_indices(n, mask_func, k=0):
 
 def fill_diagonal(a, val, wrap=False):
     """cuarray version of `numpy.fill_diagonal` (in place; val repeated as needed)."""
-    _need(a, "fill_diagonal")
+    a = _need(a, "fill_diagonal")
     if a.ndim < 2:
         raise ValueError("array must be at least 2-d")
     end = a.size

@@ -1,6 +1,7 @@
 """Miscellaneous routines (NumPy reference: "Miscellaneous routines"): memory ranges and
 overlap, listing the arrays of a namespace, the build configuration, CuPy's memoizing
 decorator."""
+import functools
 import sys
 
 import numpy
@@ -95,28 +96,24 @@ _memos = []
 
 
 def memoize(for_each_device=False):
-    """A decorator memoizing a function's result for each positional argument tuple (and
-    each device when `for_each_device`); `clear_memo` forgets them all (CuPy's)."""
+    """A decorator memoizing a function's result for each argument tuple (keyword arguments
+    included, and the current device when `for_each_device`); `clear_memo` forgets them all
+    (CuPy's `memoize`)."""
     def decorator(f):
         memo = {}
         _memos.append(memo)
 
+        @functools.wraps(f)
         def wrapped(*args, **kwargs):
-            if kwargs:
-                raise TypeError(f"{f.__name__}: a memoized function takes positional "
-                                f"arguments only")
-            key = args
+            dev = -1
             if for_each_device:
                 from cuarray._runtime import device
-                key = (device.get_device_id(),) + args
-            try:
-                return memo[key]
-            except KeyError:
-                r = memo[key] = f(*args)
-                return r
-        wrapped.__name__ = f.__name__
-        wrapped.__doc__ = f.__doc__
-        wrapped.__wrapped__ = f
+                dev = device.get_device_id()
+            key = (dev, args, frozenset(kwargs.items())) if kwargs else (dev, args)
+            result = memo.get(key, memo)
+            if result is memo:
+                result = memo.setdefault(key, f(*args, **kwargs))
+            return result
         return wrapped
     return decorator
 

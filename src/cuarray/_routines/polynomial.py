@@ -177,8 +177,8 @@ def polydiv(u, v):
         d = _u.multiply(scale, r[k])
         q[k] = d
         r[k:k + n + 1] -= _u.multiply(d, v)
-    # NumPy drops leading remainder terms that are zero to within 1e-14.
-    close = _u.less(_u.absolute(r), 1e-14)
+    # NumPy drops leading remainder terms while allclose(r[0], 0): |r[0]| <= 1e-8.
+    close = _u.less_equal(_u.absolute(r), 1e-8)
     nz = int(_r.argmin(close).get()) if r.size and not bool(_r.all(close)) else max(r.size - 1, 0)
     r = r[nz:]
     if truepoly:
@@ -287,9 +287,8 @@ def polyfit(x, y, deg, rcond=None, full=False, w=None, cov=False):
     if full:
         return c, resids, rank, s, rcond
     if cov:
-        base = cuarray.linalg.inv(_u.matmul(lhs.T, lhs) if lhs.dtype.kind != "c"
-                                  else _u.matmul(_u.conjugate(lhs.T), lhs))
-        from cuarray.linalg._products import outer
+        from cuarray.linalg._products import matmul, outer
+        base = cuarray.linalg.inv(matmul(lhs.T, lhs))
         base = _u.true_divide(base, outer(scale, scale))
         if cov == "unscaled":
             fac = 1

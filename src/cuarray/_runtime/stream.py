@@ -264,7 +264,6 @@ class Event:
         check(_driver._drv().cuEventRecord(self.ptr, stream.ptr))
 
     def synchronize(self):
-        _syncdetect.declare_synchronize()
         check(_driver._drv().cuEventSynchronize(self.ptr))
 
     @property

@@ -2,8 +2,10 @@
 `cupyx.DeviceSynchronized`): inside `allow_synchronize(False)`, any operation that makes the
 host wait for the device raises `DeviceSynchronized` before it waits.
 
-The points that declare a synchronization are the host-side waits: reading device data on
-the host (`get`, `item`, printing, `bool`), and `Stream`/`Event`/`Device.synchronize`.
+The points that declare a synchronization are the host-side waits a program asks for:
+reading device data on the host (`get`, `item`, printing, `bool`), `Stream.synchronize` and
+`Device.synchronize`. Event waits are not declared: uploads wait on events internally to
+reuse pinned staging buffers.
 """
 import contextlib
 import threading

@@ -239,6 +239,10 @@ def _view(x, groups):
     return cuarray.ndarray(shape, x.dtype, memptr=x.data, strides=strides)
 
 
+def _cast(x, dt, keep_view):
+    return x if keep_view and x.dtype == dt else x.astype(dt, copy=False)
+
+
 def _sum_away(x, labels, needed):
     """Sum the axes whose labels are not in `needed`, in x's dtype (NumPy's einsum)."""
     axes = tuple(i for i, c in enumerate(labels) if c not in needed)
@@ -305,8 +309,10 @@ def einsum(*operands, out=None, dtype=None, order="K", casting="safe", optimize=
     key = tuple(optimize) if isinstance(optimize, list) else optimize
     parsed, sizes, views, path = plan(subscripts, tuple(x.shape for x in ops), key)
     output = parsed.output
-    cur = [(_view(x, groups).astype(dt, copy=False), labels)
-           for x, (labels, groups) in zip(ops, views)]
+    # One operand needing no cast stays a view ('ii->i', 'ij->ji'), as NumPy's; operands of a
+    # contraction are laid out as before (astype's copy of a strided diagonal view).
+    single = len(ops) == 1
+    cur = [(_cast(_view(x, groups), dt, single), labels) for x, (labels, groups) in zip(ops, views)]
     # Sum, in each operand, the labels no other operand and not the output needs.
     for i, (x, labels) in enumerate(cur):
         others = set(output)

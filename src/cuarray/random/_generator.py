@@ -105,6 +105,16 @@ class RandomState(_Distributions):
         """Integers uniform on [0, int64 max] (cuarray version of `RandomState.tomaxint`)."""
         return self._integers(0, numpy.iinfo(numpy.int64).max, size, numpy.int64, endpoint=True)
 
+    def permutation(self, a):
+        """cuarray version of `cupy.random.RandomState.permutation`: a permuted range for an
+        int, else a copy of `a` permuted along its first axis."""
+        return _Distributions.permutation(self, a)
+
+    def shuffle(self, a):
+        """cuarray version of `cupy.random.RandomState.shuffle`: permutes `a` along its
+        first axis, in place."""
+        _Distributions.shuffle(self, a)
+
     def multivariate_normal(self, mean, cov, size=None, check_valid="ignore", tol=1e-08,
                             method="cholesky", dtype=float):
         """cuarray version of `numpy.random.RandomState.multivariate_normal` (CuPy's
