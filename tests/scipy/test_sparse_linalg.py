@@ -106,7 +106,7 @@ def test_norm_and_matrix_power(cp):
             # SciPy 1.18 gives a (1, n) np.matrix for a p-norm (p not 0/1/2/inf) of a
             # *_matrix; SciPy 1.17 and CuPy give 1-D, as cuarray does for every ord.
             want = np.asarray(sspla.norm(h, ord, axis=axis)).ravel()
-            assert got.shape == (h.shape[1 - axis],)
+            assert got.shape == (h.shape[1 - axis],) and got.dtype == want.dtype
             np.testing.assert_allclose(got, want, rtol=1e-6)
     with pytest.raises(TypeError):
         spla.norm(cp.ones((2, 2)))
