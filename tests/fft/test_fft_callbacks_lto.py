@@ -41,7 +41,7 @@ class _FakeCufft:
         self.calls = []
 
     def xt_set_jit_callback(self, handle, name_ptr, ir_ptr, size, cb_type, info_ptr):
-        name = ctypes.string_at(name_ptr).decode()
+        name = ctypes.string_at(name_ptr).decode() if name_ptr else None
         ir = ctypes.string_at(ir_ptr, size)
         self.calls.append((handle, name, len(ir), cb_type))
 
@@ -76,11 +76,57 @@ def test_callbacks_compile_to_lto_for_each_plan_type(fake_link, fft_type, load_t
              f"{{ (({elem_out}*)d)[o] = e; }}")
     cb = _callbacks.set_cufft_callbacks(cb_load=load, cb_store=store, cb_ver="jit")
     keep = cb.attach(fake_link, 7, fft_type, "compute_90")
-    assert len(keep) == 6
+    assert len(keep) == 4  # the IR and the callerInfo array of each callback
     got = sorted(fake_link.calls, key=lambda c: c[3])
-    assert [(c[0], c[1], c[3]) for c in got] == [(7, "cuarray_cufft_load_cb", load_t),
-                                                  (7, "cuarray_cufft_store_cb", store_t)]
+    # no symbol name: cuFFT links the function of its default name
+    assert [(c[0], c[1], c[3]) for c in got] == [(7, None, load_t), (7, None, store_t)]
     assert all(c[2] > 0 for c in got)
+
+
+def _exported_functions(source):
+    # PTX of the same source lists the external device functions the LTO-IR defines.
+    import re
+    from cuda.bindings import nvrtc
+    from cuarray._runtime.lto import INCLUDE_DIR
+    err, prog = nvrtc.nvrtcCreateProgram(source.encode(), b"cb.cu", 0, [], [])
+    try:
+        opts = [b"-arch=compute_90", b"-rdc=true", f"-I{INCLUDE_DIR}".encode(), b"--std=c++17"]
+        assert nvrtc.nvrtcCompileProgram(prog, len(opts), opts)[0] == 0
+        size = nvrtc.nvrtcGetPTXSize(prog)[1]
+        ptx = b" " * size
+        nvrtc.nvrtcGetPTX(prog, ptx)
+    finally:
+        nvrtc.nvrtcDestroyProgram(prog)
+    return set(re.findall(r"\.visible \.func[^\n]*?\s(\w+)\(", ptx.decode()))
+
+
+@pytest.mark.parametrize("kind,elem,mangled", [
+    ("load", "cufftComplex", "_Z27cufftJITCallbackLoadComplexPvyS_S_"),
+    ("load", "cufftDoubleReal", "_Z30cufftJITCallbackLoadDoubleRealPvyS_S_"),
+    ("store", "cufftComplex", "_Z28cufftJITCallbackStoreComplexPvy6float2S_S_"),
+    ("store", "cufftDoubleComplex", "_Z34cufftJITCallbackStoreDoubleComplexPvy7double2S_S_"),
+    ("store", "cufftReal", "_Z25cufftJITCallbackStoreRealPvyfS_S_")])
+def test_source_defines_cuffts_default_callback(kind, elem, mangled):
+    # cuFFT's default names with the LTO signature (offset unsigned long long), mangled as
+    # nvmath-python names its prologs and epilogs.
+    pytest.importorskip("cuda.bindings.nvrtc")
+    if kind == "load":
+        src = (f"__device__ {elem} my_cb(void* d, size_t o, void* i, void* s) "
+               f"{{ return (({elem}*)d)[o]; }}")
+        cb = _callbacks.set_cufft_callbacks(cb_load=src, cb_ver="jit")
+    else:
+        src = (f"__device__ void my_cb(void* d, size_t o, {elem} e, void* i, void* s) "
+               f"{{ (({elem}*)d)[o] = e; }}")
+        cb = _callbacks.set_cufft_callbacks(cb_store=src, cb_ver="jit")
+    assert mangled in _exported_functions(cb.source(kind, elem))
+    # a source that already defines the default-named function is used as it is
+    name = _callbacks.default_name(kind, elem)
+    own = src.replace("my_cb", name).replace("size_t o", "unsigned long long o")
+    cb = _callbacks.set_cufft_callbacks(**{f"cb_{kind}": own}, cb_ver="jit")
+    assert mangled in _exported_functions(cb.source(kind, elem))
+    legacy = _callbacks.set_cufft_callbacks(cb_load=LEGACY_LOAD)
+    assert "_Z27cufftJITCallbackLoadComplexPvyS_S_" in _exported_functions(
+        legacy.source("load", "cufftComplex"))
 
 
 def test_context_nests_and_unwinds():

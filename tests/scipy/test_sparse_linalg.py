@@ -74,12 +74,14 @@ def test_lsqr_lsmr(cp, damp):
     rh = sspla.lsqr(h, b, damp=damp, atol=1e-12, btol=1e-12)
     assert len(r) == 10 and r[1] == rh[1]
     np.testing.assert_allclose(_get(r[0]), rh[0], rtol=1e-6, atol=1e-8)
-    np.testing.assert_allclose(r[3:9], rh[3:9], rtol=1e-5)
+    # arnorm = |A^T r| is rounding noise at convergence (~1e-11 here, next to norms ~10):
+    # compare it with a tolerance relative to the largest statistic.
+    np.testing.assert_allclose(r[3:9], rh[3:9], rtol=1e-5, atol=1e-9 * np.max(rh[3:9]))
     r = spla.lsmr(_dev(h.tocsr()), cp.asarray(b), damp=damp, atol=1e-12, btol=1e-12)
     rh = sspla.lsmr(h, b, damp=damp, atol=1e-12, btol=1e-12)
     assert len(r) == 8 and r[1] == rh[1] and r[2] == rh[2]
     np.testing.assert_allclose(_get(r[0]), rh[0], rtol=1e-6, atol=1e-8)
-    np.testing.assert_allclose(r[3:], rh[3:], rtol=1e-5)
+    np.testing.assert_allclose(r[3:], rh[3:], rtol=1e-5, atol=1e-9 * np.max(rh[3:]))
     r1 = spla.lsmr(_dev(h.tocsr()), cp.asarray(b), damp, 1e-12, 1e-12)  # SciPy's order
     r2 = spla.lsmr(_dev(h.tocsr()), cp.asarray(b), None, damp, 1e-12, 1e-12)  # CuPy's
     np.testing.assert_allclose(_get(r1[0]), _get(r2[0]))
@@ -100,8 +102,12 @@ def test_norm_and_matrix_power(cp):
         assert float(_get(spla.norm(A, ord))) == pytest.approx(sspla.norm(h, ord))
     for ord in [None, 1, 2, 3, np.inf, -np.inf, 0]:
         for axis in (0, 1):
-            np.testing.assert_allclose(_get(spla.norm(A, ord, axis=axis)),
-                                       sspla.norm(h, ord, axis=axis), rtol=1e-6)
+            got = _get(spla.norm(A, ord, axis=axis))
+            # SciPy 1.18 gives a (1, n) np.matrix for a p-norm (p not 0/1/2/inf) of a
+            # *_matrix; SciPy 1.17 and CuPy give 1-D, as cuarray does for every ord.
+            want = np.asarray(sspla.norm(h, ord, axis=axis)).ravel()
+            assert got.shape == (h.shape[1 - axis],) and got.dtype == want.dtype
+            np.testing.assert_allclose(got, want, rtol=1e-6)
     with pytest.raises(TypeError):
         spla.norm(cp.ones((2, 2)))
     with pytest.raises(ValueError):

@@ -28,6 +28,11 @@ TYPES = {("C2C", "F"): 0x29, ("R2C", "F"): 0x2a, ("C2R", "F"): 0x2c,
 TYPE_NAMES = {v: k[0] if k[1] == "F" else {"C2C": "Z2Z", "R2C": "D2Z", "C2R": "Z2D"}[k[0]]
               for k, v in TYPES.items()}
 
+# cudaDataType (input, output, execution) of each cufftType, for cufftXtMakePlanMany:
+# CUDA_R_32F 0, CUDA_R_64F 1, CUDA_C_32F 4, CUDA_C_64F 5.
+_XT_TYPES = {0x29: (4, 4, 4), 0x2a: (0, 4, 4), 0x2c: (4, 0, 4),
+             0x69: (5, 5, 5), 0x6a: (1, 5, 5), 0x6c: (5, 1, 5)}
+
 # Batch dimensions that one plan's batch cannot cover run as separate executions of the
 # same plan, up to this many; past it a transposing copy is cheaper than the launches.
 MAX_LOOPS = 8
@@ -189,9 +194,16 @@ class Plan:
             # load/store callbacks are set between creating and planning (fft/_callbacks.py)
             self._callbacks = None if callbacks is None else callbacks.attach(
                 cufft, h, fft_type, "compute_" + device_arch()[3:])
-            size = cufft.make_plan_many64(
-                h, len(n), list(n), list(inembed) if inembed else 0, istride, idist,
-                list(onembed) if onembed else 0, ostride, odist, fft_type, batch)
+            ie, oe = list(inembed) if inembed else 0, list(onembed) if onembed else 0
+            if callbacks is None:
+                size = cufft.make_plan_many64(h, len(n), list(n), ie, istride, idist, oe,
+                                              ostride, odist, fft_type, batch)
+            else:
+                # LTO callbacks are planned as nvmath-python plans them: cufftXtMakePlanMany
+                # with the data types (same layout, same plan otherwise).
+                t_in, t_out, t_exec = _XT_TYPES[fft_type]
+                size = cufft.xt_make_plan_many(h, len(n), list(n), ie, istride, idist, t_in,
+                                               oe, ostride, odist, t_out, batch, t_exec)
             if size:
                 self.work_area = alloc(size)
                 cufft.set_work_area(h, self.work_area.ptr)

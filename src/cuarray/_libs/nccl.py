@@ -55,9 +55,21 @@ def init_all(devices):
 
 
 def init_rank(nranks, uid, rank):
-    """ncclCommInitRank; the comm handle as an int."""
+    """ncclCommInitRank; the comm as the object the bindings' calls take."""
     n = lib()
     try:
-        return int(n.comm_init_rank(nranks, uid, rank))
+        c = n.comm_init_rank(nranks, uid, rank)
     except TypeError:  # bindings that take the struct's address instead of the object
-        return int(n.comm_init_rank(nranks, uid.ptr, rank))
+        c = n.comm_init_rank(nranks, uid.ptr, rank)
+    return as_comm(c)
+
+
+def as_comm(handle):
+    """`handle` (an int ncclComm_t or the bindings' comm) as what the bindings' calls
+    take: nccl4py's typed `Comm` wrapper (it does not convert ints itself, and does not
+    destroy the comm when collected), or the int where the bindings have no such type."""
+    n = lib()
+    kind = getattr(n, "Comm", None)
+    if kind is None:
+        return int(handle)
+    return handle if isinstance(handle, kind) else kind(int(handle))

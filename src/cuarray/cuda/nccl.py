@@ -76,7 +76,8 @@ class NcclCommunicator:
         ensure_context()
         self._lib = _nccl.lib()
         uid, self._uid_data = _nccl.unique_id_from(commId)
-        self._comm = _nccl.init_rank(ndev, uid, rank)
+        self._handle = _nccl.init_rank(ndev, uid, rank)  # what the bindings' calls take
+        self._comm = int(self._handle)
         self._device = get_device_id()
 
     @staticmethod
@@ -108,17 +109,17 @@ class NcclCommunicator:
     def _c(self):
         if not self._comm:
             raise RuntimeError("this NcclCommunicator was destroyed")
-        return self._comm
+        return self._handle
 
     def destroy(self):
         if self._comm:
-            self._lib.comm_destroy(self._comm)
-            self._comm = 0
+            self._lib.comm_destroy(self._handle)
+            self._comm, self._handle = 0, None
 
     def abort(self):
         if self._comm:
-            self._lib.comm_abort(self._comm)
-            self._comm = 0
+            self._lib.comm_abort(self._handle)
+            self._comm, self._handle = 0, None
 
     def __del__(self):
         try:

@@ -50,7 +50,16 @@ _ELEMENTS = {0x29: ("cufftComplex", "cufftComplex"), 0x2a: ("cufftReal", "cufftC
              0x2c: ("cufftComplex", "cufftReal"), 0x69: ("cufftDoubleComplex",) * 2,
              0x6a: ("cufftDoubleReal", "cufftDoubleComplex"),
              0x6c: ("cufftDoubleComplex", "cufftDoubleReal")}
-_LOAD_SYMBOL, _STORE_SYMBOL = "cuarray_cufft_load_cb", "cuarray_cufft_store_cb"
+_SUFFIX = {"cufftComplex": "Complex", "cufftDoubleComplex": "DoubleComplex",
+           "cufftReal": "Real", "cufftDoubleReal": "DoubleReal"}
+
+
+def default_name(kind, elem):
+    """The function cuFFT looks up in the LTO-IR when no symbol name is given (the C++
+    function `cufftJITCallbackLoadComplex(void*, unsigned long long, void*, void*)`,
+    `cufftJITCallbackStoreReal(void*, unsigned long long, cufftReal, void*, void*)`, ...);
+    nvmath-python names its prologs and epilogs so too."""
+    return "cufftJITCallback" + ("Load" if kind == "load" else "Store") + _SUFFIX[elem]
 
 
 def current():
@@ -74,13 +83,16 @@ def _function_name(source, pointer_var, given, what):
 
 
 def _trampoline(kind, elem, name):
-    # An extern "C" wrapper gives cuFFT a symbol name that C++ mangling does not change;
-    # the link inlines it away.
+    # A wrapper under cuFFT's default name and exact LTO signature (offset unsigned long
+    # long, C++ linkage) calls the user's function; the link inlines it away.
+    cb = default_name(kind, elem)
+    if name == cb:
+        return ""
     if kind == "load":
-        return (f'\nextern "C" __device__ {elem} {_LOAD_SYMBOL}(void* p, unsigned long long o, '
-                f'void* i, void* s) {{ return {name}(p, o, i, s); }}\n')
-    return (f'\nextern "C" __device__ void {_STORE_SYMBOL}(void* p, unsigned long long o, '
-            f'{elem} e, void* i, void* s) {{ {name}(p, o, e, i, s); }}\n')
+        return (f"\n__device__ {elem} {cb}(void* p, unsigned long long o, void* i, void* s) "
+                f"{{ return {name}(p, o, i, s); }}\n")
+    return (f"\n__device__ void {cb}(void* p, unsigned long long o, {elem} e, void* i, "
+            f"void* s) {{ {name}(p, o, e, i, s); }}\n")
 
 
 class set_cufft_callbacks:
@@ -131,19 +143,24 @@ class set_cufft_callbacks:
         lto.load_nvjitlink()
         keep = []
         elements = dict(zip(("load", "store"), _ELEMENTS[fft_type]))
-        for kind, name in self._names.items():
+        for kind in self._names:
             elem = elements[kind]
-            src = _PRELUDE + (self.cb_load if kind == "load" else self.cb_store) + \
-                _trampoline(kind, elem, name)
-            ir, _ = lto.compile_lto(src, (), self._nvrtc_options, arch, name=f"cufft_{kind}_cb")
-            symbol = ctypes.create_string_buffer(
-                (_LOAD_SYMBOL if kind == "load" else _STORE_SYMBOL).encode())
+            ir, _ = lto.compile_lto(self.source(kind, elem), (), self._nvrtc_options, arch,
+                                    name=f"cufft_{kind}_cb")
             info = (ctypes.c_void_p * 1)(self._data[kind] or None)
             irbuf = ctypes.create_string_buffer(ir, len(ir))
-            cufft.xt_set_jit_callback(handle, ctypes.addressof(symbol), ctypes.addressof(irbuf),
-                                      len(ir), _CB_TYPE[(kind, elem)], ctypes.addressof(info))
-            keep += [symbol, info, irbuf]
+            # No symbol name (NULL), as nvmath-python passes: cuFFT then links the function
+            # of its default name, which `source` defines.
+            cufft.xt_set_jit_callback(handle, 0, ctypes.addressof(irbuf), len(ir),
+                                      _CB_TYPE[(kind, elem)], ctypes.addressof(info))
+            keep += [info, irbuf]
         return keep
+
+    def source(self, kind, elem):
+        """The CUDA source compiled to LTO-IR for the `kind` ('load'/'store') callback of a
+        plan whose element there is `elem` (a cufft type name)."""
+        return _PRELUDE + (self.cb_load if kind == "load" else self.cb_store) + \
+            _trampoline(kind, elem, self._names[kind])
 
 
 def _data_ptr(data, aux_arr):

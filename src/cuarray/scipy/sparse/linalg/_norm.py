@@ -49,7 +49,7 @@ def norm(x, ord=None, axis=None):
     elif ord == -numpy.inf:
         r = _line_extreme(lines, axis, False)
     elif ord == 0:
-        return A.count_nonzero(axis=axis % 2).reshape(-1).astype(numpy.float64)
+        return A.count_nonzero(axis=axis % 2).reshape(-1)  # int64 counts, as SciPy's
     elif ord == 1:
         r = _line_sum(lines, lines.data, axis)
     elif isinstance(ord, str):

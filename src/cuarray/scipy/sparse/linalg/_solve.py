@@ -92,8 +92,8 @@ def spsolve_triangular(A, b, lower=True, overwrite_A=False, overwrite_b=False,
     """Solve A x = b for triangular sparse A (cuarray version of
     `scipy.sparse.linalg.spsolve_triangular`) with cuSPARSE's SpSV, one column of b at a
     time. Only A's `lower` (or upper) triangle is read. A zero on the diagonal raises
-    LinAlgError (reading whether there is one synchronises). The result is float64 or
-    complex128 at least, as SciPy's.
+    LinAlgError (reading whether there is one synchronises). The result's dtype is
+    SciPy's: A's dtype promoted with float32, then with b's (float32 stays float32).
     """
     from cuarray._core._reductions import any as _any
     from cuarray._core._ops import equal
@@ -111,7 +111,7 @@ def spsolve_triangular(A, b, lower=True, overwrite_A=False, overwrite_b=False,
         raise ValueError(f"The size of the dimensions of A must be equal to the size of the "
                          f"first dimension of b but the shape of A is {A.shape} and the shape "
                          f"of b is {b.shape}.")
-    dt = numpy.result_type(A.dtype, b.dtype, numpy.float64)
+    dt = numpy.promote_types(numpy.promote_types(A.dtype, numpy.float32), b.dtype)
     A = A.tocsr().astype(dt, copy=False)
     if not A.has_canonical_format:
         A = A.copy()
