@@ -163,12 +163,13 @@ def test_polyutils_and_polyvalfromroots(gcp):
     # tensor=False pairs column j of a 2-D r (the roots of polynomial j) with x[j]; x must
     # have fewer dimensions than r, as in NumPy.
     r2 = rng.standard_normal((3, 4))
-    _close(cp.polynomial.polynomial.polyvalfromroots(cp.asarray(x[:4]), cp.asarray(r2), tensor=False),
+    pvr = cp.polynomial.polynomial.polyvalfromroots
+    _close(pvr(cp.asarray(x[:4]), cp.asarray(r2), tensor=False),
            P.polyvalfromroots(x[:4], r2, tensor=False))
     with pytest.raises(ValueError):
         P.polyvalfromroots(x[:3], r, tensor=False)
     with pytest.raises(ValueError):
-        cp.polynomial.polynomial.polyvalfromroots(cp.asarray(x[:3]), cp.asarray(r), tensor=False)
+        pvr(cp.asarray(x[:3]), cp.asarray(r), tensor=False)
     c = rng.standard_normal(4)
     _close(cp.polynomial.polynomial.polycompanion(cp.asarray(c)), P.polycompanion(c))
     _close(cp.polynomial.polynomial.polycompanion(cp.asarray(c[:2])), P.polycompanion(c[:2]))
