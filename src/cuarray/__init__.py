@@ -67,6 +67,10 @@ __array_api_version__ = "2024.12"
 
 _LAZY = {"fuse": "cuarray._core.fusion", "from_dlpack": "cuarray._core.interop",
          "fromDlpack": "cuarray._core.interop", "flatiter": "cuarray._core.flatiter"}
+# poly1d and its routines sit above linalg (roots, polyfit and poly of a matrix need it).
+_LAZY.update(dict.fromkeys(("poly", "poly1d", "polyadd", "polyder", "polydiv", "polyfit",
+                            "polyint", "polymul", "polysub", "polyval", "roots"),
+                           "cuarray.polynomial._poly1d"))
 _SUBPACKAGES = ("linalg", "fft", "random", "testing", "jit", "profiler", "scipy", "lib",
                 "polynomial", "typing", "cublas", "cusparse", "cusolver", "lapack", "signal",
                 "distributed")

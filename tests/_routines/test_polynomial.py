@@ -36,10 +36,10 @@ def test_poly_arithmetic_routines(gcp, dtype):
     b = rng.integers(-5, 6, 2).astype(dtype)
     ga, gb = gcp.asarray(a), gcp.asarray(b)
     for f in ("polyadd", "polysub", "polymul"):
-        got, want = getattr(cp, f)(ga, gb), getattr(numpy, f)(a, b)
+        got, want = getattr(gcp, f)(ga, gb), getattr(numpy, f)(a, b)
         assert got.dtype == want.dtype, f
         _close(got, want, rtol=1e-5)
-        _close(getattr(cp, f)(gb, ga), getattr(numpy, f)(b, a), rtol=1e-5)
+        _close(getattr(gcp, f)(gb, ga), getattr(numpy, f)(b, a), rtol=1e-5)
 
 
 def test_polyder_polyint(cp):
@@ -160,8 +160,16 @@ def test_polyutils_and_polyvalfromroots(gcp):
     x, r = rng.standard_normal(6), rng.standard_normal(3)
     _close(cp.polynomial.polynomial.polyvalfromroots(cp.asarray(x), cp.asarray(r)),
            P.polyvalfromroots(x, r))
-    _close(cp.polynomial.polynomial.polyvalfromroots(cp.asarray(x[:3]), cp.asarray(r), tensor=False),
-           P.polyvalfromroots(x[:3], r, tensor=False))
+    # tensor=False pairs column j of a 2-D r (the roots of polynomial j) with x[j]; x must
+    # have fewer dimensions than r, as in NumPy.
+    r2 = rng.standard_normal((3, 4))
+    pvr = cp.polynomial.polynomial.polyvalfromroots
+    _close(pvr(cp.asarray(x[:4]), cp.asarray(r2), tensor=False),
+           P.polyvalfromroots(x[:4], r2, tensor=False))
+    with pytest.raises(ValueError):
+        P.polyvalfromroots(x[:3], r, tensor=False)
+    with pytest.raises(ValueError):
+        pvr(cp.asarray(x[:3]), cp.asarray(r), tensor=False)
     c = rng.standard_normal(4)
     _close(cp.polynomial.polynomial.polycompanion(cp.asarray(c)), P.polycompanion(c))
     _close(cp.polynomial.polynomial.polycompanion(cp.asarray(c[:2])), P.polycompanion(c[:2]))

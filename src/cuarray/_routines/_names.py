@@ -93,11 +93,6 @@ NAMES = {
     # window
     "bartlett": "window", "blackman": "window", "hamming": "window", "hanning": "window",
     "kaiser": "window",
-    # polynomial
-    "poly": "polynomial", "poly1d": "polynomial", "polyadd": "polynomial", "polyder": "polynomial",
-    "polydiv": "polynomial", "polyfit": "polynomial", "polyint": "polynomial",
-    "polymul": "polynomial", "polysub": "polynomial", "polyval": "polynomial",
-    "roots": "polynomial",
     # misc
     "byte_bounds": "misc", "clear_memo": "misc", "may_share_memory": "misc", "memoize": "misc",
     "shares_memory": "misc", "show_config": "misc", "iterable": "misc", "who": "misc",

@@ -3,7 +3,9 @@
 
 Coefficients stay on the device, highest power first. Routines that decide a shape from
 values (`roots` and `poly1d` trimming leading zeros, `polyfit`'s rank warning) read that one
-number on the host, as CuPy's do.
+number on the host, as CuPy's do. The module sits above `cuarray.linalg` (eigenvalues for
+`roots` and `poly`, least squares for `polyfit`), which it imports on first use to keep
+`import cuarray` light.
 """
 import operator
 import warnings
@@ -193,8 +195,8 @@ def poly(seq_of_zeros):
     roots' type: complex roots give complex coefficients, as in CuPy."""
     x = seq_of_zeros.coeffs if isinstance(seq_of_zeros, poly1d) else _device(seq_of_zeros, "poly")
     if x.ndim == 2 and x._shape[0] == x._shape[1] and x._shape[0] != 0:
-        import cuarray.linalg
-        x = cuarray.linalg.eigvals(x)
+        from cuarray.linalg import eigvals
+        x = eigvals(x)
     elif x.ndim == 1:
         x = x.astype(numpy.mintypecode(x.dtype.char), copy=False)
     else:
@@ -234,8 +236,8 @@ def roots(p):
         from cuarray._routines.creation_more import diag
         A = diag(ones((N - 2,), p.dtype), -1)
         A[0, :] = -p[1:] / p[0]
-        import cuarray.linalg
-        r = cuarray.linalg.eigvals(A)
+        from cuarray.linalg import eigvals
+        r = eigvals(A)
     else:
         r = _zeros((0,), _f64)
     return hstack((r, _zeros((trailing_zeros,), r.dtype)))
@@ -244,8 +246,8 @@ def roots(p):
 def polyfit(x, y, deg, rcond=None, full=False, w=None, cov=False):
     """cuarray version of `numpy.polyfit`: least squares on the scaled Vandermonde matrix
     (`linalg.lstsq`); the rank test for `RankWarning` reads the rank on the host."""
+    from cuarray.linalg import inv, lstsq, matmul, outer
     from cuarray.polynomial.polynomial import polyvander
-    import cuarray.linalg
     order = operator.index(deg) + 1
     x = _device(x, "polyfit")
     y = _device(y, "polyfit")
@@ -279,7 +281,7 @@ def polyfit(x, y, deg, rcond=None, full=False, w=None, cov=False):
     else:
         scale = _u.sqrt(_r.sum(_u.multiply(lhs, lhs), axis=0))
     lhs = _u.true_divide(lhs, scale)
-    c, resids, rank, s = cuarray.linalg.lstsq(lhs, rhs, rcond)
+    c, resids, rank, s = lstsq(lhs, rhs, rcond)
     c = _u.true_divide(c.T, scale).T
     if rank != order and not full:
         warnings.warn("Polyfit may be poorly conditioned", numpy.exceptions.RankWarning,
@@ -287,8 +289,7 @@ def polyfit(x, y, deg, rcond=None, full=False, w=None, cov=False):
     if full:
         return c, resids, rank, s, rcond
     if cov:
-        from cuarray.linalg._products import matmul, outer
-        base = cuarray.linalg.inv(matmul(lhs.T, lhs))
+        base = inv(matmul(lhs.T, lhs))
         base = _u.true_divide(base, outer(scale, scale))
         if cov == "unscaled":
             fac = 1
