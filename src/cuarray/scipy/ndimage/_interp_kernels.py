@@ -12,8 +12,8 @@ SciPy's (checked against it point by point):
 
 spline: one thread per line, in place: for each pole, a causal recursion (the pole's gain
 folded in) and an anticausal one; the initial values are the closed forms for the line's symmetric or periodic
-extension (for 'reflect', SciPy's variant of it), their sums cut where the pole's powers
-fall below double precision.
+extension (SciPy >= 1.18's), their sums cut where the pole's powers fall below double
+precision.
 """
 import math
 
@@ -211,14 +211,13 @@ def spline_source(name, order, init, T, I):
                   "acc += zk * (double)p[q * s]; zk *= z; }",
                   "      const double c0 = g * acc / (1 - pow(z, (double)P));"]
         elif init == "reflect":
-            # SciPy's sum, whose last term (i = len - 1) reads the running sum where the
-            # exact closed form has x[0]; the two differ by O(z^2len), visible on short lines.
+            # the exact closed form, as SciPy >= 1.18 (1.17's sum read its own running
+            # value as x[0] in the last term: O(z^2len) off, visible on short lines)
             L += ["      const double zn = pow(z, (double)m);",
                   "      double acc = (double)p[0] + zn * (double)p[(m - 1) * s], zk = z;",
                   f"      const {I} H = m < {h} ? m : {h};",
                   f"      for ({I} i = 1; i < H; ++i) {{",
-                  "        const double other = i == m - 1 ? acc : (double)p[(m - 1 - i) * s];",
-                  "        acc += zk * ((double)p[i * s] + zn * other); zk *= z;",
+                  "        acc += zk * ((double)p[i * s] + zn * (double)p[(m - 1 - i) * s]); zk *= z;",
                   "      }",
                   "      const double c0 = g * ((double)p[0] + acc * z / (1 - zn * zn));"]
         else:
