@@ -100,6 +100,24 @@ def test_spline_kernels_compile_and_poles(order):
     numpy.testing.assert_allclose(snd.spline_filter1d(x, order), x, rtol=1e-12)
 
 
+@pytest.mark.parametrize("order", [2, 4, 5])
+def test_spline_kernel_double_recursion_and_final_rounding(order):
+    # SciPy filters a line in double and rounds once when writing a float32 output: the
+    # recursions' state is double, and only the last pole's stores round through float
+    src = ik.spline_source("k", order, "reflect", "double", "int", round_to="float")
+    _compile(src, "k")
+    npoles = len(ik.spline_poles(order))
+    for decl in ("const double z = ", "double prev = ", "double last = "):
+        assert src.count(decl) == npoles
+    assert src.count("double xb[8]") == 2 * npoles
+    assert "float " not in src.split('extern "C"')[1].replace("(float)", "")
+    assert src.count("(double)(float)") == 2
+    tail = src[src.rindex("const double z = "):]
+    assert tail.count("(double)(float)") == 2
+    # the causal 'reflect' initial value reads only the input (not its running sum)
+    assert "? acc" not in src
+
+
 def test_other_kernels_compile():
     for kind in ("gaussian", "uniform", "ellipsoid", "shift"):
         for nd in (1, 2, 3):

@@ -12,8 +12,8 @@ SciPy's (checked against it point by point):
 
 spline: one thread per line, in place: for each pole, a causal recursion (the pole's gain
 folded in) and an anticausal one; the initial values are the closed forms for the line's symmetric or periodic
-extension (for 'reflect', SciPy's variant of it), their sums cut where the pole's powers
-fall below double precision.
+extension (SciPy >= 1.18's), their sums cut where the pole's powers fall below double
+precision.
 """
 import math
 
@@ -188,8 +188,13 @@ SPLINE_INIT = {"mirror": "mirror", "constant": "mirror", "grid-constant": "mirro
                "nearest": "reflect", "grid-wrap": "wrap"}
 
 
-def spline_source(name, order, init, T, I):
-    """In-place B-spline prefilter of lines of a C-contiguous array of `T` along an axis."""
+def spline_source(name, order, init, T, I, round_to=None):
+    """In-place B-spline prefilter of lines of a C-contiguous array of `T` along an axis.
+
+    round_to: a narrower C float type the final values are rounded through (stored as
+    `T`), as SciPy writes a line computed in double into a float32 output.
+    """
+    poles = spline_poles(order)
     L = [PRELUDE,
          f'extern "C" __global__ void {name}({T}* __restrict__ data, const {I} nlines, '
          f"const {I} len, const {I} inner) {{",
@@ -198,7 +203,9 @@ def spline_source(name, order, init, T, I):
          f"    if (len < 2) continue;",
          f"    {T}* p = data + (t / inner) * len * inner + t % inner;",
          f"    const {I} s = inner, m = len;"]
-    for z in spline_poles(order):
+    for pi, z in enumerate(poles):
+        # the last pass's stores are final: rounded there; the recursion stays in double
+        rt = f"({T})({round_to})" if round_to and pi == len(poles) - 1 else f"({T})"
         # terms beyond `h` are below 1e-17 relative: |z|^h < 1e-17
         h = int(math.ceil(math.log(1e-17) / math.log(abs(z)))) + 1
         L += ["    {",
@@ -211,14 +218,13 @@ def spline_source(name, order, init, T, I):
                   "acc += zk * (double)p[q * s]; zk *= z; }",
                   "      const double c0 = g * acc / (1 - pow(z, (double)P));"]
         elif init == "reflect":
-            # SciPy's sum, whose last term (i = len - 1) reads the running sum where the
-            # exact closed form has x[0]; the two differ by O(z^2len), visible on short lines.
+            # the exact closed form, as SciPy >= 1.18 (1.17's sum read its own running
+            # value as x[0] in the last term: O(z^2len) off, visible on short lines)
             L += ["      const double zn = pow(z, (double)m);",
                   "      double acc = (double)p[0] + zn * (double)p[(m - 1) * s], zk = z;",
                   f"      const {I} H = m < {h} ? m : {h};",
                   f"      for ({I} i = 1; i < H; ++i) {{",
-                  "        const double other = i == m - 1 ? acc : (double)p[(m - 1 - i) * s];",
-                  "        acc += zk * ((double)p[i * s] + zn * other); zk *= z;",
+                  "        acc += zk * ((double)p[i * s] + zn * (double)p[(m - 1 - i) * s]); zk *= z;",
                   "      }",
                   "      const double c0 = g * ((double)p[0] + acc * z / (1 - zn * zn));"]
         else:
@@ -249,22 +255,23 @@ def spline_source(name, order, init, T, I):
                   f"      for ({I} j = 0; j < H2; ++j) {{ const {I} q = (m - 1 + j) % m; "
                   "acc2 += zk * (double)p[q * s]; zk *= z; }",
                   "      double last = -z * acc2 / (1 - pow(z, (double)m));"]
-        L += [f"      p[(m - 1) * s] = ({T})last;",
+        L += [f"      p[(m - 1) * s] = {rt}last;",
               f"      for ({I} k0 = m - 2; k0 >= 0; k0 -= 8) {{",
               "        double xb[8];",
               "        #pragma unroll",
               "        for (int u = 0; u < 8; ++u) xb[u] = k0 - u >= 0 ? (double)p[(k0 - u) * s] : 0.0;",
               "        #pragma unroll",
               "        for (int u = 0; u < 8; ++u) if (k0 - u >= 0) "
-              f"{{ last = z * (last - xb[u]); p[(k0 - u) * s] = ({T})last; }}",
+              f"{{ last = z * (last - xb[u]); p[(k0 - u) * s] = {rt}last; }}",
               "      }",
               "    }"]
     L += ["  }", "}"]
     return "\n".join(L) + "\n"
 
 
-def run_spline(data, axis, order, mode):
-    """Prefilter C-contiguous float `data` in place along `axis`."""
+def run_spline(data, axis, order, mode, round_to=None):
+    """Prefilter C-contiguous float `data` in place along `axis`; `round_to` (a narrower
+    float dtype) rounds the results through it."""
     if data.size == 0 or order < 2:
         return
     length = data.shape[axis]
@@ -276,10 +283,12 @@ def run_spline(data, axis, order, mode):
     I = index_type(data.size * 2 + 65536)
     ik = "i" if I == "int" else "q"
     T = _dt.ctype(data.dtype)
-    key = ("spline", order, init, data.dtype.char, I)
+    rt = numpy.dtype(round_to) if round_to is not None else None
+    key = ("spline", order, init, data.dtype.char, rt.char if rt else "", I)
 
     def build():
-        name = f"nd_spline_o{order}_{init}_{_code(data.dtype)}"
-        return name, spline_source(name, order, init, T, I), ["P", ik, ik, ik]
+        name = f"nd_spline_o{order}_{init}_{_code(data.dtype)}{_code(rt) if rt else ''}"
+        src = spline_source(name, order, init, T, I, _dt.ctype(rt) if rt else None)
+        return name, src, ["P", ik, ik, ik]
     entry = _get(key, build)
     _launch(entry, nlines, [data._ptr, nlines, length, inner], per_line=True)

@@ -2,7 +2,8 @@
 
 Orders 2-5 interpolate B-spline coefficients: the input is prefiltered first (SciPy pads
 'nearest' and 'grid-constant' inputs by 12 samples before filtering, and so does this).
-The coefficients are float32 for half/single input (as CuPy's), float64 otherwise.
+The coefficients are float64 for every input, as SciPy's (CuPy keeps float32 ones for
+single-precision input); the prefilter computes each line in double.
 Complex inputs are interpolated as their real and imaginary parts.
 """
 import math
@@ -25,10 +26,6 @@ def _check_order(order):
     return int(order)
 
 
-def _work_dtype(dtype):
-    return numpy.dtype(numpy.float32 if numpy.dtype(dtype).char in "efF" else numpy.float64)
-
-
 def _by_parts(fn, input, output, cval):
     """Run `fn(real_input, real_output, real_cval)` on the real and imaginary parts."""
     cval = complex(cval)
@@ -40,12 +37,19 @@ def _by_parts(fn, input, output, cval):
 # ---- spline filters ----------------------------------------------------------------------------
 
 def _spline_into(src, out, order, mode, axes):
-    """Prefilter `src` along `axes` into `out` (float work array, then cast)."""
-    wd = out.dtype if out.dtype.kind == "f" and out.dtype.char != "e" else numpy.float64
-    work = src.astype(wd, order="C", copy=True)
+    """Prefilter `src` along `axes` into `out` (float64 work array, then cast).
+
+    SciPy filters axis by axis into `out`, so a float32 `out` rounds every axis's result:
+    the kernels round their final stores through float32 then.
+    """
+    axes = list(axes)
+    work = src.astype(numpy.float64, order="C", copy=True)
+    rnd = numpy.float32 if out.dtype == numpy.float32 else None
+    if rnd is not None and work.shape[axes[0]] == 1:
+        work[...] = work.astype(rnd)     # SciPy's first pass (the identity) rounds too
     for ax in axes:
         if work.shape[ax] > 1:
-            _k.run_spline(work, ax, order, mode)
+            _k.run_spline(work, ax, order, mode, round_to=rnd)
     if work is not out:
         out[...] = work
     return out
@@ -96,8 +100,7 @@ def _coefficients(input, order, mode, cval, prefilter):
             src = cuarray.pad(input, npad, mode="edge")
         else:
             src = cuarray.pad(input, npad, mode="constant", constant_values=cval)
-    wd = _work_dtype(input.dtype)
-    work = src.astype(wd, order="C", copy=True)
+    work = src.astype(numpy.float64, order="C", copy=True)
     for ax in range(work.ndim):
         if work.shape[ax] > 1:
             _k.run_spline(work, ax, order, mode)
