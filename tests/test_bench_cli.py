@@ -148,3 +148,13 @@ def test_benchmarks_front_shares_the_registry():
                        env=dict(os.environ, PYTHONPATH=os.pathsep.join(
                            [str(ROOT), str(ROOT / "src"), os.environ.get("PYTHONPATH", "")])))
     assert r.stdout.strip() == "ok", r.stderr
+
+
+def test_benchmarks_torch_bodies_name_existing_rows():
+    r = subprocess.run([sys.executable, "-c",
+                        "import benchmarks.bench_torch as t; print(t.missing())"],
+                       cwd=ROOT, capture_output=True, text=True, timeout=120,
+                       env=dict(os.environ, PYTHONPATH=os.pathsep.join(
+                           [str(ROOT), str(ROOT / "src"), os.environ.get("PYTHONPATH", "")])))
+    assert r.returncode == 0, r.stderr
+    assert r.stdout.strip() == "[]"
