@@ -90,8 +90,8 @@ def test_markdown_has_both_ratio_columns():
     table = report.markdown(rec)
     head = table.splitlines()[0]
     assert "| PyTorch |" in head and "cuarray/CuPy" in head and "cuarray/PyTorch" in head
-    row = next(line for line in table.splitlines() if line.startswith("| a + b, 1000"))
-    r = next(r for r in rec["rows"] if r["name"].startswith("a + b, 1000"))
+    row = next(line for line in table.splitlines() if line.startswith("| a + b (1000"))
+    r = next(r for r in rec["rows"] if r["name"].startswith("a + b (1000"))
     assert f"{r['cuarray'] / r['torch']:.2f}×" in row
     # rows with copy_pct show the % of the copy ceiling
     assert "GB/s (% of copy)" in table

@@ -17,13 +17,13 @@ GROUP_NAMES = ("overhead", "bandwidth", "libraries", "transfers", "scaling")
 _N = 1000
 
 
-def _small(xp):
-    rng = numpy.random.default_rng(0)
+def _small(xp, seed=0):
+    rng = numpy.random.default_rng(seed)
     return xp.asarray(rng.random(_N, dtype=numpy.float32))
 
 
-def _small_torch(torch):
-    rng = numpy.random.default_rng(0)
+def _small_torch(torch, seed=0):
+    rng = numpy.random.default_rng(seed)
     return torch.as_tensor(rng.random(_N, dtype=numpy.float32), device="cuda")
 
 
@@ -35,7 +35,8 @@ def _per_call(fn, xp, ctx):
 
 # name -> (CuPy-API body, PyTorch body); each takes the module and the 1000-element array
 _PER_CALL = {
-    "a + b": (lambda xp, a: lambda: a + a, lambda t, a: lambda: a + a),
+    "a + b": (lambda xp, a: (lambda b: lambda: a + b)(_small(xp, 1)),
+              lambda t, a: (lambda b: lambda: a + b)(_small_torch(t, 1))),
     "a * 2.0": (lambda xp, a: lambda: a * 2.0, lambda t, a: lambda: a * 2.0),
     "sin(a)": (lambda xp, a: lambda: xp.sin(a), lambda t, a: lambda: t.sin(a)),
     "a.sum()": (lambda xp, a: a.sum, lambda t, a: a.sum),
@@ -54,7 +55,7 @@ _PER_CALL = {
 
 
 def _register_per_call(name, cupy_body, torch_body):
-    label = f"{name}, {_N} float32"
+    label = f"{name} ({_N} float32)"
     overhead.row(label, unit="µs")(
         lambda xp, ctx: _per_call(cupy_body(xp, _small(xp)), xp, ctx))
     overhead.torch(label)(
@@ -88,14 +89,16 @@ def _gbps(nbytes, ms):
 
 def _vector(xp, ctx, dtype, parts):
     """A random vector filling 1/parts of the run's buffer size."""
-    n = ctx.big // numpy.dtype(dtype).itemsize // parts
-    return xp.asarray(numpy.random.default_rng(1).random(n).astype(dtype))
+    return xp.asarray(_host_vector(ctx, dtype, parts))
 
 
 def _vector_torch(torch, ctx, dtype, parts):
+    return torch.as_tensor(_host_vector(ctx, dtype, parts), device="cuda")
+
+
+def _host_vector(ctx, dtype, parts, seed=1):
     n = ctx.big // numpy.dtype(dtype).itemsize // parts
-    h = numpy.random.default_rng(1).random(n).astype(dtype)
-    return torch.as_tensor(h, device="cuda")
+    return numpy.random.default_rng(seed).random(n, dtype=numpy.float32).astype(dtype)
 
 
 def _device_gbps(fn, xp, ctx, nbytes):
@@ -110,10 +113,13 @@ def copy_row(xp, ctx):
 bandwidth.torch("device→device copy {size}")(lambda torch, ctx: ctx.copy_gbps(torch))
 
 # name -> (dtype, parts of the buffer per operand, bytes moved per element / itemsize,
-#          CuPy-API body, PyTorch body)
+#          CuPy-API body, PyTorch body); `a + b` adds two distinct arrays (a + a would
+#          read memory once and overstate the bandwidth)
 _STREAMS = {
-    "a + b float32": ("float32", 3, 3, lambda xp, a: lambda: a + a, lambda t, a: lambda: a + a),
-    "a + b float16": ("float16", 3, 3, lambda xp, a: lambda: a + a, lambda t, a: lambda: a + a),
+    "a + b float32": ("float32", 3, 3, lambda xp, a: (lambda b: lambda: a + b)(a.copy()),
+                      lambda t, a: (lambda b: lambda: a + b)(a.clone())),
+    "a + b float16": ("float16", 3, 3, lambda xp, a: (lambda b: lambda: a + b)(a.copy()),
+                      lambda t, a: (lambda b: lambda: a + b)(a.clone())),
     "sin(a) float32": ("float32", 2, 2, lambda xp, a: lambda: xp.sin(a),
                        lambda t, a: lambda: t.sin(a)),
     "a.sum() float32": ("float32", 1, 1, lambda xp, a: a.sum, lambda t, a: a.sum),
@@ -266,12 +272,12 @@ def _register_scaling(n):
     label = f"a + b float32, n=2^{n.bit_length() - 1}"
 
     def run(xp, ctx):
-        a = xp.ones(n, dtype=numpy.float32)
-        return host_time(lambda: a + a, ctx.sync(xp), n=_calls(ctx, n), loops=3)
+        a, b = xp.ones(n, dtype=numpy.float32), xp.ones(n, dtype=numpy.float32)
+        return host_time(lambda: a + b, ctx.sync(xp), n=_calls(ctx, n), loops=3)
 
     def run_torch(torch, ctx):
-        a = torch.ones(n, dtype=torch.float32, device="cuda")
-        return host_time(lambda: a + a, ctx.sync(torch), n=_calls(ctx, n), loops=3)
+        a, b = torch.ones(n, device="cuda"), torch.ones(n, device="cuda")
+        return host_time(lambda: a + b, ctx.sync(torch), n=_calls(ctx, n), loops=3)
 
     scaling.row(label, unit="µs", size=n)(run)
     scaling.torch(label)(run_torch)
