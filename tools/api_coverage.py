@@ -7,6 +7,7 @@ with the reference page listing it). The docs build calls `coverage_page` and
 """
 import argparse
 import importlib
+import inspect
 from pathlib import Path
 
 NAMES = Path(__file__).resolve().parents[1] / "docs" / "cupy-14.2-names.tsv"
@@ -90,12 +91,32 @@ def coverage_page(path=NAMES):
     for page, rows in pages:
         n = sum(p for *_, p in rows)
         lines.append(f"| {_escape(page)} | {n} | {len(rows)} | {len(rows) - n} |")
+    bare = undocumented(pages)
+    if bare:
+        lines += ["", "## Names without a docstring", "",
+                  f"{len(bare)} of the names above exist but have no docstring yet:", "",
+                  ", ".join(f"`{n}`" for n in bare)]
     lines += ["", "## Missing names", ""]
     for page, rows in pages:
         missing = [c for c, _, p in rows if not p]
         if missing:
             lines += [f"### {_escape(page)}", "", ", ".join(f"`{m}`" for m in missing), ""]
     return "\n".join(lines) + "\n"
+
+
+def undocumented(pages):
+    """cuarray names (functions, classes, callable objects) that have no docstring of their own."""
+    out = []
+    for _, rows in pages:
+        for _, name, present in rows:
+            obj = resolve(name) if present else None
+            if obj is None or not callable(obj) or inspect.ismodule(obj):
+                continue
+            doc = getattr(obj, "__doc__", None)
+            own = inspect.isclass(obj) or inspect.isroutine(obj)
+            if not (doc or "").strip() or (not own and doc == type(obj).__doc__):
+                out.append(name)
+    return sorted(set(out))
 
 
 def _escape(text):
