@@ -64,7 +64,26 @@ def generate(app):
     _write(DOCS / "api-coverage.md", api_coverage.coverage_page())
 
 
+_CODE = re.compile(r"(``.*?``|`[^`]*`)")
+
+
+def _escape_bars(text):
+    """Escape `|` outside code spans: `|a_i - a_j|` means an absolute value, not an RST
+    substitution (the docstrings define none)."""
+    parts = _CODE.split(text)
+    return "".join(p if i % 2 else p.replace("|", "\\|") for i, p in enumerate(parts))
+
+
+def escape_docstring_bars(app, what, name, obj, options, lines):
+    for i, line in enumerate(lines):
+        stripped = line.lstrip()
+        # leave RST tables and line blocks (lines that start with | or +) alone
+        if "|" in line and not stripped.startswith(("|", "+")):
+            lines[i] = _escape_bars(line)
+
+
 def setup(app):
+    app.connect("autodoc-process-docstring", escape_docstring_bars)
     # before autosummary (priority 500) generates the stub pages of the lists written here
     app.connect("builder-inited", generate, priority=400)
     return {"parallel_read_safe": True, "parallel_write_safe": True}
