@@ -40,11 +40,18 @@ def record_from_results(heading, gpu=None, text=None):
                      "size": None, "cuarray": ca, "cupy": cu, "torch": None,
                      "ratio": ca / cu if cu else None, "ratio_torch": None,
                      "pct_of_copy": pct, "target": None, "status": "", "errors": {}})
-    date = re.search(r"\d{4}-\d{2}-\d{2}", title)
-    return {"date": (date.group(0) if date else "") + "T00:00:00", "quick": False,
+    when = re.search(r"(\d{4}-\d{2}-\d{2})(?: (\d{2}:\d{2}))?", title)
+    date = f"{when.group(1)}T{when.group(2) or '00:00'}:00" if when else ""
+    return {"date": date, "quick": False,
             "buffer_size": "1 GiB", "copy_ceiling_gbps": None,
             "libraries": ["cuarray", "CuPy"], "gpu": gpu or title.split("—")[-1].split(",")[0].strip(),
-            "source": f"benchmarks/RESULTS.md: {title.lstrip('# ')}", "rows": rows}
+            "source": "benchmarks/RESULTS.md, run of " + _when(title), "rows": rows}
+
+
+def _when(title):
+    """The run's date and time from its heading (the heading's prose stays in RESULTS.md)."""
+    m = re.search(r"\d{4}-\d{2}-\d{2}(?: \d{2}:\d{2})?", title)
+    return m.group(0) if m else "unknown date"
 
 
 def main(argv=None):
