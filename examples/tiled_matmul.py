@@ -33,7 +33,8 @@ extern "C" __global__ void tiled(const float* a, const float* b, float* c, int n
 
 @jit.rawkernel()
 def tiled_jit(a, b, c, n):
-    # shared memory is 1-D in cuarray.jit (as in cupyx.jit): index [row * 16 + col]
+    # a, b, c are 2-D arrays (indexed [row, col]); shared memory is 1-D in cuarray.jit
+    # (as in cupyx.jit): index it [row * 16 + col]
     sa = jit.shared_memory(np.float32, 256)
     sb = jit.shared_memory(np.float32, 256)
     tx = jit.threadIdx.x
@@ -44,14 +45,14 @@ def tiled_jit(a, b, c, n):
     for t in range((n + 15) // 16):
         ka = t * 16 + tx
         kb = t * 16 + ty
-        sa[ty * 16 + tx] = a[row * n + ka] if row < n and ka < n else np.float32(0)
-        sb[ty * 16 + tx] = b[kb * n + col] if kb < n and col < n else np.float32(0)
+        sa[ty * 16 + tx] = a[row, ka] if row < n and ka < n else np.float32(0)
+        sb[ty * 16 + tx] = b[kb, col] if kb < n and col < n else np.float32(0)
         jit.syncthreads()
         for k in range(16):
             acc += sa[ty * 16 + k] * sb[k * 16 + tx]
         jit.syncthreads()
     if row < n and col < n:
-        c[row * n + col] = acc
+        c[row, col] = acc
 
 
 def run(kernel, a, b):
