@@ -45,8 +45,12 @@ def timed(fn, streams):
 
 
 def pinned(n):
+    """n float32 values of page-locked host memory, as a NumPy array."""
     mem = cp.cuda.alloc_pinned_memory(n * 4)
-    return np.frombuffer(mem, np.float32, n)
+    try:
+        return np.frombuffer(mem, np.float32, n)
+    except TypeError:  # Python < 3.12: a Python class cannot offer the buffer protocol
+        return mem.as_numpy(n * 4).view(np.float32)
 
 
 def main():
