@@ -1,4 +1,8 @@
-"""Command line: `python -m cuarray info` (what cuarray runs on) and `python -m cuarray demo`."""
+"""Command line: `python -m cuarray info` (what cuarray runs on), `demo` and `bench`.
+
+`python -m cuarray bench [--quick] [--plot DIR] [--json FILE] [GROUP ...]` times the
+package's benchmark groups on this GPU against CuPy and PyTorch where installed.
+"""
 import argparse
 import sys
 
@@ -80,8 +84,32 @@ def main(argv=None):
     sub = parser.add_subparsers(dest="command", required=True)
     sub.add_parser("info", help="print versions, the kernel cache and the GPUs; exit 1 with no GPU")
     sub.add_parser("demo", help="run a short GPU demo and time it; exit 1 with no GPU")
-    args = parser.parse_args(argv)
+    sub.add_parser("bench", add_help=False,
+                   help="time cuarray against CuPy and PyTorch on this GPU (bench --help)")
+    args, rest = parser.parse_known_args(argv)
+    if args.command == "bench":
+        return bench(rest)
+    if rest:
+        parser.error(f"unrecognized arguments: {' '.join(rest)}")
     return _info.info() if args.command == "info" else demo()
+
+
+def bench(argv):
+    """`python -m cuarray bench`: the package's benchmark groups through the shared harness."""
+    from cuarray._bench import cli, harness, suite
+    return cli.main(argv, prog="python -m cuarray bench",
+                    groups={n: harness.GROUPS[n] for n in suite.GROUP_NAMES},
+                    default=list(suite.GROUP_NAMES), description=BENCH_HELP)
+
+
+BENCH_HELP = """Time cuarray on this GPU, beside CuPy and PyTorch when they are installed.
+
+Groups: overhead (per-call cost of small operations), bandwidth (elementwise, reduction,
+scan and copy kernels, as GB/s and % of the measured copy bandwidth), libraries (matmul,
+FFT, sort, random), transfers (host<->device), scaling (a + b from 1 KiB to 256 MiB).
+Ratios are cuarray's figure over the other library's; the "better" column says whether
+lower or higher wins. `--quick` takes about a minute; the full run several minutes.
+"""
 
 
 if __name__ == "__main__":
