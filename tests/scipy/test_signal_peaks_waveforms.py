@@ -87,3 +87,25 @@ def test_find_peaks_float32_and_large(xp):
     np.testing.assert_array_equal(xp.asnumpy(p), wp)
     for k in wprops:
         np.testing.assert_allclose(xp.asnumpy(props[k]), wprops[k])
+
+
+def test_wavelets(xp):
+    """SciPy 1.15 removed its wavelets; the references are their published formulas."""
+    from cuarray.scipy import signal as s
+    M, sw, w = 100, 4.0, 2.0
+    x = (np.arange(M) - (M - 1) / 2) / sw
+    want = np.exp(1j * w * x) * np.exp(-0.5 * x ** 2) * np.pi ** -0.25 * np.sqrt(1 / sw)
+    np.testing.assert_allclose(xp.asnumpy(s.morlet2(M, sw, w)), want, atol=1e-14)
+    x = np.linspace(-2 * np.pi, 2 * np.pi, 64)
+    want = (np.exp(5j * x) - np.exp(-12.5)) * np.exp(-0.5 * x ** 2) * np.pi ** -0.25
+    np.testing.assert_allclose(xp.asnumpy(s.morlet(64)), want, atol=1e-14)
+    v = np.arange(50) - 24.5
+    want = 2 / (np.sqrt(9.0) * np.pi ** 0.25) * (1 - v ** 2 / 9) * np.exp(-v ** 2 / 18)
+    np.testing.assert_allclose(xp.asnumpy(s.ricker(50, 3.0)), want, atol=1e-14)
+    h = np.array([0.5, 0.25, -0.125, 2.0])
+    np.testing.assert_allclose(xp.asnumpy(s.qmf(h)), h[::-1] * [1, -1, 1, -1])
+    sig = np.cos(2 * np.pi * 7 * np.linspace(0, 1, 200))
+    got = s.cwt(xp.asarray(sig), s.ricker, [1, 2, 5])
+    for row, width in zip(xp.asnumpy(got), [1, 2, 5]):
+        wv = xp.asnumpy(s.ricker(min(10 * width, 200), width))[::-1]
+        np.testing.assert_allclose(row, np.convolve(sig, wv, mode="same"), atol=1e-12)

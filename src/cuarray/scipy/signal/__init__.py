@@ -21,3 +21,4 @@ from cuarray.scipy.signal._tf_transforms import *  # noqa: F401,F403
 from cuarray.scipy.signal._order_selection import *  # noqa: F401,F403
 from cuarray.scipy.signal._state_space import *  # noqa: F401,F403
 from cuarray.scipy.signal._czt import *  # noqa: F401,F403
+from cuarray.scipy.signal._wavelets import *  # noqa: F401,F403
