@@ -6,24 +6,30 @@ import scipy.signal as ss
 
 from signal_standins import xp  # noqa: F401  (fixture)
 
-def test_iir_designs(xp):
+
+BANDS = [(0.3, "low"), (0.3, "high"), ([0.2, 0.5], "bandpass"), ([0.2, 0.5], "bandstop")]
+
+
+@pytest.mark.parametrize("ft,args", [("butter", ()), ("cheby1", (1.0,)), ("cheby2", (40.0,))])
+def test_iir_designs(xp, ft, args):
     from cuarray.scipy import signal as s
-    for ft, args in [("butter", ()), ("cheby1", (1.0,)), ("cheby2", (40.0,))]:
-        for N in (1, 2, 3, 4, 5, 8):
-            for Wn, bt in [(0.3, "low"), (0.3, "high"), ([0.2, 0.5], "bandpass"), ([0.2, 0.5], "bandstop")]:
-                for out in ("zpk", "ba", "sos"):
-                    got = getattr(s, ft)(N, *args, Wn, btype=bt, output=out)
-                    want = getattr(ss, ft)(N, *args, Wn, btype=bt, output=out)
-                    if out == "zpk":
-                        for g, w in zip(got[:2], want[:2]):
-                            np.testing.assert_allclose(np.sort_complex(xp.asnumpy(g)), np.sort_complex(w), rtol=1e-9, atol=1e-10, err_msg=f"{ft} {N} {bt} {out}")
-                        np.testing.assert_allclose(float(xp.asnumpy(got[2])), want[2], rtol=1e-9)
-                    elif out == "ba":
-                        for g, w in zip(got, want):
-                            assert xp.asnumpy(g).dtype == w.dtype, (ft, N, bt, out)
-                            np.testing.assert_allclose(xp.asnumpy(g), w, rtol=1e-8, atol=1e-10, err_msg=f"{ft} {N} {bt} {out}")
-                    else:
-                        np.testing.assert_allclose(xp.asnumpy(got), want, rtol=1e-8, atol=1e-10, err_msg=f"{ft} {N} {bt} {out}")
+    for N in (1, 2, 3, 4, 5, 8):
+        for Wn, bt in BANDS:
+            msg = f"{ft} {N} {bt}"
+            z, p, k = getattr(s, ft)(N, *args, Wn, btype=bt, output="zpk")
+            wz, wp, wk = getattr(ss, ft)(N, *args, Wn, btype=bt, output="zpk")
+            for g, w in ((z, wz), (p, wp)):
+                np.testing.assert_allclose(np.sort_complex(xp.asnumpy(g)), np.sort_complex(w),
+                                           rtol=1e-9, atol=1e-10, err_msg=msg)
+            np.testing.assert_allclose(float(xp.asnumpy(k)), wk, rtol=1e-9)
+            for g, w in zip(getattr(s, ft)(N, *args, Wn, btype=bt),
+                            getattr(ss, ft)(N, *args, Wn, btype=bt)):
+                assert xp.asnumpy(g).dtype == w.dtype, msg
+                np.testing.assert_allclose(xp.asnumpy(g), w, rtol=1e-8, atol=1e-10, err_msg=msg)
+            got = getattr(s, ft)(N, *args, Wn, btype=bt, output="sos")
+            want = getattr(ss, ft)(N, *args, Wn, btype=bt, output="sos")
+            np.testing.assert_allclose(xp.asnumpy(got), want, rtol=1e-8, atol=1e-10,
+                                       err_msg=msg)
 
 
 def test_conversions(xp):

@@ -311,7 +311,7 @@ def oaconvolve(in1, in2, mode="full", axes=None):
                  for i in range(in1.ndim)]
         return _apply_conv_mode(_freq_conv(in1, in2, axes, shape), s1, s2, mode, axes)
     ax = blocked[0]
-    block, overlap, step1, step2 = plans[ax]
+    block, overlap = plans[ax][:2]
     long_, short = (in1, in2) if s1[ax] >= s2[ax] else (in2, in1)
     ret = _overlap_add(long_, short, ax, block, overlap, [a for a in axes if a != ax])
     return _apply_conv_mode(ret, s1, s2, mode, axes)
