@@ -321,15 +321,64 @@ def _validate_pad(padtype, padlen, x, axis, ntaps):
     return edge, ext
 
 
+def _filtfilt_gust(b, a, x, axis, irlen):
+    """Gustafsson's forward-backward filter: the initial states of both passes solve a
+    least-squares problem (cuarray.linalg.lstsq) that removes the transients."""
+    order = max(a.size, b.size) - 1
+    if order == 0:
+        return (b[0] / a[0]) ** 2 * x
+    x = cuarray.swapaxes(x, axis, -1)
+    n = x.shape[-1]
+    m = n if irlen is None or n <= 2 * irlen else irlen
+    dt = _filter_dtype(b.dtype, a.dtype)
+    zi = cuarray.zeros(order, dt)
+    zi[0] = 1
+    Obs = cuarray.zeros((m, order), dt)
+    Obs[:, 0] = lfilter(b, a, cuarray.zeros(m, dt), zi=zi)[0]
+    for k in range(1, order):
+        Obs[k:, k] = Obs[:-k, 0]
+    Obsr = Obs[::-1]
+    S = lfilter(b, a, Obsr, axis=0)
+    Sr = S[::-1]
+    if m == n:
+        M = cuarray.concatenate((Sr - Obs, Obsr - S), axis=1)
+        W = cuarray.concatenate((Sr, Obsr), axis=1)
+    else:
+        M = cuarray.zeros((2 * m, 2 * order), dt)
+        M[:m, :order] = Sr - Obs
+        M[m:, order:] = Obsr - S
+        W = cuarray.zeros((2 * m, 2 * order), dt)
+        W[:m, :order] = Sr
+        W[m:, order:] = Obsr
+    y_f = lfilter(b, a, x)
+    y_fb = lfilter(b, a, y_f[..., ::-1])[..., ::-1]
+    y_b = lfilter(b, a, x[..., ::-1])[..., ::-1]
+    y_bf = lfilter(b, a, y_b)
+    d = y_bf - y_fb
+    if m != n:
+        d = cuarray.concatenate((d[..., :m], d[..., -m:]), axis=-1)
+    rhs = d.reshape(-1, d.shape[-1]).T
+    ic = cuarray.linalg.lstsq(M.astype(rhs.dtype), rhs, rcond=None)[0].T
+    wic = (ic @ W.T.astype(ic.dtype)).reshape(d.shape)
+    y = y_fb.copy()
+    if m == n:
+        y += wic
+    else:
+        y[..., :m] += wic[..., :m]
+        y[..., -m:] += wic[..., -m:]
+    return cuarray.swapaxes(y, axis, -1)
+
+
 def filtfilt(b, a, x, axis=-1, padtype="odd", padlen=None, method="pad", irlen=None):
-    """cuarray version of `scipy.signal.filtfilt` (method='pad' only; 'gust' raises
-    ValueError)."""
-    if method != "pad":
-        raise ValueError("cuarray.scipy.signal.filtfilt supports method='pad' only")
+    """cuarray version of `scipy.signal.filtfilt`."""
+    if method not in ("pad", "gust"):
+        raise ValueError("method must be 'pad' or 'gust'.")
     if not isinstance(x, ndarray):
         raise TypeError("cuarray.scipy.signal.filtfilt takes a cuarray array x")
     b, a = _coeffs(b, "b").ravel(), _coeffs(a, "a").ravel()
     axis = _axis(axis, x.ndim)
+    if method == "gust":
+        return _filtfilt_gust(b, a, x, axis, irlen)
     edge, ext = _validate_pad(padtype, padlen, x, axis, max(a.size, b.size))
     zi = lfilter_zi(b, a)
     zshape = [1] * x.ndim
