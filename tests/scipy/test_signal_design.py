@@ -200,3 +200,23 @@ def test_state_space(xp):
         np.testing.assert_allclose(xp.asnumpy(g), w)
     with pytest.raises(ValueError):
         s.abcd_normalize(A=np.eye(2))
+
+
+@pytest.mark.parametrize("norm", ["phase", "delay"])
+def test_bessel(xp, norm):
+    from cuarray.scipy import signal as s
+    for N in (1, 2, 4, 7):
+        z, p, k = s.besselap(N, norm=norm)
+        wz, wp, wk = ss.besselap(N, norm=norm)
+        np.testing.assert_allclose(np.sort_complex(xp.asnumpy(p)), np.sort_complex(wp),
+                                   rtol=1e-8, atol=1e-10)
+        np.testing.assert_allclose(float(xp.asnumpy(k)), wk, rtol=1e-10)
+        for Wn, bt in BANDS:
+            got = s.bessel(N, Wn, btype=bt, norm=norm, output="sos")
+            want = ss.bessel(N, Wn, btype=bt, norm=norm, output="sos")
+            np.testing.assert_allclose(xp.asnumpy(got), want, rtol=1e-7, atol=1e-9)
+        for g, w in zip(s.bessel(N, 2.0, analog=True, norm=norm),
+                        ss.bessel(N, 2.0, analog=True, norm=norm)):
+            np.testing.assert_allclose(xp.asnumpy(g), w, rtol=1e-8, atol=1e-10)
+    with pytest.raises(ValueError):
+        s.besselap(3, norm="bad")
