@@ -1,5 +1,13 @@
 """cuarray.scipy.signal: SciPy's signal processing on the GPU (cuarray version of
-`scipy.signal` / `cupyx.scipy.signal`)."""
+`scipy.signal` / `cupyx.scipy.signal`).
+
+Not available yet: the LTI system classes and simulators (lti, dlti, StateSpace,
+TransferFunction, ZerosPolesGain, lsim, dlsim, step, dstep, impulse, dimpulse, bode, dbode,
+freqresp, dfreqresp, cont2discrete, place_poles), elliptic designs (ellip, ellipap,
+ellipord, iirdesign), firls, remez, gammatone, firwin_2d, band_stop_obj, residue, residuez,
+invres, invresz, unique_roots, max_len_seq, find_peaks_cwt, envelope, ShortTimeFFT,
+closest_STFT_dual_window, and windows.dpss.
+"""
 from cuarray.scipy.signal import windows  # noqa: F401
 from cuarray.scipy.signal.windows import get_window  # noqa: F401
 from cuarray.scipy.signal._convolution import *  # noqa: F401,F403
