@@ -79,8 +79,10 @@ def test_lfilter_errors(cp):
         s.sosfilt(np.zeros(6), x)
 
 
-@pytest.mark.parametrize("shape,axis", [((5000,), -1), ((64, 1000), -1), ((700, 3), 0)])
-def test_sosfilt(cp, shape, axis):
+@pytest.mark.parametrize("shape,axis", [((5000,), -1), ((64, 1000), -1), ((700, 3), 0),
+                                        ((2, 70000), -1), ((1,), 0)])
+def test_sosfilt(xp, shape, axis):
+    cp = xp
     from cuarray.scipy import signal as s
     rng = np.random.default_rng(9)
     x = rng.standard_normal(shape)

@@ -6,7 +6,7 @@ import numpy
 import cuarray
 from cuarray._core.ndarray import ndarray
 from cuarray.scipy.signal import _kernels as _k
-from cuarray.scipy.signal._iir_scan import recurrence
+from cuarray.scipy.signal._iir_scan import recurrence, sos_cascade
 
 __all__ = ["lfilter", "lfiltic", "lfilter_zi", "sosfilt", "sosfilt_zi", "filtfilt",
            "sosfiltfilt", "deconvolve"]
@@ -247,7 +247,8 @@ def sosfilt_zi(sos):
 
 
 def sosfilt(sos, x, axis=-1, zi=None):
-    """cuarray version of `scipy.signal.sosfilt` (each section a parallel scan)."""
+    """cuarray version of `scipy.signal.sosfilt` (the whole cascade is one parallel scan
+    whose state is every section's two delays)."""
     if not isinstance(x, ndarray):
         raise TypeError("cuarray.scipy.signal.sosfilt takes a cuarray array x; move it to "
                         "the GPU with cuarray.asarray(x)")
@@ -266,19 +267,19 @@ def sosfilt(sos, x, axis=-1, zi=None):
             raise ValueError(f"Invalid zi shape. With axis={axis}, an input with shape "
                              f"{x.shape}, and an sos array with {n_sections} sections, zi "
                              f"must have shape {expected}, got {zi.shape}.")
-        Zi = [_rows(zi[k].astype(dt, copy=False), axis)[0] for k in range(n_sections)]
+        # (sections, ..., 2, ...) -> rows (S, sections * 2): each row's state vector
+        rows = [_rows(zi[k].astype(dt, copy=False), axis)[0] for k in range(n_sections)]
+        Zi = cuarray.stack(rows, axis=1).reshape(X.shape[0], 2 * n_sections)
     sos = sos.astype(dt)
-    zfs = []
-    Y = X
-    for k in range(n_sections):
-        bb, aa = _normalise(sos[k, :3], sos[k, 3:], dt)
-        Y, zf = _lfilter_rows(bb, aa, Y, None if Zi is None else Zi[k], 2)
-        zfs.append(zf)
+    sos = sos / sos[:, 3:4]
+    Y, zf = sos_cascade(sos, X, Zi)
     y = _unrows(Y, shape, axis)
     if zi is None:
         return y
     zshape = shape[:-1] + (2,)
-    return y, cuarray.stack([_unrows(z, zshape, axis) for z in zfs])
+    zf = zf.reshape(X.shape[0], n_sections, 2)
+    return y, cuarray.stack([_unrows(cuarray.ascontiguousarray(zf[:, k, :]), zshape, axis)
+                             for k in range(n_sections)])
 
 
 def _axis_slice(a, start=None, stop=None, step=None, axis=-1):
