@@ -211,6 +211,59 @@ extern "C" __global__ void sos_local(const {T}* sos, const {T}* x, {T}* y, {T}* 
     for (int k = 0; k < {P}; ++k) e[t * {P} + k] = z[k];
   }
 }
+
+// A transfer function b/a (length P + 1, a0 = 1) in transposed direct form II, SciPy's
+// lfilter structure: its P delays are the state (SciPy's zi), one local pass does the
+// whole filter.
+__device__ __forceinline__ sig_t tf_step(const sig_t* b, const sig_t* a, sig_t* z, sig_t v) {
+  const sig_t out = b[0] * v + z[0];
+  for (int i = 0; i < {P} - 1; ++i) z[i] = b[i + 1] * v - a[i + 1] * out + z[i + 1];
+  z[{P} - 1] = b[{P}] * v - a[{P}] * out;
+  return out;
+}
+
+extern "C" __global__ void tf_impulse(const {T}* b, const {T}* a, {T}* H, {T}* Tm, {T}* Tl,
+                                      long long L, long long Llast) {
+  for (long long j = (long long)blockIdx.x * blockDim.x + threadIdx.x; j < {P};
+       j += (long long)gridDim.x * blockDim.x) {
+    {T} z[{P}];
+    for (int k = 0; k < {P}; ++k) z[k] = {T}(k == j ? 1 : 0);
+    for (long long m = 0; m < L; ++m) {
+      H[j * L + m] = tf_step(b, a, z, {T}(0));
+      if (m == Llast - 1) for (int i = 0; i < {P}; ++i) Tl[i * {P} + j] = z[i];
+      if (m == L - 1) for (int i = 0; i < {P}; ++i) Tm[i * {P} + j] = z[i];
+    }
+  }
+}
+
+extern "C" __global__ void tf_local(const {T}* bg, const {T}* ag, const {T}* x, {T}* y,
+                                    {T}* e, long long N, long long L, long long nb,
+                                    long long total) {
+  for (long long t = (long long)blockIdx.x * blockDim.x + threadIdx.x; t < total;
+       t += (long long)gridDim.x * blockDim.x) {
+    const long long s = t / nb, b = t % nb;
+    const long long lo = b * L, hi = lo + L < N ? lo + L : N;
+    {T} bc[{P} + 1], ac[{P} + 1], z[{P}];
+    for (int k = 0; k <= {P}; ++k) { bc[k] = bg[k]; ac[k] = ag[k]; }
+    for (int k = 0; k < {P}; ++k) z[k] = {T}(0);
+    for (long long n = lo; n < hi; ++n) y[s * N + n] = tf_step(bc, ac, z, x[s * N + n]);
+    for (int k = 0; k < {P}; ++k) e[t * {P} + k] = z[k];
+  }
+}
+
+// zf = last + Tl @ entering for each row (the last block's local end state plus its
+// entering state carried over the block's Llast samples).
+extern "C" __global__ void state_final(const {T}* last, const {T}* e, const {T}* Tl, {T}* zf,
+                                       long long nb, long long total) {
+  for (long long t = (long long)blockIdx.x * blockDim.x + threadIdx.x; t < total;
+       t += (long long)gridDim.x * blockDim.x) {
+    const long long s = t / {P}, i = t % {P};
+    const {T}* ent = e + (s * nb + nb - 1) * {P};
+    {T} acc = last[t];
+    for (int j = 0; j < {P}; ++j) acc += Tl[i * {P} + j] * ent[j];
+    zf[t] = acc;
+  }
+}
 """
 
 
@@ -240,7 +293,12 @@ def _scan(kern, Tm, H, e, y, s0, S, N, L, nb, G, ng):
 
 
 _NAMES = ("iir_impulse", "iir_local", "iir_carry", "iir_top", "iir_fix", "iir_apply",
-          "sos_impulse", "sos_local")
+          "sos_impulse", "sos_local", "tf_impulse", "tf_local", "state_final")
+
+# Largest state for which the whole filter runs as one state-space scan (the kernels keep
+# P x P matrices in registers and local memory); longer numerators take the FIR-then-
+# recurrence path.
+MAX_STATE = 32
 
 
 def recurrence(a, y):
@@ -263,31 +321,41 @@ def recurrence(a, y):
     return y
 
 
-def sos_cascade(sos, x, zi):
-    """Filter the C-contiguous rows x (S, N) through the sections `sos` (n x 6, a0 = 1,
-    x's dtype) as one scan; zi (S, 2n) or None. Returns y and the final states (S, 2n)."""
+def _state_scan(kind, coeffs, x, zi, P):
+    """Filter rows x (S, N) by a linear system with P delays: `kind` 'sos' (coeffs: the
+    normalised sections) or 'tf' (coeffs: normalised b, a of length P + 1). zi (S, P) or
+    None. Returns y and, when zi is given, the final states (S, P)."""
     S, N = x.shape
-    P = 2 * sos.shape[0]
     y = cuarray.empty((S, N), x.dtype)
-    zf = None
     if N == 0:
         return y, (None if zi is None else zi.copy())
     ct = _k.ctype(x.dtype)
     L, nb, G, ng = _plan(N, P)
     kern = {n: _k.kernel(_COMMON, n, T=ct, P=P) for n in _NAMES}
-    sos = cuarray.ascontiguousarray(sos)
     H = cuarray.empty((P, L), x.dtype)
     Tm = cuarray.empty((P, P), x.dtype)
     Tl = cuarray.empty((P, P), x.dtype)
-    _k.launch(kern["sos_impulse"], P, (sos, H, Tm, Tl, L, N - (nb - 1) * L))
     e = cuarray.empty((S, nb, P), x.dtype)
-    _k.launch(kern["sos_local"], S * nb, (sos, x, y, e, N, L, nb, S * nb))
-    if zi is not None:
-        last = e[:, -1, :].copy()
+    coeffs = tuple(cuarray.ascontiguousarray(c) for c in coeffs)
+    _k.launch(kern[kind + "_impulse"], P, coeffs + (H, Tm, Tl, L, N - (nb - 1) * L))
+    _k.launch(kern[kind + "_local"], S * nb, coeffs + (x, y, e, N, L, nb, S * nb))
+    last = e[:, -1, :].copy() if zi is not None else None
     s0 = None if zi is None else cuarray.ascontiguousarray(zi.astype(x.dtype))
     _scan(kern, Tm, H, e, y, s0, S, N, L, nb, G, ng)
-    if zi is not None:
-        entering = e[:, -1, :] if (nb > 1 or s0 is not None) else cuarray.zeros((S, P),
-                                                                                 x.dtype)
-        zf = last + entering @ Tl.T
+    if zi is None:
+        return y, None
+    zf = cuarray.empty((S, P), x.dtype)
+    _k.launch(kern["state_final"], S * P, (last, e, Tl, zf, nb, S * P))
     return y, zf
+
+
+def sos_cascade(sos, x, zi):
+    """Rows x (S, N) through the sections `sos` (n x 6, a0 = 1, x's dtype) as one scan;
+    zi (S, 2n) or None. Returns y and the final states (S, 2n) or None."""
+    return _state_scan("sos", (sos,), x, zi, 2 * sos.shape[0])
+
+
+def tf_filter(b, a, x, zi):
+    """Rows x (S, N) through b/a (equal lengths K, a0 = 1, x's dtype) in transposed
+    direct form II as one scan; zi (S, K - 1) or None."""
+    return _state_scan("tf", (b, a), x, zi, b.size - 1)

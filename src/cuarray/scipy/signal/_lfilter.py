@@ -6,7 +6,7 @@ import numpy
 import cuarray
 from cuarray._core.ndarray import ndarray
 from cuarray.scipy.signal import _kernels as _k
-from cuarray.scipy.signal._iir_scan import recurrence, sos_cascade
+from cuarray.scipy.signal._iir_scan import MAX_STATE, recurrence, sos_cascade, tf_filter
 
 __all__ = ["lfilter", "lfiltic", "lfilter_zi", "sosfilt", "sosfilt_zi", "filtfilt",
            "sosfiltfilt", "deconvolve"]
@@ -147,7 +147,11 @@ def lfilter(b, a, x, axis=-1, zi=None):
                                  f"{zi.shape}.")
             zi = cuarray.broadcast_to(zi, expected)
         Zi, _ = _rows(zi.astype(dt, copy=False), axis)
-    Y, zf = _lfilter_rows(bb, aa, X, Zi, a.size - 1)
+    if 1 < a.size and K - 1 <= MAX_STATE and X.shape[1]:
+        # IIR: one state-space scan in SciPy's own structure (zi is its state).
+        Y, zf = tf_filter(bb, aa, X, Zi)
+    else:
+        Y, zf = _lfilter_rows(bb, aa, X, Zi, a.size - 1)
     y = _unrows(Y, shape, axis)
     if zi is None:
         return y
