@@ -1,17 +1,21 @@
-"""The linear recurrence of an IIR filter as a blocked parallel scan.
+"""Linear filters with state as a blocked parallel scan (no sequential pass over a row).
 
-For rows v (S signals of N samples, C-contiguous) and a = [1, a1..ap] this computes
-    y[n] = v[n] - a1 y[n-1] - ... - ap y[n-p]      (y before the row = 0)
-without a sequential pass over the row:
-1. `iir_local`: every block of L samples is solved from a zero state (one thread per
-   block); the block's closing state (its last p outputs) is kept;
-2. the true state entering each block is an affine scan of those closing states with the
-   constant p x p matrix T (zero-input response over L samples): blocks are grouped by G,
-   `iir_carry` scans inside each group, `iir_top` scans the group totals with T^G (one
-   thread per signal; T^G by repeated squaring), `iir_fix` adds each group's entering
-   state back through its blocks;
-3. `iir_apply` adds each block's entering state through the zero-input responses
-   H[j][m] (state e_j after m samples), an elementwise pass.
+A filter with P delays is a linear system: the state after a block is its zero-state
+closing state plus T times its entering state (T: the P x P transition over L samples),
+and its outputs are the zero-state outputs plus H_j[m] times each entering state
+component. On C-contiguous rows (S signals of N samples):
+1. a local kernel runs every block of L samples from a zero state (one thread per
+   block), keeping the block's closing state: `tf_local` (an IIR filter in SciPy's
+   transposed direct form II; its delays are SciPy's zi), `sos_local` (a cascade of
+   second-order sections; the state is every section's two delays), or `iir_local` (the
+   all-pole recurrence y[n] = v[n] - a1 y[n-1] - ..., state: the last p outputs);
+2. the state entering each block is an affine scan of the closing states with T: blocks
+   are grouped by G, `iir_carry` scans inside each group (starting from the row's initial
+   state in group 0), `iir_top` scans the group totals with T^G (one thread per signal;
+   T^G by repeated squaring), `iir_fix` carries each group's entering state through its
+   blocks;
+3. `iir_apply` adds each block's entering state through H, an elementwise pass.
+The `*_impulse` kernels give H and T by running the filter from unit states.
 """
 import math
 
