@@ -220,3 +220,15 @@ def test_bessel(xp, norm):
             np.testing.assert_allclose(xp.asnumpy(g), w, rtol=1e-8, atol=1e-10)
     with pytest.raises(ValueError):
         s.besselap(3, norm="bad")
+
+
+def test_band_stop_obj():
+    from cuarray.scipy import signal as s
+    passb, stopb = np.array([0.2, 0.7]), np.array([0.3, 0.5])
+    for kind in ("butter", "cheby", "ellip"):
+        for ind, wp in ((0, 0.25), (1, 0.6)):
+            assert np.isclose(s.band_stop_obj(wp, ind, passb, stopb, 1, 40, kind),
+                              ss.band_stop_obj(wp, ind, passb, stopb, 1, 40, kind),
+                              rtol=1e-12)
+    with pytest.raises(ValueError):
+        s.band_stop_obj(0.25, 0, passb, stopb, 1, 40, "bad")

@@ -4,7 +4,7 @@
 Not available yet: the LTI system classes and simulators (lti, dlti, StateSpace,
 TransferFunction, ZerosPolesGain, lsim, dlsim, step, dstep, impulse, dimpulse, bode, dbode,
 freqresp, dfreqresp, cont2discrete, place_poles), elliptic designs (ellip, ellipap,
-ellipord, iirdesign), firls, remez, gammatone, firwin_2d, band_stop_obj, residue, residuez,
+ellipord, iirdesign), firls, remez, gammatone, firwin_2d, residue, residuez,
 invres, invresz, unique_roots, max_len_seq, find_peaks_cwt, envelope, ShortTimeFFT,
 closest_STFT_dual_window, and windows.dpss.
 """
