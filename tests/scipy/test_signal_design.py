@@ -232,3 +232,45 @@ def test_band_stop_obj():
                               rtol=1e-12)
     with pytest.raises(ValueError):
         s.band_stop_obj(0.25, 0, passb, stopb, 1, 40, "bad")
+
+
+def test_elliptic(xp):
+    from cuarray.scipy import signal as s
+    for N in (1, 2, 3, 4, 5, 6):
+        for rp, rs in ((1.0, 40.0), (0.1, 60.0)):
+            z, p, k = s.ellipap(N, rp, rs)
+            wz, wp, wk = ss.ellipap(N, rp, rs)
+            # SciPy's first-order prototype has a 0-d pole array; cuarray's is 1-d.
+            for g, w in ((p, wp), (z, wz)):
+                np.testing.assert_allclose(np.sort_complex(xp.asnumpy(g)),
+                                           np.sort_complex(np.atleast_1d(w)),
+                                           rtol=1e-9, atol=1e-11)
+            np.testing.assert_allclose(float(xp.asnumpy(k)), wk, rtol=1e-9)
+            for Wn, bt in BANDS:
+                got = s.ellip(N, rp, rs, Wn, btype=bt, output="sos")
+                want = ss.ellip(N, rp, rs, Wn, btype=bt, output="sos")
+                np.testing.assert_allclose(xp.asnumpy(got), want, rtol=1e-7, atol=1e-9,
+                                           err_msg=f"{N} {rp} {rs} {bt}")
+    cases = [(0.2, 0.3, 3, 40, {}), (0.3, 0.2, 1, 60, {}), ([0.2, 0.5], [0.1, 0.6], 3, 40, {}),
+             ([0.1, 0.6], [0.2, 0.5], 3, 40, {}), (2.0, 3.0, 3, 40, {"analog": True})]
+    for wp, ws, gp, gs, kw in cases:
+        n, wn = s.ellipord(wp, ws, gp, gs, **kw)
+        wn_ref = ss.ellipord(wp, ws, gp, gs, **kw)
+        assert n == wn_ref[0]
+        np.testing.assert_allclose(xp.asnumpy(wn), wn_ref[1], rtol=1e-4)
+    with pytest.raises(ValueError):
+        s.ellip(3, None, 40, 0.3)
+
+
+@pytest.mark.parametrize("ftype", ["ellip", "butter", "cheby1", "cheby2"])
+def test_iirdesign(xp, ftype):
+    from cuarray.scipy import signal as s
+    for wp, ws in ((0.2, 0.3), (0.3, 0.2), ([0.2, 0.5], [0.1, 0.6])):
+        got = s.iirdesign(wp, ws, 1, 40, ftype=ftype, output="sos")
+        want = ss.iirdesign(wp, ws, 1, 40, ftype=ftype, output="sos")
+        assert got.shape == want.shape
+        np.testing.assert_allclose(xp.asnumpy(got), want, rtol=1e-5, atol=1e-7)
+    with pytest.raises(ValueError):
+        s.iirdesign(0.2, 0.3, 1, 40, ftype="bessel")
+    with pytest.raises(ValueError):
+        s.iirdesign([0.2, 0.5], [0.3, 0.6], 1, 40, ftype=ftype)

@@ -3,8 +3,7 @@
 
 Not available yet: the LTI system classes and simulators (lti, dlti, StateSpace,
 TransferFunction, ZerosPolesGain, lsim, dlsim, step, dstep, impulse, dimpulse, bode, dbode,
-freqresp, dfreqresp, cont2discrete, place_poles), elliptic designs (ellip, ellipap,
-ellipord, iirdesign), firls, remez, gammatone, firwin_2d, residue, residuez,
+freqresp, dfreqresp, cont2discrete, place_poles), firls, remez, gammatone, firwin_2d, residue, residuez,
 invres, invresz, unique_roots, max_len_seq, find_peaks_cwt, envelope, ShortTimeFFT,
 closest_STFT_dual_window, and windows.dpss.
 """
@@ -30,3 +29,4 @@ from cuarray.scipy.signal._order_selection import *  # noqa: F401,F403
 from cuarray.scipy.signal._state_space import *  # noqa: F401,F403
 from cuarray.scipy.signal._czt import *  # noqa: F401,F403
 from cuarray.scipy.signal._wavelets import *  # noqa: F401,F403
+from cuarray.scipy.signal._elliptic import *  # noqa: F401,F403

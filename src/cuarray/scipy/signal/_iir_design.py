@@ -258,16 +258,16 @@ _BANDS = {"band": "bandpass", "bandpass": "bandpass", "pass": "bandpass", "bp": 
           "high": "highpass", "highpass": "highpass", "h": "highpass", "hp": "highpass"}
 _TYPES = {"butter": "butter", "butterworth": "butter", "cheby1": "cheby1",
           "chebyshev1": "cheby1", "chebyi": "cheby1", "cheby2": "cheby2",
-          "chebyshev2": "cheby2", "chebyii": "cheby2", "bessel": "bessel_phase",
+          "chebyshev2": "cheby2", "chebyii": "cheby2", "ellip": "ellip", "elliptic": "ellip",
+          "cauer": "ellip", "bessel": "bessel_phase",
           "bessel_phase": "bessel_phase", "bessel_delay": "bessel_delay",
           "bessel_mag": "bessel_mag"}
 
 
 def iirfilter(N, Wn, rp=None, rs=None, btype="band", analog=False, ftype="butter",
               output="ba", fs=None):
-    """cuarray version of `scipy.signal.iirfilter` (ftypes butter, cheby1, cheby2, bessel
-    with norm 'phase' or 'delay'; band edges are host values; the gain of output='zpk' is
-    a 0-d array)."""
+    """cuarray version of `scipy.signal.iirfilter` (bessel with norm 'phase' or 'delay';
+    band edges are host values; the gain of output='zpk' is a 0-d array)."""
     ftype, btype, output = (s.lower() for s in (ftype, btype, output))
     Wn = numpy.asarray(cuarray.asnumpy(Wn) if isinstance(Wn, ndarray) else Wn, dtype=float)
     if fs is not None:
@@ -294,6 +294,11 @@ def iirfilter(N, Wn, rp=None, rs=None, btype="band", analog=False, ftype="butter
         z, p, k = buttap(N)
     elif ftype.startswith("bessel"):
         z, p, k = besselap(N, norm=ftype[7:])
+    elif ftype == "ellip":
+        if rs is None or rp is None:
+            raise ValueError("Both rp and rs must be provided to design an elliptic filter.")
+        from cuarray.scipy.signal._elliptic import ellipap
+        z, p, k = ellipap(N, rp, rs)
     elif ftype == "cheby1":
         if rp is None:
             raise ValueError("passband ripple (rp) must be provided to design a Chebyshev I "

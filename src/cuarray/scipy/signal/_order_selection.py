@@ -46,6 +46,8 @@ def _band_stop_n(wpv, ind, passb, stopb, gpass, gstop, kind):
     GSTOP, GPASS = 10 ** (0.1 * abs(gstop)), 10 ** (0.1 * abs(gpass))
     if kind == "butter":
         return numpy.log10((GSTOP - 1.0) / (GPASS - 1.0)) / (2 * numpy.log10(nat))
+    if kind == "ellip":
+        return band_stop_obj(wpv, ind, passb, stopb, gpass, gstop, "ellip")
     return numpy.arccosh(numpy.sqrt((GSTOP - 1.0) / (GPASS - 1.0))) / numpy.arccosh(nat)
 
 
