@@ -274,3 +274,15 @@ def test_iirdesign(xp, ftype):
         s.iirdesign(0.2, 0.3, 1, 40, ftype="bessel")
     with pytest.raises(ValueError):
         s.iirdesign([0.2, 0.5], [0.3, 0.6], 1, 40, ftype=ftype)
+
+
+def test_firls(xp):
+    from cuarray.scipy import signal as s
+    cases = [(31, [0, 0.3, 0.4, 1.0], [1, 1, 0, 0], {}),
+             (41, [0, 0.2, 0.3, 0.6, 0.7, 1.0], [0, 0, 1, 1, 0, 0], {"weight": [1, 2, 1]}),
+             (21, [0, 100, 150, 500], [1, 0.5, 0, 0], {"fs": 1000.0})]
+    for n, bands, desired, kw in cases:
+        np.testing.assert_allclose(xp.asnumpy(s.firls(n, bands, desired, **kw)),
+                                   ss.firls(n, bands, desired, **kw), rtol=1e-7, atol=1e-10)
+    with pytest.raises(ValueError):
+        s.firls(30, [0, 0.3, 0.4, 1.0], [1, 1, 0, 0])

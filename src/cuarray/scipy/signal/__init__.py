@@ -3,9 +3,9 @@
 
 Not available yet: the LTI system classes and simulators (lti, dlti, StateSpace,
 TransferFunction, ZerosPolesGain, lsim, dlsim, step, dstep, impulse, dimpulse, bode, dbode,
-freqresp, dfreqresp, cont2discrete, place_poles), firls, remez, gammatone, firwin_2d, residue, residuez,
-invres, invresz, unique_roots, max_len_seq, find_peaks_cwt, envelope, ShortTimeFFT,
-closest_STFT_dual_window, and windows.dpss.
+freqresp, dfreqresp, cont2discrete, place_poles), remez, gammatone, firwin_2d, residue,
+residuez, invres, invresz, unique_roots, max_len_seq, find_peaks_cwt, envelope,
+ShortTimeFFT, closest_STFT_dual_window, and windows.dpss.
 """
 from cuarray.scipy.signal import windows  # noqa: F401
 from cuarray.scipy.signal.windows import get_window  # noqa: F401
