@@ -12,8 +12,8 @@ from cuarray._core.ndarray import ndarray
 from cuarray.scipy.signal._zpk2sos import zpk2sos
 
 __all__ = ["iirfilter", "butter", "cheby1", "cheby2", "bessel", "iirnotch", "iirpeak",
-           "buttap", "cheb1ap", "cheb2ap", "besselap", "lp2lp_zpk", "lp2hp_zpk", "lp2bp_zpk", "lp2bs_zpk",
-           "bilinear_zpk", "zpk2tf", "tf2zpk", "sos2tf", "sos2zpk", "tf2sos"]
+           "buttap", "cheb1ap", "cheb2ap", "besselap", "lp2lp_zpk", "lp2hp_zpk", "lp2bp_zpk",
+           "lp2bs_zpk", "bilinear_zpk", "zpk2tf", "tf2zpk", "sos2tf", "sos2zpk", "tf2sos"]
 
 
 def _dev(v):
