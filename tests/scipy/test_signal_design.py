@@ -286,3 +286,47 @@ def test_firls(xp):
                                    ss.firls(n, bands, desired, **kw), rtol=1e-7, atol=1e-10)
     with pytest.raises(ValueError):
         s.firls(30, [0, 0.3, 0.4, 1.0], [1, 1, 0, 0])
+
+
+@pytest.mark.parametrize("n", [10, 70, 300, 70000])
+def test_dlsim_tf(xp, n):
+    from cuarray.scipy import signal as s
+    rng = np.random.default_rng(n)
+    b, a = ss.butter(3, 0.3)
+    u = rng.standard_normal(n)
+    t, y = s.dlsim((xp.asarray(b), xp.asarray(a), 0.1), xp.asarray(u))
+    wt, wy = ss.dlsim((b, a, 0.1), u)
+    np.testing.assert_allclose(xp.asnumpy(t), wt, rtol=1e-12)
+    np.testing.assert_allclose(xp.asnumpy(y), wy, rtol=1e-8, atol=1e-10)
+
+
+def test_dlsim_state_space_and_responses(xp):
+    from cuarray.scipy import signal as s
+    rng = np.random.default_rng(13)
+    A = np.array([[0.5, 0.1], [-0.2, 0.8]])
+    B = np.array([[1.0, 0.0], [0.5, 1.0]])
+    C = np.array([[1.0, -1.0]])
+    D = np.array([[0.0, 0.1]])
+    u = rng.standard_normal((500, 2))
+    got = s.dlsim((A, B, C, D, 0.5), xp.asarray(u), x0=[1.0, -2.0])
+    want = ss.dlsim((A, B, C, D, 0.5), u, x0=[1.0, -2.0])
+    for g, w in zip(got, want):
+        np.testing.assert_allclose(xp.asnumpy(g), w, rtol=1e-8, atol=1e-10)
+    b, a = ss.butter(3, 0.3)
+    tt = np.arange(0, 20, 0.3)
+    ut = rng.standard_normal(tt.size)
+    for g, w in zip(s.dlsim((b, a, 0.5), xp.asarray(ut), t=tt), ss.dlsim((b, a, 0.5), ut, t=tt)):
+        np.testing.assert_allclose(xp.asnumpy(g), w, rtol=1e-8, atol=1e-10)
+    z, p, k = ss.butter(2, 0.2, output="zpk")
+    got = s.dlsim((z, p, k, 1.0), xp.asarray(ut))[1]
+    np.testing.assert_allclose(xp.asnumpy(got), ss.dlsim((z, p, k, 1.0), ut)[1], rtol=1e-8,
+                               atol=1e-10)
+    for f in ("dimpulse", "dstep"):
+        for system, n in (((b, a, 0.1), 50), ((A, B, C, D, 0.5), 30)):
+            g = getattr(s, f)(system, n=n)
+            w = getattr(ss, f)(system, n=n)
+            np.testing.assert_allclose(xp.asnumpy(g[0]), w[0])
+            for gi, wi in zip(g[1], w[1]):
+                np.testing.assert_allclose(xp.asnumpy(gi), wi, rtol=1e-8, atol=1e-10)
+    with pytest.raises(ValueError):
+        s.dlsim((b, 0.1), xp.asarray(ut))

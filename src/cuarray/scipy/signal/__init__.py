@@ -1,11 +1,12 @@
 """cuarray.scipy.signal: SciPy's signal processing on the GPU (cuarray version of
 `scipy.signal` / `cupyx.scipy.signal`).
 
-Not available yet: the LTI system classes and simulators (lti, dlti, StateSpace,
-TransferFunction, ZerosPolesGain, lsim, dlsim, step, dstep, impulse, dimpulse, bode, dbode,
-freqresp, dfreqresp, cont2discrete, place_poles), remez, gammatone, firwin_2d, residue,
-residuez, invres, invresz, unique_roots, max_len_seq, find_peaks_cwt, envelope,
-ShortTimeFFT, closest_STFT_dual_window, and windows.dpss.
+Not available yet: the LTI system classes and the continuous-time simulators (lti, dlti,
+StateSpace, TransferFunction, ZerosPolesGain, lsim, step, impulse, bode, dbode, freqresp,
+dfreqresp, cont2discrete, place_poles; dlsim, dstep and dimpulse take system tuples),
+remez, gammatone, firwin_2d, residue, residuez, invres, invresz, unique_roots,
+max_len_seq, find_peaks_cwt, envelope, ShortTimeFFT, closest_STFT_dual_window, and
+windows.dpss.
 """
 from cuarray.scipy.signal import windows  # noqa: F401
 from cuarray.scipy.signal.windows import get_window  # noqa: F401
@@ -30,3 +31,4 @@ from cuarray.scipy.signal._state_space import *  # noqa: F401,F403
 from cuarray.scipy.signal._czt import *  # noqa: F401,F403
 from cuarray.scipy.signal._wavelets import *  # noqa: F401,F403
 from cuarray.scipy.signal._elliptic import *  # noqa: F401,F403
+from cuarray.scipy.signal._dlsim import *  # noqa: F401,F403

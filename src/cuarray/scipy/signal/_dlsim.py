@@ -1,0 +1,186 @@
+"""Discrete-time simulation (cuarray version of `scipy.signal.dlsim`, `dimpulse`,
+`dstep` for systems given as tuples). The state recurrence x[n+1] = A x[n] + B u[n] runs as
+the blocked parallel scan of `_iir_scan` with the state-space matrices themselves: each
+block is simulated from a zero state, the entering states are scanned with A^L, and
+A^m times each block's entering state is added to its states."""
+import math
+
+import numpy
+
+import cuarray
+from cuarray._core.ndarray import ndarray
+from cuarray.scipy.signal import _kernels as _k
+from cuarray.scipy.signal._iir_scan import _COMMON, _plan
+from cuarray.scipy.signal._state_space import abcd_normalize, tf2ss, zpk2ss
+
+__all__ = ["dlsim", "dimpulse", "dstep"]
+
+_SS = r"""
+// Apow[m] = A^m (m < L) and Tm = A^L, one column j per thread.
+extern "C" __global__ void ss_pow(const {T}* A, {T}* Apow, {T}* Tm, long long L) {
+  for (long long j = (long long)blockIdx.x * blockDim.x + threadIdx.x; j < {P};
+       j += (long long)gridDim.x * blockDim.x) {
+    {T} v[{P}], w[{P}];
+    for (int i = 0; i < {P}; ++i) v[i] = {T}(i == j ? 1 : 0);
+    for (long long m = 0; m < L; ++m) {
+      for (int i = 0; i < {P}; ++i) Apow[(m * {P} + i) * {P} + j] = v[i];
+      for (int i = 0; i < {P}; ++i) {
+        {T} acc = {T}(0);
+        for (int k = 0; k < {P}; ++k) acc += A[i * {P} + k] * v[k];
+        w[i] = acc;
+      }
+      for (int i = 0; i < {P}; ++i) v[i] = w[i];
+    }
+    for (int i = 0; i < {P}; ++i) Tm[i * {P} + j] = v[i];
+  }
+}
+
+// States of each block from a zero entering state: X[n] before sample n's update.
+extern "C" __global__ void ss_local(const {T}* A, const {T}* V, {T}* X, {T}* e, long long N,
+                                    long long L, long long nb) {
+  for (long long b = (long long)blockIdx.x * blockDim.x + threadIdx.x; b < nb;
+       b += (long long)gridDim.x * blockDim.x) {
+    const long long lo = b * L, hi = lo + L < N ? lo + L : N;
+    {T} x[{P}], w[{P}];
+    for (int i = 0; i < {P}; ++i) x[i] = {T}(0);
+    for (long long n = lo; n < hi; ++n) {
+      for (int i = 0; i < {P}; ++i) X[n * {P} + i] = x[i];
+      for (int i = 0; i < {P}; ++i) {
+        {T} acc = V[n * {P} + i];
+        for (int k = 0; k < {P}; ++k) acc += A[i * {P} + k] * x[k];
+        w[i] = acc;
+      }
+      for (int i = 0; i < {P}; ++i) x[i] = w[i];
+    }
+    for (int i = 0; i < {P}; ++i) e[b * {P} + i] = x[i];
+  }
+}
+
+extern "C" __global__ void ss_apply(const {T}* Apow, const {T}* e, {T}* X, long long N,
+                                    long long L) {
+  for (long long t = (long long)blockIdx.x * blockDim.x + threadIdx.x; t < N * {P};
+       t += (long long)gridDim.x * blockDim.x) {
+    const long long n = t / {P}, i = t % {P}, b = n / L, m = n % L;
+    const {T}* eb = e + b * {P};
+    const {T}* Am = Apow + (m * {P} + i) * {P};
+    {T} acc = X[t];
+    for (int j = 0; j < {P}; ++j) acc += Am[j] * eb[j];
+    X[t] = acc;
+  }
+}
+"""
+
+
+def _as_ss(system):
+    if not isinstance(system, tuple) or len(system) not in (3, 4, 5):
+        raise ValueError("cuarray.scipy.signal.dlsim takes a system tuple (num, den, dt), "
+                         "(zeros, poles, gain, dt) or (A, B, C, D, dt)")
+    dt = float(system[-1])
+    if len(system) == 3:
+        A, B, C, D = tf2ss(*system[:2])
+    elif len(system) == 4:
+        A, B, C, D = zpk2ss(*system[:3])
+    else:
+        A, B, C, D = abcd_normalize(*system[:4])
+    return [cuarray.atleast_2d(M).astype(numpy.float64) for M in (A, B, C, D)], dt
+
+
+def _states(A, V, x0):
+    """x[0] = x0, x[n+1] = A x[n] + V[n] for n < N - 1: all N states (N, P)."""
+    N, P = V.shape
+    L, nb, G, ng = _plan(N, P)
+    names = ("ss_pow", "ss_local", "ss_apply")
+    kern = {n: _k.kernel(_SS, n, T="double", P=P) for n in names}
+    common = {n: _k.kernel(_COMMON, n, T="double", P=P)
+              for n in ("iir_carry", "iir_top", "iir_fix")}
+    A = cuarray.ascontiguousarray(A)
+    Apow = cuarray.empty((L, P, P))
+    Tm = cuarray.empty((P, P))
+    _k.launch(kern["ss_pow"], P, (A, Apow, Tm, L))
+    X = cuarray.empty((N, P))
+    e = cuarray.empty((1, nb, P))
+    _k.launch(kern["ss_local"], nb, (A, cuarray.ascontiguousarray(V), X, e, N, L, nb))
+    s0 = cuarray.ascontiguousarray(x0.reshape(1, P))
+    if nb > 1:
+        E = cuarray.empty((1, ng, P))
+        _k.launch(common["iir_carry"], ng, (Tm, e, E, s0, nb, G, ng, ng))
+        if ng > 1:
+            _k.launch(common["iir_top"], 1, (Tm, E, G, ng, 1))
+            _k.launch(common["iir_fix"], ng, (Tm, e, E, nb, G, ng, ng))
+    else:
+        e[0, 0, :] = s0[0]
+    _k.launch(kern["ss_apply"], N * P, (Apow, e, X, N, L))
+    return X
+
+
+def dlsim(system, u, t=None, x0=None):
+    """cuarray version of `scipy.signal.dlsim` for tuple systems (dlti objects are not
+    available); returns xout too for (A, B, C, D, dt) systems, as SciPy does."""
+    (A, B, C, D), dt = _as_ss(system)
+    u = u if isinstance(u, ndarray) else cuarray.asarray(numpy.asarray(u, dtype=float))
+    u = cuarray.atleast_1d(u).astype(numpy.float64)
+    if u.ndim == 1:
+        u = u.reshape(-1, 1)
+    if t is None:
+        n_out = u.shape[0]
+        stop = (n_out - 1) * dt
+    else:
+        th = numpy.asarray(cuarray.asnumpy(t) if isinstance(t, ndarray) else t, dtype=float)
+        stop = float(th[-1])
+        n_out = int(math.floor(stop / dt)) + 1
+    tout = cuarray.linspace(0.0, stop, n_out)
+    if t is not None:
+        tt = cuarray.asarray(th)
+        u = cuarray.stack([cuarray.interp(tout, tt, u[:, k]) for k in range(u.shape[1])],
+                          axis=1)
+    P = A.shape[0]
+    x0 = cuarray.zeros(P) if x0 is None else \
+        cuarray.asarray(numpy.asarray(x0, dtype=float)).reshape(P)
+    if P:
+        xout = _states(A, u[:n_out] @ B.T, x0)
+        yout = xout @ C.T + u[:n_out] @ D.T
+    else:
+        xout = cuarray.zeros((n_out, 0))
+        yout = u[:n_out] @ D.T
+    if len(system) == 5:
+        return tout, yout, xout
+    return tout, yout
+
+
+def _inputs(system):
+    (A, B, C, D), dt = _as_ss(system)
+    return D.shape[1], dt
+
+
+def _responses(system, x0, t, n, make_u):
+    nin, dt = _inputs(system)
+    if n is None:
+        n = 100
+    if t is None:
+        t = cuarray.linspace(0, n * dt, n, endpoint=False)
+    t = t if isinstance(t, ndarray) else cuarray.asarray(numpy.asarray(t, dtype=float))
+    outs = []
+    for i in range(nin):
+        u = make_u(t.shape[0], nin, i)
+        r = dlsim(system, u, t=t, x0=x0)
+        outs.append(r[1])
+        tout = r[0]
+    return tout, tuple(outs)
+
+
+def dimpulse(system, x0=None, t=None, n=None):
+    """cuarray version of `scipy.signal.dimpulse` for tuple systems."""
+    def u(N, nin, i):
+        v = cuarray.zeros((N, nin))
+        v[0, i] = 1.0
+        return v
+    return _responses(system, x0, t, n, u)
+
+
+def dstep(system, x0=None, t=None, n=None):
+    """cuarray version of `scipy.signal.dstep` for tuple systems."""
+    def u(N, nin, i):
+        v = cuarray.zeros((N, nin))
+        v[:, i] = 1.0
+        return v
+    return _responses(system, x0, t, n, u)
