@@ -330,3 +330,26 @@ def test_dlsim_state_space_and_responses(xp):
                 np.testing.assert_allclose(xp.asnumpy(gi), wi, rtol=1e-8, atol=1e-10)
     with pytest.raises(ValueError):
         s.dlsim((b, 0.1), xp.asarray(ut))
+
+
+def test_system_frequency_responses(xp):
+    from cuarray.scipy import signal as s
+    b, a = ss.butter(3, 0.3)
+    z, p, k = ss.butter(3, 0.3, output="zpk")
+    A, B, C, D = ss.tf2ss(b, a)
+    for system in ((b, a, 0.1), (z, p, k, 0.1), (A, B, C, D, 0.1)):
+        for kw in ({"n": 64}, {"w": np.linspace(0.1, 3.0, 9)}, {"n": 40, "whole": True}):
+            g = s.dfreqresp(system, **kw)
+            w = ss.dfreqresp(system, **kw)
+            for gi, wi in zip(g, w):
+                np.testing.assert_allclose(xp.asnumpy(gi), wi, rtol=1e-8, atol=1e-10)
+        for gi, wi in zip(s.dbode(system, n=50), ss.dbode(system, n=50)):
+            np.testing.assert_allclose(xp.asnumpy(gi), wi, rtol=1e-7, atol=1e-8)
+    ba, aa = ss.butter(3, 2.0, analog=True)
+    za, pa, ka = ss.butter(3, 2.0, analog=True, output="zpk")
+    grid = np.logspace(-1, 1, 20)
+    for system in ((ba, aa), (za, pa, ka)):
+        for gi, wi in zip(s.freqresp(system, w=grid), ss.freqresp(system, w=grid)):
+            np.testing.assert_allclose(xp.asnumpy(gi), wi, rtol=1e-8, atol=1e-10)
+        for gi, wi in zip(s.bode(system, w=grid), ss.bode(system, w=grid)):
+            np.testing.assert_allclose(xp.asnumpy(gi), wi, rtol=1e-7, atol=1e-8)

@@ -2,9 +2,9 @@
 `scipy.signal` / `cupyx.scipy.signal`).
 
 Not available yet: the LTI system classes and the continuous-time simulators (lti, dlti,
-StateSpace, TransferFunction, ZerosPolesGain, lsim, step, impulse, bode, dbode, freqresp,
-dfreqresp, cont2discrete, place_poles; dlsim, dstep and dimpulse take system tuples),
-remez, gammatone, firwin_2d, residue, residuez, invres, invresz, unique_roots,
+StateSpace, TransferFunction, ZerosPolesGain, lsim, step, impulse, cont2discrete,
+place_poles; dlsim, dstep, dimpulse, dfreqresp, dbode, freqresp and bode take system
+tuples), remez, gammatone, firwin_2d, residue, residuez, invres, invresz, unique_roots,
 max_len_seq, find_peaks_cwt, envelope, ShortTimeFFT, closest_STFT_dual_window, and
 windows.dpss.
 """

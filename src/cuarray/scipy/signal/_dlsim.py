@@ -13,7 +13,7 @@ from cuarray.scipy.signal import _kernels as _k
 from cuarray.scipy.signal._iir_scan import _COMMON, _plan
 from cuarray.scipy.signal._state_space import abcd_normalize, tf2ss, zpk2ss
 
-__all__ = ["dlsim", "dimpulse", "dstep"]
+__all__ = ["dlsim", "dimpulse", "dstep", "dfreqresp", "dbode", "freqresp", "bode"]
 
 _SS = r"""
 // Apow[m] = A^m (m < L) and Tm = A^L, one column j per thread.
@@ -184,3 +184,62 @@ def dstep(system, x0=None, t=None, n=None):
         v[:, i] = 1.0
         return v
     return _responses(system, x0, t, n, u)
+
+
+def _tf_of(system, discrete):
+    """(kind, data) of a system tuple: ('tf', (num, den)) or ('zpk', (z, p, k))."""
+    from cuarray.scipy.signal._state_space import ss2tf
+    from cuarray.scipy.signal._tf_transforms import normalize
+    parts = system[:-1] if discrete else system
+    if len(parts) == 2:
+        return "tf", normalize(*parts)
+    if len(parts) == 3:
+        return "zpk", parts
+    if len(parts) == 4:
+        num, den = ss2tf(*parts)
+        return "tf", normalize(num.ravel(), den)
+    raise ValueError("system must be a tuple (num, den), (zeros, poles, gain) or "
+                     "(A, B, C, D)" + (" followed by dt" if discrete else ""))
+
+
+def dfreqresp(system, w=None, n=10000, whole=False):
+    """cuarray version of `scipy.signal.dfreqresp` for system tuples."""
+    from cuarray.scipy.signal._freq_response import freqz, freqz_zpk
+    kind, data = _tf_of(system, True)
+    worN = n if w is None else w
+    if kind == "zpk":
+        return freqz_zpk(*data, worN=worN, whole=whole)
+    num, den = data
+    d = num.size - den.size
+    if d > 0:
+        den = cuarray.concatenate((cuarray.zeros(d, den.dtype), den))
+    elif d < 0:
+        num = cuarray.concatenate((cuarray.zeros(-d, num.dtype), num))
+    return freqz(num, den, worN=worN, whole=whole)
+
+
+def freqresp(system, w=None, n=10000):
+    """cuarray version of `scipy.signal.freqresp` for system tuples."""
+    from cuarray.scipy.signal._freq_response import freqs, freqs_zpk
+    kind, data = _tf_of(system, False)
+    worN = n if w is None else w
+    if kind == "zpk":
+        return freqs_zpk(*data, worN=worN)
+    return freqs(*data, worN=worN)
+
+
+def _mag_phase(y):
+    return (20.0 * cuarray.log10(cuarray.abs(y)),
+            cuarray.rad2deg(cuarray.unwrap(cuarray.angle(y))))
+
+
+def dbode(system, w=None, n=100):
+    """cuarray version of `scipy.signal.dbode` for system tuples."""
+    w, y = dfreqresp(system, w=w, n=n)
+    return (w / float(system[-1]),) + _mag_phase(y)
+
+
+def bode(system, w=None, n=100):
+    """cuarray version of `scipy.signal.bode` for system tuples."""
+    w, y = freqresp(system, w=w, n=n)
+    return (w,) + _mag_phase(y)
