@@ -5,6 +5,7 @@ as written, on host memory. On a GPU the real calls run instead."""
 import numpy
 import pytest
 import scipy.fft
+import scipy.linalg as scipy_linalg
 
 import hostemu
 
@@ -48,6 +49,8 @@ def standins(monkeypatch):
     monkeypatch.setattr(cuarray.linalg, "eigvals", _wrap(numpy.linalg.eigvals))
     monkeypatch.setattr(cuarray.linalg, "pinv", _wrap(numpy.linalg.pinv))
     monkeypatch.setattr(cuarray.linalg, "inv", _wrap(numpy.linalg.inv))
+    import cuarray.scipy.linalg
+    monkeypatch.setattr(cuarray.scipy.linalg, "expm", _wrap(scipy_linalg.expm))
     monkeypatch.setattr(cuarray.linalg, "lstsq", _wrap(numpy.linalg.lstsq))
     monkeypatch.setattr(cuarray, "matmul", _wrap(numpy.matmul))
     monkeypatch.setattr(cuarray.ndarray, "__matmul__", _wrap(numpy.matmul))

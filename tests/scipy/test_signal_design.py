@@ -353,3 +353,33 @@ def test_system_frequency_responses(xp):
             np.testing.assert_allclose(xp.asnumpy(gi), wi, rtol=1e-8, atol=1e-10)
         for gi, wi in zip(s.bode(system, w=grid), ss.bode(system, w=grid)):
             np.testing.assert_allclose(xp.asnumpy(gi), wi, rtol=1e-7, atol=1e-8)
+
+
+def test_lsim_step_impulse(xp):
+    from cuarray.scipy import signal as s
+    rng = np.random.default_rng(14)
+    ba, aa = ss.butter(3, 2.0, analog=True)
+    A = np.array([[-1.0, 0.5], [-0.5, -2.0]])
+    B = np.array([[1.0], [0.3]])
+    C = np.array([[1.0, 2.0]])
+    D = np.array([[0.1]])
+    T = np.linspace(0, 5, 400)
+    U = rng.standard_normal(400)
+    for system in ((ba, aa), (A, B, C, D)):
+        for interp in (True, False):
+            got = s.lsim(system, xp.asarray(U), T, interp=interp)
+            want = ss.lsim(system, U, T, interp=interp)
+            for g, w in zip(got, want):
+                np.testing.assert_allclose(xp.asnumpy(g), w, rtol=1e-7, atol=1e-9)
+        got = s.lsim(system, None, T + 0.5, X0=np.ones(len(want[2][0])))
+        want = ss.lsim(system, None, T + 0.5, X0=np.ones(len(want[2][0])))
+        for g, w in zip(got, want):
+            np.testing.assert_allclose(xp.asnumpy(g), w, rtol=1e-7, atol=1e-9)
+        for f in ("impulse", "step"):
+            for kw in ({}, {"N": 50}, {"T": T[:100]}):
+                got = getattr(s, f)(system, **kw)
+                want = getattr(ss, f)(system, **kw)
+                for g, w in zip(got, want):
+                    np.testing.assert_allclose(xp.asnumpy(g), w, rtol=1e-7, atol=1e-9)
+    with pytest.raises(ValueError):
+        s.lsim((ba, aa), xp.asarray(U[:10]), T)

@@ -1,12 +1,11 @@
 """cuarray.scipy.signal: SciPy's signal processing on the GPU (cuarray version of
 `scipy.signal` / `cupyx.scipy.signal`).
 
-Not available yet: the LTI system classes and the continuous-time simulators (lti, dlti,
-StateSpace, TransferFunction, ZerosPolesGain, lsim, step, impulse, cont2discrete,
-place_poles; dlsim, dstep, dimpulse, dfreqresp, dbode, freqresp and bode take system
-tuples), remez, gammatone, firwin_2d, residue, residuez, invres, invresz, unique_roots,
-max_len_seq, find_peaks_cwt, envelope, ShortTimeFFT, closest_STFT_dual_window, and
-windows.dpss.
+Not available yet: the LTI system classes (lti, dlti, StateSpace, TransferFunction,
+ZerosPolesGain: the simulators and responses take system tuples), cont2discrete,
+place_poles, remez, gammatone, firwin_2d, residue, residuez, invres, invresz,
+unique_roots, max_len_seq, find_peaks_cwt, envelope, ShortTimeFFT,
+closest_STFT_dual_window, and windows.dpss.
 """
 from cuarray.scipy.signal import windows  # noqa: F401
 from cuarray.scipy.signal.windows import get_window  # noqa: F401

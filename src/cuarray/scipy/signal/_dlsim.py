@@ -1,5 +1,6 @@
-"""Discrete-time simulation (cuarray version of `scipy.signal.dlsim`, `dimpulse`,
-`dstep` for systems given as tuples). The state recurrence x[n+1] = A x[n] + B u[n] runs as
+"""Linear system simulation and responses for systems given as tuples (cuarray version of
+`scipy.signal.dlsim`, `dimpulse`, `dstep`, `lsim`, `impulse`, `step`, `dfreqresp`,
+`dbode`, `freqresp`, `bode`). The state recurrence x[n+1] = A x[n] + B u[n] runs as
 the blocked parallel scan of `_iir_scan` with the state-space matrices themselves: each
 block is simulated from a zero state, the entering states are scanned with A^L, and
 A^m times each block's entering state is added to its states."""
@@ -13,7 +14,8 @@ from cuarray.scipy.signal import _kernels as _k
 from cuarray.scipy.signal._iir_scan import _COMMON, _plan
 from cuarray.scipy.signal._state_space import abcd_normalize, tf2ss, zpk2ss
 
-__all__ = ["dlsim", "dimpulse", "dstep", "dfreqresp", "dbode", "freqresp", "bode"]
+__all__ = ["dlsim", "dimpulse", "dstep", "dfreqresp", "dbode", "freqresp", "bode", "lsim",
+           "impulse", "step"]
 
 _SS = r"""
 // Apow[m] = A^m (m < L) and Tm = A^L, one column j per thread.
@@ -243,3 +245,109 @@ def bode(system, w=None, n=100):
     """cuarray version of `scipy.signal.bode` for system tuples."""
     w, y = freqresp(system, w=w, n=n)
     return (w,) + _mag_phase(y)
+
+
+def _as_ss_cont(system):
+    if not isinstance(system, tuple) or len(system) not in (2, 3, 4):
+        raise ValueError("system must be a tuple (num, den), (zeros, poles, gain) or "
+                         "(A, B, C, D)")
+    if len(system) == 2:
+        A, B, C, D = tf2ss(*system)
+    elif len(system) == 3:
+        A, B, C, D = zpk2ss(*system)
+    else:
+        A, B, C, D = abcd_normalize(*system)
+    return [cuarray.atleast_2d(M).astype(numpy.float64) for M in (A, B, C, D)]
+
+
+def lsim(system, U, T, X0=None, interp=True):
+    """cuarray version of `scipy.signal.lsim` for system tuples: the exact discretisation
+    (cuarray.scipy.linalg.expm) followed by the parallel-scan simulation."""
+    from cuarray.scipy.linalg import expm
+    A, B, C, D = _as_ss_cont(system)
+    T = cuarray.atleast_1d(T if isinstance(T, ndarray) else
+                           cuarray.asarray(numpy.asarray(T, dtype=float))).astype(float)
+    if T.ndim != 1:
+        raise ValueError("T must be a rank-1 array.")
+    ns, ni = A.shape[0], B.shape[1]
+    n = T.size
+    Th = cuarray.asnumpy(T[:2]) if n > 1 else cuarray.asnumpy(T[:1])
+    x0 = cuarray.zeros(ns) if X0 is None else \
+        cuarray.asarray(numpy.asarray(cuarray.asnumpy(X0) if isinstance(X0, ndarray) else X0,
+                                      dtype=float)).reshape(ns)
+    if Th[0] > 0:
+        x0 = x0 @ expm(A.T * float(Th[0]))
+    elif Th[0] < 0:
+        raise ValueError("Initial time must be nonnegative")
+    if U is not None and not isinstance(U, ndarray):
+        U = numpy.asarray(U, dtype=float)
+        U = None if (U.ndim == 0 and U == 0) else cuarray.asarray(U)
+    no_input = U is None or not bool(cuarray.any(U != 0))
+    if n == 1:
+        y = x0.reshape(1, -1) @ C.T
+        if not no_input:
+            y = y + cuarray.atleast_2d(U).reshape(1, -1) @ D.T
+        return T, cuarray.squeeze(y), cuarray.squeeze(x0)
+    dt = float(Th[1] - Th[0])
+    if not bool(cuarray.all(cuarray.abs(cuarray.diff(T) - dt) <= 1e-8 + 1e-5 * abs(dt))):
+        raise ValueError("Time steps are not equally spaced.")
+    if no_input:
+        Ad = expm(A.T * dt)
+        V = cuarray.zeros((n, ns))
+    else:
+        U = cuarray.atleast_1d(U).astype(float)
+        if U.ndim == 1:
+            U = U.reshape(-1, 1)
+        if U.shape[0] != n:
+            raise ValueError("U must have the same number of rows as elements in T.")
+        if U.shape[1] != ni:
+            raise ValueError("System does not define that many inputs.")
+        if not interp:
+            M = cuarray.zeros((ns + ni, ns + ni))
+            M[:ns, :ns] = A * dt
+            M[:ns, ns:] = B * dt
+            E = expm(M.T)
+            Ad, Bd = E[:ns, :ns], E[ns:, :ns]
+            V = U @ Bd
+        else:
+            M = cuarray.zeros((ns + 2 * ni, ns + 2 * ni))
+            M[:ns, :ns] = A * dt
+            M[:ns, ns:ns + ni] = B * dt
+            M[ns:ns + ni, ns + ni:] = cuarray.eye(ni)
+            E = expm(M.T)
+            Ad = E[:ns, :ns]
+            Bd1 = E[ns + ni:, :ns]
+            Bd0 = E[ns:ns + ni, :ns] - Bd1
+            V = U @ Bd0
+            V[:-1] += U[1:] @ Bd1
+    # x[i] = x[i-1] @ Ad + V[i-1]: the column form x' = Ad^T x + v
+    xout = _states(cuarray.ascontiguousarray(Ad.T), V, x0) if ns else cuarray.zeros((n, 0))
+    y = xout @ C.T
+    if not no_input:
+        y = y + U @ D.T
+    return T, cuarray.squeeze(y), cuarray.squeeze(xout)
+
+
+def _response_times(A, n):
+    r = float(cuarray.min(cuarray.abs(cuarray.real(cuarray.linalg.eigvals(A)))))
+    return cuarray.linspace(0.0, 7.0 / (r if r != 0.0 else 1.0), n)
+
+
+def impulse(system, X0=None, T=None, N=None):
+    """cuarray version of `scipy.signal.impulse` for system tuples."""
+    A, B, C, D = _as_ss_cont(system)
+    X = cuarray.squeeze(B) if X0 is None else cuarray.squeeze(B + cuarray.asarray(
+        numpy.asarray(X0, dtype=float)))
+    T = _response_times(A, 100 if N is None else N) if T is None else \
+        cuarray.asarray(numpy.asarray(T, dtype=float))
+    _, h, _ = lsim((A, B, C, D), 0.0, T, X, interp=False)
+    return T, h
+
+
+def step(system, X0=None, T=None, N=None):
+    """cuarray version of `scipy.signal.step` for system tuples."""
+    A, B, C, D = _as_ss_cont(system)
+    T = _response_times(A, 100 if N is None else N) if T is None else \
+        cuarray.asarray(numpy.asarray(T, dtype=float))
+    vals = lsim((A, B, C, D), cuarray.ones(T.shape), T, X0=X0, interp=False)
+    return vals[0], vals[1]
