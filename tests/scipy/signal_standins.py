@@ -46,6 +46,7 @@ def standins(monkeypatch):
     # The tiled transpose is block-cooperative (2-D blocks): the elementwise copy instead.
     monkeypatch.setattr(_transpose, "transpose_copy", lambda src, dst: False)
     monkeypatch.setattr(cuarray.linalg, "solve", _wrap(numpy.linalg.solve))
+    monkeypatch.setattr(cuarray, "eye", _wrap(numpy.eye))
     monkeypatch.setattr(cuarray.linalg, "eigvals", _wrap(numpy.linalg.eigvals))
     monkeypatch.setattr(cuarray.linalg, "pinv", _wrap(numpy.linalg.pinv))
     monkeypatch.setattr(cuarray.linalg, "inv", _wrap(numpy.linalg.inv))

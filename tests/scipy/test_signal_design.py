@@ -383,3 +383,27 @@ def test_lsim_step_impulse(xp):
                     np.testing.assert_allclose(xp.asnumpy(g), w, rtol=1e-7, atol=1e-9)
     with pytest.raises(ValueError):
         s.lsim((ba, aa), xp.asarray(U[:10]), T)
+
+
+@pytest.mark.parametrize("method,alpha", [("zoh", None), ("foh", None), ("bilinear", None),
+                                          ("euler", None), ("backward_diff", None),
+                                          ("gbt", 0.3), ("impulse", None)])
+def test_cont2discrete(xp, method, alpha):
+    from cuarray.scipy import signal as s
+    A = np.array([[-1.0, 0.5], [-0.5, -2.0]])
+    B = np.array([[1.0], [0.3]])
+    C = np.array([[1.0, 2.0]])
+    D = np.array([[0.0]])
+    got = s.cont2discrete((A, B, C, D), 0.1, method=method, alpha=alpha)
+    want = ss.cont2discrete((A, B, C, D), 0.1, method=method, alpha=alpha)
+    for g, w in zip(got[:4], want[:4]):
+        np.testing.assert_allclose(xp.asnumpy(g), w, rtol=1e-9, atol=1e-12)
+    assert got[4] == want[4]
+    b, a = ss.butter(2, 3.0, analog=True)
+    got = s.cont2discrete((b, a), 0.05, method=method, alpha=alpha)
+    want = ss.cont2discrete((b, a), 0.05, method=method, alpha=alpha)
+    for g, w in zip(got[:2], want[:2]):
+        np.testing.assert_allclose(np.squeeze(xp.asnumpy(g)), np.squeeze(w), rtol=1e-7,
+                                   atol=1e-10)
+    with pytest.raises(ValueError):
+        s.cont2discrete((A, B, C, D), 0.1, method="bad")

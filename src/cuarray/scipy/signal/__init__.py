@@ -2,7 +2,7 @@
 `scipy.signal` / `cupyx.scipy.signal`).
 
 Not available yet: the LTI system classes (lti, dlti, StateSpace, TransferFunction,
-ZerosPolesGain: the simulators and responses take system tuples), cont2discrete,
+ZerosPolesGain: the simulators, responses and cont2discrete take system tuples),
 place_poles, remez, gammatone, firwin_2d, residue, residuez, invres, invresz,
 unique_roots, max_len_seq, find_peaks_cwt, envelope, ShortTimeFFT,
 closest_STFT_dual_window, and windows.dpss.

@@ -15,7 +15,7 @@ from cuarray.scipy.signal._iir_scan import _COMMON, _plan
 from cuarray.scipy.signal._state_space import abcd_normalize, tf2ss, zpk2ss
 
 __all__ = ["dlsim", "dimpulse", "dstep", "dfreqresp", "dbode", "freqresp", "bode", "lsim",
-           "impulse", "step"]
+           "impulse", "step", "cont2discrete"]
 
 _SS = r"""
 // Apow[m] = A^m (m < L) and Tm = A^L, one column j per thread.
@@ -351,3 +351,65 @@ def step(system, X0=None, T=None, N=None):
         cuarray.asarray(numpy.asarray(T, dtype=float))
     vals = lsim((A, B, C, D), cuarray.ones(T.shape), T, X0=X0, interp=False)
     return vals[0], vals[1]
+
+
+def cont2discrete(system, dt, method="zoh", alpha=None):
+    """cuarray version of `scipy.signal.cont2discrete` for system tuples (matrix
+    exponentials and solves with cuarray.scipy.linalg / cuarray.linalg)."""
+    from cuarray.scipy.linalg import expm
+    from cuarray.scipy.signal._state_space import ss2tf, ss2zpk
+    if len(system) == 2:
+        d = cont2discrete(tuple(tf2ss(*system)), dt, method=method, alpha=alpha)
+        return tuple(ss2tf(*d[:4])) + (dt,)
+    if len(system) == 3:
+        d = cont2discrete(tuple(zpk2ss(*system)), dt, method=method, alpha=alpha)
+        return tuple(ss2zpk(*d[:4])) + (dt,)
+    if len(system) != 4:
+        raise ValueError("First argument must either be a tuple of 2 (tf), 3 (zpk), or 4 "
+                         "(ss) arrays.")
+    a, b, c, d = (cuarray.atleast_2d(M if isinstance(M, ndarray) else
+                                     cuarray.asarray(numpy.asarray(M, dtype=float)))
+                  .astype(numpy.float64) for M in system)
+    n, m = a.shape[0], b.shape[1]
+    if method in ("bilinear", "tustin"):
+        method, alpha = "gbt", 0.5
+    elif method in ("euler", "forward_diff"):
+        method, alpha = "gbt", 0.0
+    elif method == "backward_diff":
+        method, alpha = "gbt", 1.0
+    elif method == "gbt":
+        if alpha is None:
+            raise ValueError("Alpha parameter must be specified for the generalized bilinear "
+                             "transform (gbt) method")
+        if alpha < 0 or alpha > 1:
+            raise ValueError("Alpha parameter must be within the interval [0,1] for the gbt "
+                             "method")
+    if method == "gbt":
+        ima = cuarray.eye(n) - alpha * dt * a
+        ad = cuarray.linalg.solve(ima, cuarray.eye(n) + (1.0 - alpha) * dt * a)
+        bd = cuarray.linalg.solve(ima, dt * b)
+        cd = cuarray.linalg.solve(ima.T, c.T).T
+        dd = d + alpha * (c @ bd)
+    elif method == "zoh":
+        em = cuarray.zeros((n + m, n + m))
+        em[:n, :n] = a
+        em[:n, n:] = b
+        ms = expm(dt * em)[:n, :]
+        ad, bd, cd, dd = ms[:, :n], ms[:, n:], c, d
+    elif method == "foh":
+        em = cuarray.zeros((n + 2 * m, n + 2 * m))
+        em[:n, :n] = a * dt
+        em[:n, n:n + m] = b * dt
+        em[n:n + m, n + m:] = cuarray.eye(m)
+        ms = expm(em)
+        ms11, ms12, ms13 = ms[:n, :n], ms[:n, n:n + m], ms[:n, n + m:]
+        ad, bd, cd, dd = ms11, ms12 - ms13 + ms11 @ ms13, c, d + c @ ms13
+    elif method == "impulse":
+        if not bool(cuarray.all(cuarray.abs(d) <= 1e-8)):
+            raise ValueError("Impulse method is only applicable to strictly proper systems")
+        ad = expm(a * dt)
+        bd = ad @ b * dt
+        cd, dd = c, c @ b * dt
+    else:
+        raise ValueError(f"Unknown transformation method '{method}'")
+    return ad, bd, cd, dd, dt
