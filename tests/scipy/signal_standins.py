@@ -50,6 +50,8 @@ def standins(monkeypatch):
     monkeypatch.setattr(cuarray.linalg, "eigvals", _wrap(numpy.linalg.eigvals))
     monkeypatch.setattr(cuarray.linalg, "pinv", _wrap(numpy.linalg.pinv))
     monkeypatch.setattr(cuarray.linalg, "inv", _wrap(numpy.linalg.inv))
+    monkeypatch.setattr(cuarray.linalg, "eigh", _wrap(numpy.linalg.eigh))
+    monkeypatch.setattr(cuarray, "take_along_axis", _wrap(numpy.take_along_axis))
     import cuarray.scipy.linalg
     monkeypatch.setattr(cuarray.scipy.linalg, "expm", _wrap(scipy_linalg.expm))
     monkeypatch.setattr(cuarray.linalg, "lstsq", _wrap(numpy.linalg.lstsq))

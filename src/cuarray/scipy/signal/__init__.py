@@ -4,8 +4,8 @@
 Not available yet: the LTI system classes (lti, dlti, StateSpace, TransferFunction,
 ZerosPolesGain: the simulators, responses and cont2discrete take system tuples),
 place_poles, remez, gammatone, firwin_2d, residue, residuez, invres, invresz,
-unique_roots, max_len_seq, find_peaks_cwt, envelope, ShortTimeFFT,
-closest_STFT_dual_window, and windows.dpss.
+unique_roots, max_len_seq, find_peaks_cwt, envelope, ShortTimeFFT and
+closest_STFT_dual_window.
 """
 from cuarray.scipy.signal import windows  # noqa: F401
 from cuarray.scipy.signal.windows import get_window  # noqa: F401
