@@ -407,3 +407,43 @@ def test_cont2discrete(xp, method, alpha):
                                    atol=1e-10)
     with pytest.raises(ValueError):
         s.cont2discrete((A, B, C, D), 0.1, method="bad")
+
+
+@pytest.mark.filterwarnings("ignore::UserWarning")  # both libraries' BadCoefficients
+def test_lti_classes(xp):
+    from cuarray.scipy import signal as s
+    b, a = ss.butter(2, 3.0, analog=True)
+    sys_c = s.lti(b, a)
+    ref_c = ss.lti(b, a)
+    assert isinstance(sys_c, s.TransferFunction) and isinstance(sys_c, s.lti)
+    np.testing.assert_allclose(xp.asnumpy(sys_c.num), ref_c.num)
+    np.testing.assert_allclose(xp.asnumpy(sys_c.den), ref_c.den)
+    np.testing.assert_allclose(np.sort_complex(xp.asnumpy(sys_c.poles)),
+                               np.sort_complex(ref_c.poles), rtol=1e-9)
+    T = np.linspace(0, 4, 200)
+    for f in ("impulse", "step"):
+        for g, w in zip(getattr(sys_c, f)(T=T), getattr(ref_c, f)(T=T)):
+            np.testing.assert_allclose(xp.asnumpy(g), w, rtol=1e-7, atol=1e-9)
+    zpk = sys_c.to_zpk()
+    assert isinstance(zpk, s.ZerosPolesGain)
+    np.testing.assert_allclose(float(xp.asnumpy(zpk.gain)), ref_c.to_zpk().gain, rtol=1e-9)
+    ssys = sys_c.to_ss()
+    for g, w in zip((ssys.A, ssys.B, ssys.C, ssys.D), (ref_c.to_ss().A, ref_c.to_ss().B,
+                                                          ref_c.to_ss().C, ref_c.to_ss().D)):
+        np.testing.assert_allclose(xp.asnumpy(g), w, rtol=1e-9, atol=1e-12)
+    d = sys_c.to_discrete(0.05)
+    rd = ref_c.to_discrete(0.05)
+    assert isinstance(d, s.dlti) and d.dt == rd.dt
+    np.testing.assert_allclose(xp.asnumpy(d.num).ravel(), rd.num.ravel(), rtol=1e-8,
+                               atol=1e-12)
+    sys_d = s.dlti(*ss.butter(2, 0.3), dt=0.1)
+    ref_d = ss.dlti(*ss.butter(2, 0.3), dt=0.1)
+    u = np.random.default_rng(15).standard_normal(100)
+    for g, w in zip(sys_d.output(xp.asarray(u), None), ref_d.output(u, None)):
+        np.testing.assert_allclose(xp.asnumpy(g), w, rtol=1e-8, atol=1e-10)
+    for g, w in zip(s.dlsim(sys_d, xp.asarray(u)), ss.dlsim(ref_d, u)):
+        np.testing.assert_allclose(xp.asnumpy(g), w, rtol=1e-8, atol=1e-10)
+    for g, w in zip(sys_d.freqresp(n=32), ref_d.freqresp(n=32)):
+        np.testing.assert_allclose(xp.asnumpy(g), w, rtol=1e-8, atol=1e-10)
+    with pytest.raises(ValueError):
+        s.lti(1.0)

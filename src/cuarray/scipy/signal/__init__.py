@@ -1,11 +1,9 @@
 """cuarray.scipy.signal: SciPy's signal processing on the GPU (cuarray version of
 `scipy.signal` / `cupyx.scipy.signal`).
 
-Not available yet: the LTI system classes (lti, dlti, StateSpace, TransferFunction,
-ZerosPolesGain: the simulators, responses and cont2discrete take system tuples),
-place_poles, remez, gammatone, firwin_2d, residue, residuez, invres, invresz,
-unique_roots, max_len_seq, find_peaks_cwt, envelope, ShortTimeFFT and
-closest_STFT_dual_window.
+Not available yet: arithmetic between system objects, place_poles, remez, gammatone,
+firwin_2d, residue, residuez, invres, invresz, unique_roots, max_len_seq, find_peaks_cwt,
+envelope, ShortTimeFFT and closest_STFT_dual_window.
 """
 from cuarray.scipy.signal import windows  # noqa: F401
 from cuarray.scipy.signal.windows import get_window  # noqa: F401
@@ -31,3 +29,4 @@ from cuarray.scipy.signal._czt import *  # noqa: F401,F403
 from cuarray.scipy.signal._wavelets import *  # noqa: F401,F403
 from cuarray.scipy.signal._elliptic import *  # noqa: F401,F403
 from cuarray.scipy.signal._dlsim import *  # noqa: F401,F403
+from cuarray.scipy.signal._ltisys import *  # noqa: F401,F403

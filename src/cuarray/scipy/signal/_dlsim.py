@@ -73,7 +73,19 @@ extern "C" __global__ void ss_apply(const {T}* Apow, const {T}* e, {T}* X, long 
 """
 
 
+def _unwrap(system, discrete):
+    """System objects (lti, dlti) as the tuples the functions below take."""
+    from cuarray.scipy.signal._ltisys import LinearTimeInvariant
+    if isinstance(system, LinearTimeInvariant):
+        if (system.dt is None) == discrete:
+            kind = "discrete" if discrete else "continuous"
+            raise AttributeError(f"this function takes {kind}-time systems")
+        return system._system()
+    return system
+
+
 def _as_ss(system):
+    system = _unwrap(system, True)
     if not isinstance(system, tuple) or len(system) not in (3, 4, 5):
         raise ValueError("cuarray.scipy.signal.dlsim takes a system tuple (num, den, dt), "
                          "(zeros, poles, gain, dt) or (A, B, C, D, dt)")
@@ -118,6 +130,7 @@ def _states(A, V, x0):
 def dlsim(system, u, t=None, x0=None):
     """cuarray version of `scipy.signal.dlsim` for tuple systems (dlti objects are not
     available); returns xout too for (A, B, C, D, dt) systems, as SciPy does."""
+    system = _unwrap(system, True)
     (A, B, C, D), dt = _as_ss(system)
     u = u if isinstance(u, ndarray) else cuarray.asarray(numpy.asarray(u, dtype=float))
     u = cuarray.atleast_1d(u).astype(numpy.float64)
@@ -190,6 +203,7 @@ def dstep(system, x0=None, t=None, n=None):
 
 def _tf_of(system, discrete):
     """(kind, data) of a system tuple: ('tf', (num, den)) or ('zpk', (z, p, k))."""
+    system = _unwrap(system, discrete)
     from cuarray.scipy.signal._state_space import ss2tf
     from cuarray.scipy.signal._tf_transforms import normalize
     parts = system[:-1] if discrete else system
@@ -237,6 +251,7 @@ def _mag_phase(y):
 
 def dbode(system, w=None, n=100):
     """cuarray version of `scipy.signal.dbode` for system tuples."""
+    system = _unwrap(system, True)
     w, y = dfreqresp(system, w=w, n=n)
     return (w / float(system[-1]),) + _mag_phase(y)
 
@@ -248,6 +263,7 @@ def bode(system, w=None, n=100):
 
 
 def _as_ss_cont(system):
+    system = _unwrap(system, False)
     if not isinstance(system, tuple) or len(system) not in (2, 3, 4):
         raise ValueError("system must be a tuple (num, den), (zeros, poles, gain) or "
                          "(A, B, C, D)")
@@ -357,6 +373,9 @@ def cont2discrete(system, dt, method="zoh", alpha=None):
     """cuarray version of `scipy.signal.cont2discrete` for system tuples (matrix
     exponentials and solves with cuarray.scipy.linalg / cuarray.linalg)."""
     from cuarray.scipy.linalg import expm
+    from cuarray.scipy.signal._ltisys import LinearTimeInvariant
+    if isinstance(system, LinearTimeInvariant):
+        return system.to_discrete(dt, method=method, alpha=alpha)
     from cuarray.scipy.signal._state_space import ss2tf, ss2zpk
     if len(system) == 2:
         d = cont2discrete(tuple(tf2ss(*system)), dt, method=method, alpha=alpha)
