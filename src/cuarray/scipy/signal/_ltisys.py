@@ -24,9 +24,6 @@ class LinearTimeInvariant:
     def dt(self):
         return self._dt
 
-    def _tuple(self):
-        raise NotImplementedError  # defined by each representation
-
     def to_tf(self):
         """The system as a TransferFunction."""
         from cuarray.scipy.signal._dlsim import _tf_of
