@@ -5,6 +5,7 @@ as written, on host memory. On a GPU the real calls run instead."""
 import numpy
 import pytest
 import scipy.fft
+import scipy.linalg as scipy_linalg
 
 import hostemu
 
@@ -45,9 +46,14 @@ def standins(monkeypatch):
     # The tiled transpose is block-cooperative (2-D blocks): the elementwise copy instead.
     monkeypatch.setattr(_transpose, "transpose_copy", lambda src, dst: False)
     monkeypatch.setattr(cuarray.linalg, "solve", _wrap(numpy.linalg.solve))
+    monkeypatch.setattr(cuarray, "eye", _wrap(numpy.eye))
     monkeypatch.setattr(cuarray.linalg, "eigvals", _wrap(numpy.linalg.eigvals))
     monkeypatch.setattr(cuarray.linalg, "pinv", _wrap(numpy.linalg.pinv))
     monkeypatch.setattr(cuarray.linalg, "inv", _wrap(numpy.linalg.inv))
+    monkeypatch.setattr(cuarray.linalg, "eigh", _wrap(numpy.linalg.eigh))
+    monkeypatch.setattr(cuarray, "take_along_axis", _wrap(numpy.take_along_axis))
+    import cuarray.scipy.linalg
+    monkeypatch.setattr(cuarray.scipy.linalg, "expm", _wrap(scipy_linalg.expm))
     monkeypatch.setattr(cuarray.linalg, "lstsq", _wrap(numpy.linalg.lstsq))
     monkeypatch.setattr(cuarray, "matmul", _wrap(numpy.matmul))
     monkeypatch.setattr(cuarray.ndarray, "__matmul__", _wrap(numpy.matmul))

@@ -158,3 +158,24 @@ def test_ca_cfar_and_mvdr(xp):
     want = wb / (sv.conj().T @ wb)
     np.testing.assert_allclose(xp.asnumpy(signal.mvdr(xp.asarray(sens), xp.asarray(sv))),
                                want, rtol=1e-8)
+
+
+CUPYX_SIGNAL = ["complex_cepstrum", "real_cepstrum", "inverse_complex_cepstrum",
+                "minimum_phase", "convolve1d2o", "convolve1d3o", "channelize_poly",
+                "firfilter", "firfilter2", "firfilter_zi", "freq_shift", "pulse_compression",
+                "pulse_doppler", "cfar_alpha", "ca_cfar", "mvdr"]
+
+
+def test_namespaces():
+    import cuarray
+    from cuarray import signal
+    from cuarray.scipy import signal as s
+    assert sorted(signal.__all__) == sorted(CUPYX_SIGNAL)
+    assert cuarray.signal is signal and cuarray.scipy.signal is s
+    for mod in (signal, s, s.windows):
+        for name in getattr(mod, "__all__", [n for n in dir(mod) if not n.startswith("_")]):
+            assert callable(getattr(mod, name)) or name == "windows", name
+    # Every SciPy name cuarray lacks is listed in the package docstring.
+    missing = [n for n in ss.__all__ if not hasattr(s, n)]
+    doc = " ".join(s.__doc__.split())
+    assert all(n in doc for n in missing), [n for n in missing if n not in doc]

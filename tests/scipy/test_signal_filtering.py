@@ -79,8 +79,10 @@ def test_lfilter_errors(cp):
         s.sosfilt(np.zeros(6), x)
 
 
-@pytest.mark.parametrize("shape,axis", [((5000,), -1), ((64, 1000), -1), ((700, 3), 0)])
-def test_sosfilt(cp, shape, axis):
+@pytest.mark.parametrize("shape,axis", [((5000,), -1), ((64, 1000), -1), ((700, 3), 0),
+                                        ((2, 70000), -1), ((1,), 0)])
+def test_sosfilt(xp, shape, axis):
+    cp = xp
     from cuarray.scipy import signal as s
     rng = np.random.default_rng(9)
     x = rng.standard_normal(shape)
@@ -158,3 +160,19 @@ def test_deconvolve(xp):
     np.testing.assert_allclose(xp.asnumpy(r), wr, rtol=1e-8, atol=1e-10)
     with pytest.raises(ValueError, match="1-D"):
         s.deconvolve(xp.zeros((2, 2)), xp.asarray(div))
+
+
+@pytest.mark.parametrize("irlen", [None, 40])
+def test_filtfilt_gust(xp, irlen):
+    from cuarray.scipy import signal as s
+    rng = np.random.default_rng(12)
+    x = rng.standard_normal((3, 300))
+    b, a = ss.butter(3, 0.2)
+    for axis, xx in ((-1, x), (0, x.T.copy())):
+        got = s.filtfilt(b, a, xp.asarray(xx), axis=axis, method="gust", irlen=irlen)
+        want = ss.filtfilt(b, a, xx, axis=axis, method="gust", irlen=irlen)
+        np.testing.assert_allclose(xp.asnumpy(got), want, rtol=1e-7, atol=1e-9)
+    got = s.filtfilt([0.5], [1.0], xp.asarray(x), method="gust")
+    np.testing.assert_allclose(xp.asnumpy(got), ss.filtfilt([0.5], [1.0], x, method="gust"))
+    with pytest.raises(ValueError, match="method"):
+        s.filtfilt(b, a, xp.asarray(x), method="bad")

@@ -60,7 +60,7 @@ def test_get_window_names_and_errors(cp):
         w.hann(-1)
     with pytest.raises(ValueError, match="non-negative integer"):
         w.hann(2.5)
-    assert w.__all__ and "dpss" not in w.__all__
+    assert sorted(w.__all__) == sorted(sw.__all__)
 
 
 
@@ -89,3 +89,29 @@ def test_get_window_chebwin_kbd(xp):
     np.testing.assert_allclose(
         xp.asnumpy(get_window(("kbd", 3.0), 16, fftbins=False)),
         sw.get_window(("kbd", 3.0), 16, fftbins=False), rtol=1e-12)
+
+
+@pytest.mark.parametrize("M", [1, 2, 7, 8, 64, 65])
+@pytest.mark.parametrize("sym", [True, False])
+def test_dpss(xp, M, sym):
+    from cuarray.scipy.signal import windows as w
+    for kw in ({}, {"Kmax": 3}, {"Kmax": 2, "norm": "subsample"},
+               {"Kmax": 3, "norm": "approximate"}, {"Kmax": 3, "return_ratios": True},
+               {"return_ratios": True}):
+        if M < 4 and "Kmax" in kw:
+            continue
+        NW = min(2.5, M / 2 - 0.1) if M > 1 else 1.0
+        got = w.dpss(M, NW, sym=sym, **kw)
+        want = sw.dpss(M, NW, sym=sym, **kw)
+        if kw.get("return_ratios"):
+            np.testing.assert_allclose(np.asarray(xp.asnumpy(got[1])), want[1], rtol=1e-7,
+                                       atol=1e-10)
+            got, want = got[0], want[0]
+        np.testing.assert_allclose(xp.asnumpy(got), want, rtol=1e-7, atol=1e-9,
+                                   err_msg=str(kw))
+    if M > 4:
+        np.testing.assert_allclose(
+            xp.asnumpy(w.get_window(("dpss", 2.0), M, fftbins=not sym)),
+            sw.get_window(("dpss", 2.0), M, fftbins=not sym), rtol=1e-7, atol=1e-9)
+    with pytest.raises(ValueError):
+        w.dpss(8, 5.0)

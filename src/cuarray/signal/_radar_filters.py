@@ -119,16 +119,14 @@ def firfilter_zi(b):
 
 
 def firfilter2(b, x, axis=-1, padtype="odd", padlen=None, method="pad", irlen=None):
-    """cuarray version of `cupyx.signal.firfilter2` (forward-backward FIR, method='pad';
-    'gust' raises ValueError)."""
+    """cuarray version of `cupyx.signal.firfilter2` (forward-backward FIR; method='gust'
+    works here too, where CuPy raises)."""
     from cuarray.scipy.signal import filtfilt
     if method not in ("pad", "gust"):
         raise ValueError("method must be 'pad' or 'gust'.")
-    if method == "gust":
-        raise ValueError("cuarray.signal.firfilter2 supports method='pad' only")
     b = b if isinstance(b, ndarray) else cuarray.asarray(numpy.asarray(b))
     return filtfilt(cuarray.atleast_1d(b), cuarray.ones(1, numpy.float32), x, axis=axis,
-                    padtype=padtype, padlen=padlen)
+                    padtype=padtype, padlen=padlen, method=method, irlen=irlen)
 
 
 def freq_shift(x, freq, fs):

@@ -1,5 +1,10 @@
 """cuarray.scipy.signal: SciPy's signal processing on the GPU (cuarray version of
-`scipy.signal` / `cupyx.scipy.signal`)."""
+`scipy.signal` / `cupyx.scipy.signal`).
+
+Not available yet: arithmetic between system objects, place_poles, remez, gammatone,
+firwin_2d, residue, residuez, invres, invresz, unique_roots, max_len_seq, find_peaks_cwt,
+envelope, ShortTimeFFT and closest_STFT_dual_window.
+"""
 from cuarray.scipy.signal import windows  # noqa: F401
 from cuarray.scipy.signal.windows import get_window  # noqa: F401
 from cuarray.scipy.signal._convolution import *  # noqa: F401,F403
@@ -21,3 +26,7 @@ from cuarray.scipy.signal._tf_transforms import *  # noqa: F401,F403
 from cuarray.scipy.signal._order_selection import *  # noqa: F401,F403
 from cuarray.scipy.signal._state_space import *  # noqa: F401,F403
 from cuarray.scipy.signal._czt import *  # noqa: F401,F403
+from cuarray.scipy.signal._wavelets import *  # noqa: F401,F403
+from cuarray.scipy.signal._elliptic import *  # noqa: F401,F403
+from cuarray.scipy.signal._dlsim import *  # noqa: F401,F403
+from cuarray.scipy.signal._ltisys import *  # noqa: F401,F403

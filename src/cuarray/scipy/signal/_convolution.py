@@ -311,7 +311,7 @@ def oaconvolve(in1, in2, mode="full", axes=None):
                  for i in range(in1.ndim)]
         return _apply_conv_mode(_freq_conv(in1, in2, axes, shape), s1, s2, mode, axes)
     ax = blocked[0]
-    block, overlap, step1, step2 = plans[ax]
+    block, overlap = plans[ax][:2]
     long_, short = (in1, in2) if s1[ax] >= s2[ax] else (in2, in1)
     ret = _overlap_add(long_, short, ax, block, overlap, [a for a in axes if a != ax])
     return _apply_conv_mode(ret, s1, s2, mode, axes)
@@ -341,18 +341,18 @@ def _overlap_add(x, h, ax, block, overlap, other_axes):
                          axes=fax)
     yb = yb[tuple(slice(0, shape_o[a]) if a in shape_o else slice(None)
                   for a in range(yb.ndim))]
-    # Each block's tail of `overlap` samples lands on the next block's head.
-    lead = yb.shape[:-2]
-    out = cuarray.zeros(lead + ((nblocks + 1) * step + overlap,), yb.dtype)
-    body = out[..., :nblocks * step].reshape(lead + (nblocks, step))
-    body += yb[..., :step]
-    if overlap:
+    # Each block's tail of `overlap` samples lands on the next block's head: added in
+    # place (the regions are disjoint when overlap <= step), then the blocks' first
+    # `step` samples and the last tail are laid end to end.
+    if overlap and nblocks > 1:
         if overlap <= step:
-            tails = out[..., step:(nblocks + 1) * step].reshape(lead + (nblocks, step))
-            tails[..., :overlap] += yb[..., step:]
+            yb[..., 1:, :overlap] += yb[..., :-1, step:]
         else:
-            for b in range(nblocks):
-                out[..., (b + 1) * step:(b + 1) * step + overlap] += yb[..., b, step:]
+            for b in range(1, nblocks):
+                yb[..., b, :overlap] += yb[..., b - 1, step:]
+    lead = yb.shape[:-2]
+    body = yb[..., :step].reshape(lead + (nblocks * step,))
+    out = cuarray.concatenate((body, yb[..., -1, step:]), axis=-1) if overlap else body
     out = out[..., :n + k - 1]
     return cuarray.moveaxis(out, -1, ax)
 

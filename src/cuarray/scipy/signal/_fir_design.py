@@ -8,7 +8,7 @@ import numpy
 import cuarray
 from cuarray.scipy.signal.windows import get_window
 
-__all__ = ["firwin", "kaiser_beta", "kaiser_atten", "kaiserord", "minimum_phase"]
+__all__ = ["firwin", "kaiser_beta", "kaiser_atten", "kaiserord", "minimum_phase", "firls"]
 
 
 def kaiser_beta(a):
@@ -162,3 +162,62 @@ def minimum_phase(h, method="homomorphic", n_fft=None, *, half=True):
         h_min = _fft.ifft(cuarray.exp(_fft.fft(t * win))).real
     n_out = (n_half + h.shape[0] % 2) if half else h.shape[0]
     return h_min[:n_out]
+
+
+def firls(numtaps, bands, desired, *, weight=None, fs=None):
+    """cuarray version of `scipy.signal.firls` (band specification on the host; the normal
+    equations are built and solved on the GPU, by least squares, which also covers SciPy's
+    rank-deficient fallback)."""
+    bands = numpy.asarray(cuarray.asnumpy(bands) if isinstance(bands, cuarray.ndarray)
+                          else bands, dtype=float)
+    desired = numpy.asarray(cuarray.asnumpy(desired) if isinstance(desired, cuarray.ndarray)
+                            else desired, dtype=float)
+    nyq = 0.5 * _fs(fs)
+    numtaps = int(numtaps)
+    if numtaps % 2 == 0 or numtaps < 1:
+        raise ValueError("numtaps must be odd and >= 1")
+    M = (numtaps - 1) // 2
+    bands = bands.flatten() / nyq
+    if len(bands) % 2 != 0:
+        raise ValueError("bands must contain frequency pairs.")
+    if (bands < 0).any() or (bands > 1).any():
+        raise ValueError("bands must be between 0 and 1 relative to Nyquist")
+    bands = bands.reshape(-1, 2)
+    desired = desired.flatten()
+    if bands.size != desired.size:
+        raise ValueError(f"desired must have one entry per frequency, got {desired.size} "
+                         f"gains for {bands.size} frequencies.")
+    desired = desired.reshape(-1, 2)
+    if (numpy.diff(bands) <= 0).any() or (numpy.diff(bands[:, 0]) < 0).any():
+        raise ValueError("bands must be monotonically nondecreasing and have width > 0.")
+    if (bands[:-1, 1] > bands[1:, 0]).any():
+        raise ValueError("bands must not overlap.")
+    if (desired < 0).any():
+        raise ValueError("desired must be non-negative.")
+    weight = numpy.ones(len(desired)) if weight is None else \
+        numpy.asarray(weight, dtype=float).flatten()
+    if len(weight) != len(desired):
+        raise ValueError(f"weight must be the same size as the number of band pairs "
+                         f"({len(bands)}).")
+    if (weight < 0).any():
+        raise ValueError("weight must be non-negative.")
+    n = cuarray.arange(numtaps, dtype=numpy.float64)
+    nb = n[:M + 1]
+    q = cuarray.zeros(numtaps)
+    rhs = cuarray.zeros(M + 1)
+    for (lo, hi), (dlo, dhi), w in zip(bands.tolist(), desired.tolist(), weight.tolist()):
+        slope = (dhi - dlo) / (hi - lo)
+        icpt = dlo - lo * slope
+        q += w * (cuarray.sinc(hi * n) * hi - cuarray.sinc(lo * n) * lo)
+
+        def edge(f):
+            t = f * (slope * f + icpt) * cuarray.sinc(f * nb)
+            t[0] -= slope * f * f / 2.0
+            t[1:] += slope * cuarray.cos(nb[1:] * math.pi * f) / (math.pi * nb[1:]) ** 2
+            return t
+        rhs += w * (edge(hi) - edge(lo))
+    i = cuarray.arange(M + 1).reshape(-1, 1)
+    j = cuarray.arange(M + 1).reshape(1, -1)
+    Q = q[cuarray.abs(i - j)] + q[i + j]   # Toeplitz plus Hankel parts of the normal matrix
+    a = cuarray.linalg.lstsq(Q, rhs, rcond=None)[0]
+    return cuarray.concatenate((a[:0:-1], 2 * a[:1], a[1:]))

@@ -11,9 +11,9 @@ import cuarray
 from cuarray._core.ndarray import ndarray
 from cuarray.scipy.signal._zpk2sos import zpk2sos
 
-__all__ = ["iirfilter", "butter", "cheby1", "cheby2", "iirnotch", "iirpeak", "buttap",
-           "cheb1ap", "cheb2ap", "lp2lp_zpk", "lp2hp_zpk", "lp2bp_zpk", "lp2bs_zpk",
-           "bilinear_zpk", "zpk2tf", "tf2zpk", "sos2tf", "sos2zpk", "tf2sos"]
+__all__ = ["iirfilter", "butter", "cheby1", "cheby2", "bessel", "iirnotch", "iirpeak",
+           "buttap", "cheb1ap", "cheb2ap", "besselap", "lp2lp_zpk", "lp2hp_zpk", "lp2bp_zpk",
+           "lp2bs_zpk", "bilinear_zpk", "zpk2tf", "tf2zpk", "sos2tf", "sos2zpk", "tf2sos"]
 
 
 def _dev(v):
@@ -69,6 +69,28 @@ def cheb2ap(N, rs):
     p = 1 / p
     k = (cuarray.prod(-p) / cuarray.prod(-z)).real
     return z, p, k
+
+
+def besselap(N, norm="phase"):
+    """cuarray version of `scipy.signal.besselap` for norm 'phase' and 'delay' (the poles
+    are the roots of the reverse Bessel polynomial, found by cuarray.roots: accurate to
+    about order 15)."""
+    if abs(int(N)) != N:
+        raise ValueError("Filter order must be a nonnegative integer")
+    if norm not in ("phase", "delay"):
+        raise ValueError("normalization not understood" if norm != "mag" else
+                         "cuarray.scipy.signal.besselap supports norm='phase' and 'delay'")
+    if N == 0:
+        return cuarray.zeros(0), cuarray.zeros(0, numpy.complex128), cuarray.asarray(1.0)
+    # theta_N(s) = sum_k (2N - k)! / (2^(N - k) k! (N - k)!) s^k, highest power first
+    coef = [math.factorial(2 * N - k) // (2 ** (N - k) * math.factorial(k)
+                                           * math.factorial(N - k)) for k in range(N, -1, -1)]
+    a_last = coef[-1]
+    p = cuarray.roots(cuarray.asarray(numpy.array(coef, dtype=numpy.float64)))
+    p = p.astype(numpy.complex128)
+    if norm == "delay":
+        return cuarray.zeros(0), p, cuarray.asarray(float(a_last))
+    return cuarray.zeros(0), p * 10 ** (-math.log10(a_last) / N), cuarray.asarray(1.0)
 
 
 def _degree(z, p):
@@ -236,13 +258,16 @@ _BANDS = {"band": "bandpass", "bandpass": "bandpass", "pass": "bandpass", "bp": 
           "high": "highpass", "highpass": "highpass", "h": "highpass", "hp": "highpass"}
 _TYPES = {"butter": "butter", "butterworth": "butter", "cheby1": "cheby1",
           "chebyshev1": "cheby1", "chebyi": "cheby1", "cheby2": "cheby2",
-          "chebyshev2": "cheby2", "chebyii": "cheby2"}
+          "chebyshev2": "cheby2", "chebyii": "cheby2", "ellip": "ellip", "elliptic": "ellip",
+          "cauer": "ellip", "bessel": "bessel_phase",
+          "bessel_phase": "bessel_phase", "bessel_delay": "bessel_delay",
+          "bessel_mag": "bessel_mag"}
 
 
 def iirfilter(N, Wn, rp=None, rs=None, btype="band", analog=False, ftype="butter",
               output="ba", fs=None):
-    """cuarray version of `scipy.signal.iirfilter` (ftypes butter, cheby1, cheby2; band
-    edges are host values; the gain of output='zpk' is a 0-d array)."""
+    """cuarray version of `scipy.signal.iirfilter` (bessel with norm 'phase' or 'delay';
+    band edges are host values; the gain of output='zpk' is a 0-d array)."""
     ftype, btype, output = (s.lower() for s in (ftype, btype, output))
     Wn = numpy.asarray(cuarray.asnumpy(Wn) if isinstance(Wn, ndarray) else Wn, dtype=float)
     if fs is not None:
@@ -267,6 +292,13 @@ def iirfilter(N, Wn, rp=None, rs=None, btype="band", analog=False, ftype="butter
         raise ValueError("stopband attenuation (rs) must be positive")
     if ftype == "butter":
         z, p, k = buttap(N)
+    elif ftype.startswith("bessel"):
+        z, p, k = besselap(N, norm=ftype[7:])
+    elif ftype == "ellip":
+        if rs is None or rp is None:
+            raise ValueError("Both rp and rs must be provided to design an elliptic filter.")
+        from cuarray.scipy.signal._elliptic import ellipap
+        z, p, k = ellipap(N, rp, rs)
     elif ftype == "cheby1":
         if rp is None:
             raise ValueError("passband ripple (rp) must be provided to design a Chebyshev I "
@@ -327,6 +359,12 @@ def cheby2(N, rs, Wn, btype="low", analog=False, output="ba", fs=None):
     """cuarray version of `scipy.signal.cheby2`."""
     return iirfilter(N, Wn, rs=rs, btype=btype, analog=analog, output=output,
                      ftype="cheby2", fs=fs)
+
+
+def bessel(N, Wn, btype="low", analog=False, output="ba", norm="phase", fs=None):
+    """cuarray version of `scipy.signal.bessel` (norm 'phase' or 'delay')."""
+    return iirfilter(N, Wn, btype=btype, analog=analog, output=output, ftype="bessel_" + norm,
+                     fs=fs)
 
 
 def _notch_peak(w0, Q, ftype, fs):

@@ -6,7 +6,7 @@ import numpy
 import cuarray
 from cuarray._core.ndarray import ndarray
 from cuarray.scipy.signal import _kernels as _k
-from cuarray.scipy.signal._iir_scan import recurrence
+from cuarray.scipy.signal._iir_scan import MAX_STATE, recurrence, sos_cascade, tf_filter
 
 __all__ = ["lfilter", "lfiltic", "lfilter_zi", "sosfilt", "sosfilt_zi", "filtfilt",
            "sosfiltfilt", "deconvolve"]
@@ -147,7 +147,11 @@ def lfilter(b, a, x, axis=-1, zi=None):
                                  f"{zi.shape}.")
             zi = cuarray.broadcast_to(zi, expected)
         Zi, _ = _rows(zi.astype(dt, copy=False), axis)
-    Y, zf = _lfilter_rows(bb, aa, X, Zi, a.size - 1)
+    if 1 < a.size and K - 1 <= MAX_STATE and X.shape[1]:
+        # IIR: one state-space scan in SciPy's own structure (zi is its state).
+        Y, zf = tf_filter(bb, aa, X, Zi)
+    else:
+        Y, zf = _lfilter_rows(bb, aa, X, Zi, a.size - 1)
     y = _unrows(Y, shape, axis)
     if zi is None:
         return y
@@ -247,7 +251,8 @@ def sosfilt_zi(sos):
 
 
 def sosfilt(sos, x, axis=-1, zi=None):
-    """cuarray version of `scipy.signal.sosfilt` (each section a parallel scan)."""
+    """cuarray version of `scipy.signal.sosfilt` (the whole cascade is one parallel scan
+    whose state is every section's two delays)."""
     if not isinstance(x, ndarray):
         raise TypeError("cuarray.scipy.signal.sosfilt takes a cuarray array x; move it to "
                         "the GPU with cuarray.asarray(x)")
@@ -266,19 +271,19 @@ def sosfilt(sos, x, axis=-1, zi=None):
             raise ValueError(f"Invalid zi shape. With axis={axis}, an input with shape "
                              f"{x.shape}, and an sos array with {n_sections} sections, zi "
                              f"must have shape {expected}, got {zi.shape}.")
-        Zi = [_rows(zi[k].astype(dt, copy=False), axis)[0] for k in range(n_sections)]
+        # (sections, ..., 2, ...) -> rows (S, sections * 2): each row's state vector
+        rows = [_rows(zi[k].astype(dt, copy=False), axis)[0] for k in range(n_sections)]
+        Zi = cuarray.stack(rows, axis=1).reshape(X.shape[0], 2 * n_sections)
     sos = sos.astype(dt)
-    zfs = []
-    Y = X
-    for k in range(n_sections):
-        bb, aa = _normalise(sos[k, :3], sos[k, 3:], dt)
-        Y, zf = _lfilter_rows(bb, aa, Y, None if Zi is None else Zi[k], 2)
-        zfs.append(zf)
+    sos = sos / sos[:, 3:4]
+    Y, zf = sos_cascade(sos, X, Zi)
     y = _unrows(Y, shape, axis)
     if zi is None:
         return y
     zshape = shape[:-1] + (2,)
-    return y, cuarray.stack([_unrows(z, zshape, axis) for z in zfs])
+    zf = zf.reshape(X.shape[0], n_sections, 2)
+    return y, cuarray.stack([_unrows(cuarray.ascontiguousarray(zf[:, k, :]), zshape, axis)
+                             for k in range(n_sections)])
 
 
 def _axis_slice(a, start=None, stop=None, step=None, axis=-1):
@@ -321,15 +326,64 @@ def _validate_pad(padtype, padlen, x, axis, ntaps):
     return edge, ext
 
 
+def _filtfilt_gust(b, a, x, axis, irlen):
+    """Gustafsson's forward-backward filter: the initial states of both passes solve a
+    least-squares problem (cuarray.linalg.lstsq) that removes the transients."""
+    order = max(a.size, b.size) - 1
+    if order == 0:
+        return (b[0] / a[0]) ** 2 * x
+    x = cuarray.swapaxes(x, axis, -1)
+    n = x.shape[-1]
+    m = n if irlen is None or n <= 2 * irlen else irlen
+    dt = _filter_dtype(b.dtype, a.dtype)
+    zi = cuarray.zeros(order, dt)
+    zi[0] = 1
+    Obs = cuarray.zeros((m, order), dt)
+    Obs[:, 0] = lfilter(b, a, cuarray.zeros(m, dt), zi=zi)[0]
+    for k in range(1, order):
+        Obs[k:, k] = Obs[:-k, 0]
+    Obsr = Obs[::-1]
+    S = lfilter(b, a, Obsr, axis=0)
+    Sr = S[::-1]
+    if m == n:
+        M = cuarray.concatenate((Sr - Obs, Obsr - S), axis=1)
+        W = cuarray.concatenate((Sr, Obsr), axis=1)
+    else:
+        M = cuarray.zeros((2 * m, 2 * order), dt)
+        M[:m, :order] = Sr - Obs
+        M[m:, order:] = Obsr - S
+        W = cuarray.zeros((2 * m, 2 * order), dt)
+        W[:m, :order] = Sr
+        W[m:, order:] = Obsr
+    y_f = lfilter(b, a, x)
+    y_fb = lfilter(b, a, y_f[..., ::-1])[..., ::-1]
+    y_b = lfilter(b, a, x[..., ::-1])[..., ::-1]
+    y_bf = lfilter(b, a, y_b)
+    d = y_bf - y_fb
+    if m != n:
+        d = cuarray.concatenate((d[..., :m], d[..., -m:]), axis=-1)
+    rhs = d.reshape(-1, d.shape[-1]).T
+    ic = cuarray.linalg.lstsq(M.astype(rhs.dtype), rhs, rcond=None)[0].T
+    wic = (ic @ W.T.astype(ic.dtype)).reshape(d.shape)
+    y = y_fb.copy()
+    if m == n:
+        y += wic
+    else:
+        y[..., :m] += wic[..., :m]
+        y[..., -m:] += wic[..., -m:]
+    return cuarray.swapaxes(y, axis, -1)
+
+
 def filtfilt(b, a, x, axis=-1, padtype="odd", padlen=None, method="pad", irlen=None):
-    """cuarray version of `scipy.signal.filtfilt` (method='pad' only; 'gust' raises
-    ValueError)."""
-    if method != "pad":
-        raise ValueError("cuarray.scipy.signal.filtfilt supports method='pad' only")
+    """cuarray version of `scipy.signal.filtfilt`."""
+    if method not in ("pad", "gust"):
+        raise ValueError("method must be 'pad' or 'gust'.")
     if not isinstance(x, ndarray):
         raise TypeError("cuarray.scipy.signal.filtfilt takes a cuarray array x")
     b, a = _coeffs(b, "b").ravel(), _coeffs(a, "a").ravel()
     axis = _axis(axis, x.ndim)
+    if method == "gust":
+        return _filtfilt_gust(b, a, x, axis, irlen)
     edge, ext = _validate_pad(padtype, padlen, x, axis, max(a.size, b.size))
     zi = lfilter_zi(b, a)
     zshape = [1] * x.ndim

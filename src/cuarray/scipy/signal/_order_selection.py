@@ -8,7 +8,7 @@ import numpy
 
 import cuarray
 
-__all__ = ["buttord", "cheb1ord", "cheb2ord"]
+__all__ = ["buttord", "cheb1ord", "cheb2ord", "band_stop_obj"]
 
 
 def _validate_gpass_gstop(gpass, gstop):
@@ -46,7 +46,37 @@ def _band_stop_n(wpv, ind, passb, stopb, gpass, gstop, kind):
     GSTOP, GPASS = 10 ** (0.1 * abs(gstop)), 10 ** (0.1 * abs(gpass))
     if kind == "butter":
         return numpy.log10((GSTOP - 1.0) / (GPASS - 1.0)) / (2 * numpy.log10(nat))
+    if kind == "ellip":
+        return band_stop_obj(wpv, ind, passb, stopb, gpass, gstop, "ellip")
     return numpy.arccosh(numpy.sqrt((GSTOP - 1.0) / (GPASS - 1.0))) / numpy.arccosh(nat)
+
+
+def _ellipk(m):
+    """The complete elliptic integral of the first kind K(m), by the AGM."""
+    a, b = 1.0, math.sqrt(1.0 - m)
+    for _ in range(60):
+        if abs(a - b) <= 1e-16 * a:
+            break
+        a, b = (a + b) / 2, math.sqrt(a * b)
+    return math.pi / (2 * a)
+
+
+def band_stop_obj(wp, ind, passb, stopb, gpass, gstop, type):
+    """cuarray version of `scipy.signal.band_stop_obj` (host scalars in, a float out)."""
+    _validate_gpass_gstop(gpass, gstop)
+    passb, stopb = _host(passb), _host(stopb)
+    if type in ("butter", "cheby"):
+        return float(_band_stop_n(wp, ind, passb, stopb, gpass, gstop, type))
+    if type != "ellip":
+        raise ValueError(f"Incorrect type: {type}")
+    pb = passb.copy()
+    pb[ind] = wp
+    nat = float(numpy.min(numpy.abs(stopb * (pb[0] - pb[1]) / (stopb ** 2 - pb[0] * pb[1]))))
+    GSTOP, GPASS = 10 ** (0.1 * gstop), 10 ** (0.1 * gpass)
+    arg1 = math.sqrt((GPASS - 1.0) / (GSTOP - 1.0))
+    arg0 = 1.0 / nat
+    return (_ellipk(arg0 ** 2) * _ellipk(1 - arg1 ** 2)
+            / (_ellipk(1 - arg0 ** 2) * _ellipk(arg1 ** 2)))
 
 
 def _minimize(f, lo, hi):

@@ -1,7 +1,7 @@
 """SciPy's window functions, computed on the GPU (cuarray version of
-`scipy.signal.windows`). Every window is built from the sample index with cuarray's
-elementwise kernels; only scalar parameters (cosine weights, Taylor coefficients) are
-worked out on the host."""
+`scipy.signal.windows`). Windows are built from the sample index with cuarray's
+elementwise kernels (dpss: an eigenproblem solved by cuarray.linalg.eigh); only scalar
+parameters (cosine weights, Taylor coefficients) are worked out on the host."""
 import math
 import numbers
 import warnings
@@ -13,7 +13,7 @@ import cuarray
 __all__ = ["boxcar", "triang", "parzen", "bohman", "blackman", "nuttall", "blackmanharris",
            "flattop", "bartlett", "barthann", "hamming", "kaiser", "kaiser_bessel_derived",
            "gaussian", "general_gaussian", "general_cosine", "general_hamming", "chebwin",
-           "cosine", "hann", "exponential", "tukey", "taylor", "lanczos", "get_window"]
+           "cosine", "hann", "exponential", "tukey", "taylor", "lanczos", "dpss", "get_window"]
 
 
 def _len_guards(M):
@@ -301,6 +301,73 @@ def lanczos(M, *, sym=True):
     return _truncate(cuarray.sinc(2.0 * k / (M - 1) - 1.0), trunc)
 
 
+def dpss(M, NW, Kmax=None, sym=True, norm=None, return_ratios=False):
+    """cuarray version of `scipy.signal.windows.dpss` (the tridiagonal eigenproblem is
+    solved densely with cuarray.linalg.eigh)."""
+    import operator
+    from cuarray.scipy import fft as _fft
+    if norm is None:
+        norm = "approximate" if Kmax is None else 2
+    known = (2, "approximate", "subsample")
+    if norm not in known:
+        raise ValueError(f"norm must be one of {known}, got {norm}")
+    singleton = Kmax is None
+    Kmax = 1 if singleton else Kmax
+    if _len_guards(M):
+        if not return_ratios:
+            return cuarray.ones(M)
+        return (cuarray.ones(M), 1.0) if singleton else (cuarray.ones(M), cuarray.ones(1))
+    Kmax = operator.index(Kmax)
+    if not 0 < Kmax <= M:
+        raise ValueError("Kmax must be greater than 0 and less than M")
+    if NW >= M / 2.0:
+        raise ValueError("NW must be less than M/2.")
+    if NW <= 0:
+        raise ValueError("NW must be positive")
+    M, trunc = _extend(M, sym)
+    W = float(NW) / M
+    n = _index(M)
+    d = ((M - 1 - 2 * n) / 2.0) ** 2 * math.cos(2 * math.pi * W)
+    e = n[1:] * (M - n[1:]) / 2.0
+    T = cuarray.diag(d) + cuarray.diag(e, 1) + cuarray.diag(e, -1)
+    _, vecs = cuarray.linalg.eigh(T)
+    win = cuarray.ascontiguousarray(vecs[:, M - Kmax:][:, ::-1].T)
+    # Signs: even-order tapers sum to a positive value, odd-order ones start positive (at
+    # their first sample above the threshold).
+    k = cuarray.arange(Kmax).reshape(-1, 1)
+    sums = cuarray.sum(win, axis=1, keepdims=True)
+    thresh = max(1e-7, 1.0 / M)
+    first = cuarray.argmax(win * win > thresh, axis=1).reshape(-1, 1)
+    lead = cuarray.take_along_axis(win, first, axis=1)
+    flip = cuarray.where(k % 2 == 0, sums < 0, lead < 0)
+    win = cuarray.where(flip, -win, win)
+    ratios = None
+    if return_ratios:
+        use = _fft.next_fast_len(2 * M - 1)
+        f = _fft.rfft(win, use, axis=-1)
+        rxx = _fft.irfft(f * f.conj(), n=use)[:, :M]
+        r = 4 * W * cuarray.sinc(2 * W * n)
+        r[0] = 2 * W
+        ratios = rxx @ r
+        if singleton:
+            ratios = ratios[0]
+    if norm != 2:
+        win = win / cuarray.max(win)
+        if M % 2 == 0:
+            if norm == "approximate":
+                win = win * (M ** 2 / float(M ** 2 + NW))
+            else:
+                sp = _fft.rfft(win[0])
+                shift = -(1 - 1.0 / M) * cuarray.arange(1, M // 2 + 1, dtype=numpy.float64)
+                sp[1:] *= 2 * cuarray.exp(-1j * math.pi * shift)
+                win = win * (M / cuarray.sum(sp.real))
+    if trunc:
+        win = win[:, :-1]
+    if singleton:
+        win = win[0]
+    return (win, ratios) if return_ratios else win
+
+
 _WIN_FUNC_DATA = {
     ("barthann", "brthan", "bth"): (barthann, False),
     ("bartlett", "bart", "brt"): (bartlett, False),
@@ -310,6 +377,7 @@ _WIN_FUNC_DATA = {
     ("boxcar", "box", "ones", "rect", "rectangular"): (boxcar, False),
     ("chebwin", "cheb"): (chebwin, True),
     ("cosine", "halfcosine"): (cosine, False),
+    ("dpss",): (dpss, True),
     ("exponential", "poisson"): (exponential, "OPTIONAL"),
     ("flattop", "flat", "flt"): (flattop, False),
     ("gaussian", "gauss", "gss"): (gaussian, True),
@@ -332,7 +400,7 @@ _WIN_FUNCS = {n: v for names, v in _WIN_FUNC_DATA.items() for n in names}
 
 
 def get_window(window, Nx, fftbins=True):
-    """cuarray version of `scipy.signal.windows.get_window` ('dpss' is not available)."""
+    """cuarray version of `scipy.signal.windows.get_window`."""
     if not (isinstance(Nx, numbers.Integral) and Nx > 0):
         raise ValueError(f"Parameter {Nx=} is not a positive integer")
     if not isinstance(fftbins, bool):
@@ -360,4 +428,8 @@ def get_window(window, Nx, fftbins=True):
         raise ValueError(f"'{name}' does not allow parameters, but {window=}!")
     if not args and has_args is True:
         raise ValueError(f"'{name}' must have parameters, but {window=}!")
+    if func is dpss:
+        if len(args) != 1:
+            raise ValueError(f"Window {name} must have one parameter but {window=}")
+        return dpss(Nx, args[0], Kmax=None, sym=sym)
     return func(Nx, *args, sym=sym)
