@@ -437,13 +437,13 @@ def emulate(monkeypatch):
     handles it still resolves.
     """
     import importlib
-    from cuarray._runtime import compiler, device, driver, memory
+    from cuarray._runtime import compiler, device, driver, memory, memory_blocks
     if not _FAKE:
         _FAKE.append(FakeDriver())
     fake = _FAKE[0]
     monkeypatch.setattr(driver, "_drv", lambda: fake)
     monkeypatch.setattr(driver, "_state", None)
-    monkeypatch.setattr(memory, "_d", fake)
+    monkeypatch.setattr(memory_blocks, "_d", fake)
     monkeypatch.setattr(memory, "_current_allocator", host_alloc)
     monkeypatch.setattr(device, "_tls", threading.local())
     monkeypatch.setattr(device, "_contexts", {})

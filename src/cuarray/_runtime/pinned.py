@@ -13,8 +13,8 @@ import numpy
 
 from cuarray._runtime.device import ensure_context
 from cuarray._runtime.driver import check
-from cuarray._runtime.memory import OutOfMemoryError, _call_in_context, _drv, _is_oom
-from cuarray._runtime import memory as _memory
+from cuarray._runtime.memory_blocks import OutOfMemoryError, _call_in_context, _drv, _is_oom
+from cuarray._runtime import memory_blocks as _memory
 from cuarray._runtime.stream import Event
 
 _PORTABLE = 1                 # CU_MEMHOSTALLOC_PORTABLE: usable from every context
