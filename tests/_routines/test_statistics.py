@@ -10,7 +10,8 @@ import numpy
 import pytest
 
 import cuarray
-from cuarray._routines import histograms as hg, sorting, statistics as st
+from cuarray._core import _routines_sorting as sorting
+from cuarray._routines import histograms as hg, statistics as st
 
 sys.path.insert(0, os.path.dirname(__file__))
 from test_sorting import DTYPES, compile_op, host_library, nvrtc, special_values  # noqa: E402

@@ -416,6 +416,8 @@ def _standins():
         ("cuarray._core.scan", "cumsum"): cumsum,
         ("cuarray._routines.sorting", "argsort"): argsort,
         ("cuarray._routines.sorting", "sort"): sort,
+        ("cuarray._core._routines_sorting", "argsort"): argsort,
+        ("cuarray._core._routines_sorting", "sort"): sort,
         ("cuarray._core._reductions", "amax"): reduction(numpy.max),
         ("cuarray._core._reductions", "amin"): reduction(numpy.min),
         ("cuarray._core._reductions", "sum"): reduction(numpy.sum),

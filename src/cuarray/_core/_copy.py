@@ -8,6 +8,7 @@ from cuarray._core.ndarray import ndarray
 from cuarray._runtime import driver as _driver
 from cuarray._runtime.device import ensure_context
 from cuarray._runtime import stream as _stream
+from cuarray._runtime.memory import memset_zero
 
 _copy_ops = {}
 _fill_ops = {}
@@ -26,6 +27,15 @@ def memcpy(dst_ptr, src_ptr, nbytes):
     if nbytes:
         ensure_context()
         _driver.check(_driver._drv().cuMemcpyAsync(dst_ptr, src_ptr, nbytes, _stream.current_stream_ptr()))
+
+
+def zeros(shape, dtype, order="C"):
+    """A new zero-filled array; `shape` a tuple of ints, `dtype` a numpy.dtype (both valid):
+    `numpy.zeros` without the argument checks, one memset."""
+    a = ndarray._alloc(shape, dtype, order)
+    if a.size:
+        memset_zero(a._ptr, a.nbytes)
+    return a
 
 
 def _copy_op(dtype):

@@ -11,23 +11,13 @@ import sys
 from cuarray._core import _copy, _dispatch, _indexing, interop, transfer
 from cuarray._core import _ops as _u
 from cuarray._core import _reductions as _r
+from cuarray._core import _routines_searching as _searching
+from cuarray._core import _routines_sorting as _sorting
 from cuarray._core import dtypes as _dt
 from cuarray._core import scan as _s
 from cuarray._core import shapes as _sh
-from cuarray._core.ndarray import ndarray
-from cuarray._runtime.memory import memset_zero
+from cuarray._core.ndarray import _defer, ndarray
 
-# Operands that never take an operator over: the common case costs one set lookup.
-_OWN = frozenset({ndarray, int, float, complex, bool})
-
-
-def _defer(other):
-    """NumPy's rule for forward binary operators (binop_override.h): give way to an operand
-    of another type with a higher __array_priority__, so that its reflected method runs
-    (`dense @ sparse` is the sparse matrix's __rmatmul__). Reflected and in-place operators
-    never give way, as in NumPy."""
-    return (type(other) not in _OWN and not isinstance(other, ndarray)
-            and getattr(other, "__array_priority__", 0.0) > ndarray.__array_priority__)
 
 
 class _Methods:
@@ -37,10 +27,7 @@ class _Methods:
     @property
     def imag(self):
         if self.dtype.kind != "c":
-            z = ndarray._alloc(self._shape, self.dtype)
-            if z.size:
-                memset_zero(z._ptr, z.nbytes)
-            return z
+            return _copy.zeros(self._shape, self.dtype)
         rd = _dt.real_dtype(self.dtype)
         return self._view(self._shape, self._strides, rd.itemsize, rd)
 
@@ -343,24 +330,19 @@ class _Methods:
 
     def sort(self, axis=-1, kind=None, order=None, *, stable=None):
         """Sort in place (cuarray version of `numpy.ndarray.sort`)."""
-        from cuarray._routines import sorting
-        sorting.sort_inplace(self, axis=axis, kind=kind, order=order, stable=stable)
+        _sorting.sort_inplace(self, axis=axis, kind=kind, order=order, stable=stable)
 
     def argsort(self, axis=-1, kind=None, order=None, *, stable=None):
-        from cuarray._routines import sorting
-        return sorting.argsort(self, axis=axis, kind=kind, order=order, stable=stable)
+        return _sorting.argsort(self, axis=axis, kind=kind, order=order, stable=stable)
 
     def partition(self, kth, axis=-1, kind="introselect", order=None):
-        from cuarray._routines import sorting
-        sorting.partition_inplace(self, kth, axis=axis, kind=kind, order=order)
+        _sorting.partition_inplace(self, kth, axis=axis, kind=kind, order=order)
 
     def argpartition(self, kth, axis=-1, kind="introselect", order=None):
-        from cuarray._routines import sorting
-        return sorting.argpartition(self, kth, axis=axis, kind=kind, order=order)
+        return _sorting.argpartition(self, kth, axis=axis, kind=kind, order=order)
 
     def searchsorted(self, v, side="left", sorter=None):
-        from cuarray._routines import searching
-        return searching.searchsorted(self, v, side, sorter)
+        return _searching.searchsorted(self, v, side, sorter)
 
     def take(self, indices, axis=None, out=None, mode="raise"):
         from cuarray._routines import indexing

@@ -402,3 +402,16 @@ class Flags:
     def __repr__(self):
         return (f"  C_CONTIGUOUS : {self.c_contiguous}\n  F_CONTIGUOUS : {self.f_contiguous}\n"
                 f"  OWNDATA : {self.owndata}")
+
+
+# Operands that never take an operator over: the common case costs one set lookup.
+_OWN = frozenset({ndarray, int, float, complex, bool})
+
+
+def _defer(other):
+    """NumPy's rule for forward binary operators (binop_override.h): give way to an operand
+    of another type with a higher __array_priority__, so that its reflected method runs
+    (`dense @ sparse` is the sparse matrix's __rmatmul__). Reflected and in-place operators
+    never give way, as in NumPy."""
+    return (type(other) not in _OWN and not isinstance(other, ndarray)
+            and getattr(other, "__array_priority__", 0.0) > ndarray.__array_priority__)

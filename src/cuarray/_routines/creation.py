@@ -8,7 +8,6 @@ from cuarray._core import dtypes as _dt
 from cuarray._core import shapes as _sh
 from cuarray._core.ndarray import ndarray
 from cuarray._core import _copy
-from cuarray._runtime.memory import memset_zero as _memset_zero
 from cuarray._core.transfer import array, asarray, ascontiguousarray, asfortranarray  # noqa: F401
 
 _float = numpy.dtype(numpy.float64)
@@ -36,10 +35,8 @@ def empty(shape, dtype=float, order="C"):
 
 def zeros(shape, dtype=float, order="C"):
     """cuarray version of `numpy.zeros`."""
-    a = empty(shape, dtype, order)
-    if a.size:
-        _memset_zero(a._ptr, a.nbytes)
-    return a
+    shape, dtype = _shape_dtype(shape, dtype)
+    return _copy.zeros(shape, dtype, _order(order))
 
 
 def ones(shape, dtype=float, order="C"):

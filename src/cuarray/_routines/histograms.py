@@ -14,7 +14,8 @@ import numpy
 from cuarray._core import dtypes as _dt
 from cuarray._core.elementwise import Op, Param
 from cuarray._core.ndarray import ndarray
-from cuarray._routines.sorting import ORDER, kernel, launch, need, op, resident_blocks
+from cuarray._core._kernel_helpers import kernel, launch, resident_blocks
+from cuarray._core._routines_sorting import ORDER, need, op
 from cuarray._routines.statistics import QUANTILE, _uf, percentile
 
 _f64 = numpy.dtype(numpy.float64)

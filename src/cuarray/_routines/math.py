@@ -435,7 +435,7 @@ def interp(x, xp, fp, left=None, right=None, period=None):
             raise ValueError("fp and xp are not of the same length")
         x = _u.remainder(x, period)
         xp = _u.remainder(xp, period)
-        from cuarray._routines.sorting import argsort
+        from cuarray._core._routines_sorting import argsort
         order = argsort(xp).astype(_i64, copy=False)
         xp, fp = _take_axis(xp, order, 0), _take_axis(fp, order, 0)
         xp = concatenate((xp[-1:] - period, xp, xp[0:1] + period))

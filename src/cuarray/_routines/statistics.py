@@ -15,8 +15,9 @@ from cuarray._core import dtypes as _dt
 from cuarray._core.elementwise import Op, Param
 from cuarray._core.ndarray import ndarray
 from cuarray._core.shapes import normalize_axes
-from cuarray._routines import sorting as _s
-from cuarray._routines.sorting import ORDER, kernel, launch, need, op, resident_blocks
+from cuarray._core import _routines_sorting as _s
+from cuarray._core._kernel_helpers import kernel, launch, resident_blocks
+from cuarray._core._routines_sorting import ORDER, need, op
 
 _f64 = numpy.dtype(numpy.float64)
 _i64 = numpy.dtype(numpy.int64)
