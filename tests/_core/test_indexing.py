@@ -259,7 +259,7 @@ _CACHES = [("cuarray._core._copy", "_copy_ops"), ("cuarray._core._copy", "_fill_
            ("cuarray._core._argwhole", "_kernels"), ("cuarray._core._argwhole", "_part"),
            ("cuarray._core._indexing", "_fast"),
            ("cuarray._core._reductions", "_built"), ("cuarray._core._reductions", "_warm"),
-           ("cuarray._routines.creation", "_arange_ops"), ("cuarray._routines.indexing", "_ops")]
+           ("cuarray._routines.creation", "_arange_ops"), ("cuarray._core._routines_indexing", "_op")]
 
 
 def _swap_everywhere(monkeypatch, replacements):
@@ -286,8 +286,7 @@ def emulate(monkeypatch):
     emu = _EMULATOR[0]
     for mod, name in _CACHES:
         m = importlib.import_module(mod)
-        if hasattr(m, name):
-            monkeypatch.setattr(m, name, {})
+        monkeypatch.setattr(m, name, type(getattr(m, name))())  # an empty dict or Cache
     for uf in set(_ops.ALL.values()):
         monkeypatch.setattr(uf, "_loops", {})
     side = {}

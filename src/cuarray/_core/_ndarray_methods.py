@@ -11,6 +11,7 @@ import sys
 from cuarray._core import _copy, _dispatch, _indexing, interop, transfer
 from cuarray._core import _ops as _u
 from cuarray._core import _reductions as _r
+from cuarray._core import _routines_indexing as _idx
 from cuarray._core import _routines_searching as _searching
 from cuarray._core import _routines_sorting as _sorting
 from cuarray._core import dtypes as _dt
@@ -345,28 +346,22 @@ class _Methods:
         return _searching.searchsorted(self, v, side, sorter)
 
     def take(self, indices, axis=None, out=None, mode="raise"):
-        from cuarray._routines import indexing
-        return indexing.take(self, indices, axis, out, mode)
+        return _idx.take(self, indices, axis, out, mode)
 
     def put(self, indices, values, mode="raise"):
-        from cuarray._routines import indexing
-        return indexing.put(self, indices, values, mode)
+        return _idx.put(self, indices, values, mode)
 
     def nonzero(self):
-        from cuarray._routines import indexing
-        return indexing.nonzero(self)
+        return _idx.nonzero(self)
 
     def diagonal(self, offset=0, axis1=0, axis2=1):
-        from cuarray._routines import indexing
-        return indexing.diagonal(self, offset, axis1, axis2)
+        return _idx.diagonal(self, offset, axis1, axis2)
 
     def compress(self, condition, axis=None, out=None):
-        from cuarray._routines import indexing
-        return indexing.compress(condition, self, axis, out)
+        return _idx.compress(condition, self, axis, out)
 
     def choose(self, choices, out=None, mode="raise"):
-        from cuarray._routines import indexing
-        return indexing.choose(self, choices, out, mode)
+        return _idx.choose(self, choices, out, mode)
 
     def dot(self, b, out=None):
         from cuarray.linalg import _products
