@@ -5,7 +5,8 @@ import pytest
 
 import cuarray
 from cuarray import testing
-from cuarray._routines import _take_put, joining, padding
+from cuarray._core import _take_put
+from cuarray._routines import joining, padding
 from cuarray._routines import manipulation as m
 
 gpu = pytest.mark.gpu

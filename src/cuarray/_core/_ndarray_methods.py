@@ -12,8 +12,10 @@ from cuarray._core import _copy, _dispatch, _indexing, interop, transfer
 from cuarray._core import _ops as _u
 from cuarray._core import _reductions as _r
 from cuarray._core import _routines_indexing as _idx
+from cuarray._core import _routines_math as _math
 from cuarray._core import _routines_searching as _searching
 from cuarray._core import _routines_sorting as _sorting
+from cuarray._core import _take_put
 from cuarray._core import dtypes as _dt
 from cuarray._core import scan as _s
 from cuarray._core import shapes as _sh
@@ -318,16 +320,15 @@ class _Methods:
         return _u.clip(self, min, max, out, **kwargs)
 
     def round(self, decimals=0, out=None):
-        from cuarray._routines import math as _m
-        return _m.around(self, decimals, out)
+        if out is not None:
+            _idx._need(out, "round out=")
+        return _math.around(self, decimals, out)
 
     def repeat(self, repeats, axis=None):
-        from cuarray._routines import rearranging
-        return rearranging.repeat(self, repeats, axis)
+        return _take_put.repeat(self, repeats, axis)
 
     def trace(self, offset=0, axis1=0, axis2=1, dtype=None, out=None):
-        from cuarray._routines import math as _m
-        return _m.trace(self, offset, axis1, axis2, dtype, out)
+        return _math.trace(self, offset, axis1, axis2, dtype, out)
 
     def sort(self, axis=-1, kind=None, order=None, *, stable=None):
         """Sort in place (cuarray version of `numpy.ndarray.sort`)."""
