@@ -50,8 +50,8 @@ euler_gamma = _numpy.euler_gamma
 
 
 _LAZY = {"fuse": "cuarray._core.fusion", "from_dlpack": "cuarray._core.interop",
-         "fromDlpack": "cuarray._core.interop"}
-_SUBPACKAGES = ("linalg", "fft", "random", "testing", "jit", "profiler", "scipy", "lib")
+         "fromDlpack": "cuarray._core.interop", "roots": "cuarray.linalg._polynomial"}
+_SUBPACKAGES = ("linalg", "fft", "random", "testing", "jit", "profiler", "scipy")
 
 
 def __getattr__(name):

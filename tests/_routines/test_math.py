@@ -339,7 +339,7 @@ def test_roots(p):
     if not hasattr(cuarray.linalg, "eigvals"):
         pytest.skip("cuarray.linalg.eigvals is not available")
     want = numpy.roots(numpy.array(p))
-    got = cmath_.roots(cuarray.asarray(numpy.array(p))).get()
+    got = cuarray.roots(cuarray.asarray(numpy.array(p))).get()
     assert got.shape == want.shape
     numpy.testing.assert_allclose(numpy.sort_complex(got), numpy.sort_complex(want), rtol=1e-10, atol=1e-12)
 

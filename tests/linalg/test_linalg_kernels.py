@@ -2,7 +2,8 @@
 import numpy
 import pytest
 
-from cuarray.linalg import _gemm_kernel, _norms, _solve
+from cuarray._core import _gemm_kernel
+from cuarray.linalg import _norms, _solve
 
 cuda_core = pytest.importorskip("cuda.core")
 

@@ -412,6 +412,7 @@ def _standins():
     return {
         ("cuarray.linalg._products", "dot"): dot,
         ("cuarray.linalg._products", "vdot"): vdot,
+        ("cuarray._core._routines_linalg", "dot"): dot,
         ("cuarray.linalg", "norm"): norm,
         ("cuarray._core.scan", "cumsum"): cumsum,
         ("cuarray._routines.sorting", "argsort"): argsort,

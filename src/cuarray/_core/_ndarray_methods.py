@@ -12,6 +12,7 @@ from cuarray._core import _copy, _dispatch, _indexing, interop, transfer
 from cuarray._core import _ops as _u
 from cuarray._core import _reductions as _r
 from cuarray._core import _routines_indexing as _idx
+from cuarray._core import _routines_linalg as _linalg
 from cuarray._core import _routines_math as _math
 from cuarray._core import _routines_searching as _searching
 from cuarray._core import _routines_sorting as _sorting
@@ -149,16 +150,13 @@ class _Methods:
     def __matmul__(self, other):
         if _defer(other):
             return NotImplemented
-        from cuarray.linalg import _products
-        return _products.matmul(self, other)
+        return _linalg.matmul(self, other)
 
     def __rmatmul__(self, other):
-        from cuarray.linalg import _products
-        return _products.matmul(other, self)
+        return _linalg.matmul(other, self)
 
     def __imatmul__(self, other):
-        from cuarray.linalg import _products
-        return _products.matmul(self, other, out=self)
+        return _linalg.matmul(self, other, out=self)
 
     def __and__(self, other):
         return NotImplemented if _defer(other) else _u.bitwise_and(self, other)
@@ -249,8 +247,7 @@ class _Methods:
         uf = _u.ALL.get(ufunc.__name__)
         if uf is None:
             if ufunc.__name__ == "matmul" and method == "__call__":
-                from cuarray.linalg import _products
-                return _products.matmul(*inputs, **kwargs)
+                return _linalg.matmul(*inputs, **kwargs)
             return NotImplemented
         if "out" in kwargs and isinstance(kwargs["out"], tuple) and len(kwargs["out"]) == 1:
             kwargs["out"] = kwargs["out"][0]
@@ -365,8 +362,7 @@ class _Methods:
         return _idx.choose(self, choices, out, mode)
 
     def dot(self, b, out=None):
-        from cuarray.linalg import _products
-        return _products.dot(self, b, out=out)
+        return _linalg.dot(self, b, out=out)
 
     # ---- interop --------------------------------------------------------------------------
     @property

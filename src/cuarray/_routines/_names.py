@@ -65,7 +65,7 @@ NAMES = {
     # math
     "around": "math", "diff": "math", "ediff1d": "math", "fix": "math", "gradient": "math",
     "i0": "math", "interp": "math", "nan_to_num": "math", "polyadd": "math", "polymul": "math",
-    "polysub": "math", "polyval": "math", "real_if_close": "math", "roots": "math",
+    "polysub": "math", "polyval": "math", "real_if_close": "math",
     "round": "math", "sinc": "math", "trace": "math", "trapezoid": "math", "trapz": "math",
     "unwrap": "math",
     # logic

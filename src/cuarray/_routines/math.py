@@ -19,7 +19,7 @@ from cuarray._core.elementwise import Op, Param
 from cuarray._core.ndarray import ndarray
 from cuarray._routines._args import _device, _host_error, _norm_axis
 from cuarray._core._take_put import _take_axis
-from cuarray._routines.joining import concatenate, hstack
+from cuarray._routines.joining import concatenate
 from cuarray._routines.manipulation import atleast_1d
 
 _i64 = numpy.dtype(numpy.int64)
@@ -30,7 +30,7 @@ _bool = numpy.dtype(numpy.bool_)
 __all__ = [
     "around", "round", "fix", "nan_to_num", "real_if_close", "diff", "ediff1d", "gradient",
     "trapezoid", "trapz", "interp", "i0", "sinc", "unwrap", "polyval", "polyadd", "polysub",
-    "polymul", "roots", "trace",
+    "polymul", "trace",
 ]
 
 _op = Cache()
@@ -572,39 +572,8 @@ def polysub(a1, a2):
 
 def polymul(a1, a2):
     """cuarray version of `numpy.polymul` (a convolution of the coefficients)."""
-    import cuarray
-    return cuarray.convolve(atleast_1d(_coeffs(a1, "polymul")), atleast_1d(_coeffs(a2, "polymul")))
-
-
-def roots(p):
-    """cuarray version of `numpy.roots`: eigenvalues of the companion matrix. Reads where the
-    leading and trailing zeros end on the host (synchronises once)."""
-    p = atleast_1d(_coeffs(p, "roots"))
-    if p.ndim != 1:
-        raise ValueError("Input must be a rank-1 array.")
-    from cuarray._routines.creation import zeros, ones
-    from cuarray._routines.joining import stack
-    nz = _u.not_equal(p, 0)
-    first, back, anyv = (int(v) for v in stack([_r.argmax(nz), _r.argmax(nz[::-1]),
-                                                _r.any(nz).astype(_i64)]).get()) \
-        if p.size else (0, 0, 0)
-    if not anyv:
-        return zeros((0,), _f64)
-    last = p._shape[0] - 1 - back
-    trailing_zeros = p._shape[0] - last - 1
-    p = p[first:last + 1]
-    if p.dtype.kind not in "fc":
-        p = p.astype(_f64)
-    N = p._shape[0]
-    if N > 1:
-        from cuarray._routines.creation_more import diag
-        A = diag(ones((N - 2,), p.dtype), -1)
-        A[0, :] = -p[1:] / p[0]
-        import cuarray.linalg
-        r = cuarray.linalg.eigvals(A)
-    else:
-        r = zeros((0,), _f64)
-    return hstack((r, zeros((trailing_zeros,), r.dtype)))
+    from cuarray._routines.statistics import convolve
+    return convolve(atleast_1d(_coeffs(a1, "polymul")), atleast_1d(_coeffs(a2, "polymul")))
 
 
 def trace(a, offset=0, axis1=0, axis2=1, dtype=None, out=None):

@@ -15,6 +15,7 @@ from cuarray._core import dtypes as _dt
 from cuarray._core.elementwise import Op, Param
 from cuarray._core.ndarray import ndarray
 from cuarray._core.shapes import normalize_axes
+from cuarray._core import _routines_linalg as _linalg
 from cuarray._core import _routines_sorting as _s
 from cuarray._core._kernel_helpers import kernel, launch, resident_blocks
 from cuarray._core._routines_sorting import ORDER, need, op
@@ -572,7 +573,6 @@ def cov(m, y=None, rowvar=True, bias=False, ddof=None, fweights=None, aweights=N
     """cuarray version of `numpy.cov`; weights are checked on the host (a synchronisation),
     as in NumPy and CuPy."""
     from cuarray._core import _reductions as _r
-    from cuarray.linalg import _products
     if ddof is not None and ddof != int(ddof):
         raise ValueError("ddof must be integer")
     m = need(m, "cov")
@@ -646,7 +646,7 @@ def cov(m, y=None, rowvar=True, bias=False, ddof=None, fweights=None, aweights=N
         inv = _uf("true_divide")(1, _uf("maximum")(fact, 0.0))
     _uf("subtract")(X, avg.reshape(-1, 1), out=X)
     XT = (X if w is None else _uf("multiply")(X, w)).T
-    c = _products.dot(X, _uf("conjugate")(XT) if XT.dtype.kind == "c" else XT)
+    c = _linalg.dot(X, _uf("conjugate")(XT) if XT.dtype.kind == "c" else XT)
     c = _uf("multiply")(c, inv, out=c)
     return c.squeeze()
 
