@@ -8,7 +8,6 @@ the GPU ("gpu").
 
 import numpy
 import pytest
-import stand_in
 
 import cuarray
 from cuarray._core import _gather_scatter
@@ -18,11 +17,8 @@ from cuarray._core.elementwise import _SCALAR_KIND
 from cuarray._core.ndarray import ndarray
 from cuarray._runtime import compiler as _compiler
 from cuarray._runtime import memory
+from emulation import dtypes, pytest_generate_tests, rand, same  # noqa: F401  (the hook too)
 
-
-_S = stand_in.load()
-xp, rng, pytest_generate_tests, dtypes, rand, same = (
-    _S.xp, _S.rng, _S.pytest_generate_tests, _S.dtypes, _S.rand, _S.same)
 
 
 def _fake(shape, dtype):

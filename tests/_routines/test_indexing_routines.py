@@ -9,14 +9,10 @@ import warnings
 
 import numpy
 import pytest
-import stand_in
 
 from cuarray._routines import indexing as R
+from emulation import dtypes, pytest_generate_tests, rand, same  # noqa: F401  (the hook too)
 
-
-_S = stand_in.load()
-xp, rng, pytest_generate_tests, dtypes, rand, same = (
-    _S.xp, _S.rng, _S.pytest_generate_tests, _S.dtypes, _S.rand, _S.same)
 
 
 def same_all(got, want):
