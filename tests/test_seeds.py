@@ -496,7 +496,6 @@ def test_segments_and_rewriting():
 
 
 if __name__ == "__main__":
-    sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "src"))
     out = run_file(sys.argv[1])
     for (status, detail), block in zip(out, extract(Path(sys.argv[1]))):
         print(f"{block.id}: {status} {detail.splitlines()[0] if detail else ''}", file=sys.stderr)
