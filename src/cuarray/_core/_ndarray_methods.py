@@ -286,11 +286,13 @@ class _Methods:
     def mean(self, axis=None, dtype=None, out=None, keepdims=False, *, where=True):
         return _r.mean(self, axis, dtype, out, keepdims, where=where)
 
-    def var(self, axis=None, dtype=None, out=None, ddof=0, keepdims=False, *, where=True):
-        return _r.var(self, axis, dtype, out, ddof, keepdims, where=where)
+    def var(self, axis=None, dtype=None, out=None, ddof=0, keepdims=False, *, where=True,
+            mean=None):
+        return _r.var(self, axis, dtype, out, ddof, keepdims, where=where, mean=mean)
 
-    def std(self, axis=None, dtype=None, out=None, ddof=0, keepdims=False, *, where=True):
-        return _r.std(self, axis, dtype, out, ddof, keepdims, where=where)
+    def std(self, axis=None, dtype=None, out=None, ddof=0, keepdims=False, *, where=True,
+            mean=None):
+        return _r.std(self, axis, dtype, out, ddof, keepdims, where=where, mean=mean)
 
     def all(self, axis=None, out=None, keepdims=False, *, where=True):
         return _r.all(self, axis, out, keepdims, where=where)

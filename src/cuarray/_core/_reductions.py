@@ -411,10 +411,11 @@ def _finish(r, res, out):
     return r
 
 
-def _var(name, a, axis, dtype, out, ddof, keepdims, sqrt, where):
+def _var(name, a, axis, dtype, out, ddof, keepdims, sqrt, where, given_mean=None):
     # Two reductions, each with its warm path: the mean (dims kept), then the squared deviations.
+    # `given_mean`: NumPy's mean= (the mean with dims kept), used instead of computing it.
     key = _key((name, ddof), a, axis, keepdims, dtype) \
-        if out is None and where is True and type(ddof) is int else None
+        if out is None and where is True and type(ddof) is int and given_mean is None else None
     warm = _warm.get(key)
     if warm is not None:
         return warm(a, mean(a, axis, _mean_dtypes(a, dtype)[1], None, True))
@@ -425,7 +426,8 @@ def _var(name, a, axis, dtype, out, ddof, keepdims, sqrt, where):
     axes = normalize_axes(axis, a.ndim)
     if _masked(where):
         w = _where_array(where, name)
-        m = mean(a, axes, acc, None, True, where=w)
+        m = mean(a, axes, acc, None, True, where=w) if given_mean is None else \
+            _given_mean(given_mean, acc, name)
         d = _uf("subtract")(a.astype(acc, copy=False), m)
         sq = _uf("multiply")(d, _uf("conjugate")(d)).real if acc.kind == "c" else _uf("square")(d)
         s = sum(sq, axes, racc, None, keepdims, where=w)
@@ -435,7 +437,7 @@ def _var(name, a, axis, dtype, out, ddof, keepdims, sqrt, where):
         if sqrt:
             r = _uf("sqrt")(r)
         return _finish(r, rres, out)
-    m = mean(a, axis, acc, None, True)
+    m = mean(a, axis, acc, None, True) if given_mean is None else _given_mean(given_mean, acc, name)
     rc = _dt.ctype(racc)
     post = f"out0 = {'sqrt' if sqrt else ''}(a / cuarray_cast<{rc}>((double)(_n - _ddof)))"
     return _simple(name, a, axes, out, keepdims, rres, rc, acc, "_cu_sq(in0 - in1)", "a + b", post,
@@ -443,18 +445,30 @@ def _var(name, a, axis, dtype, out, ddof, keepdims, sqrt, where):
                    extra_params=(RParam("in1", "in", acc), RParam("_ddof", "scalar", _f64)), warm_key=key)
 
 
+def _given_mean(m, acc, name):
+    if not isinstance(m, ndarray):
+        raise TypeError(f"cuarray.{name}: mean= must be a cuarray.ndarray (the mean with "
+                        f"keepdims=True), got {type(m).__name__}")
+    return m.astype(acc, copy=False)
+
+
+def _ddof(ddof, correction):
+    """NumPy's ddof/correction rule: either one, not both."""
+    if correction is None:
+        return ddof
+    if ddof != 0:
+        raise ValueError("ddof and correction can't be provided simultaneously.")
+    return correction
+
+
 def var(a, axis=None, dtype=None, out=None, ddof=0, keepdims=False, *, where=True, mean=None,
         correction=None):
-    if correction is not None:
-        ddof = correction
-    return _var("var", a, axis, dtype, out, ddof, keepdims, False, where)
+    return _var("var", a, axis, dtype, out, _ddof(ddof, correction), keepdims, False, where, mean)
 
 
 def std(a, axis=None, dtype=None, out=None, ddof=0, keepdims=False, *, where=True, mean=None,
         correction=None):
-    if correction is not None:
-        ddof = correction
-    return _var("std", a, axis, dtype, out, ddof, keepdims, True, where)
+    return _var("std", a, axis, dtype, out, _ddof(ddof, correction), keepdims, True, where, mean)
 
 
 # ---- arg reductions -----------------------------------------------------------------------
@@ -608,20 +622,18 @@ def nanmean(a, axis=None, dtype=None, out=None, keepdims=False, *, where=True):
 def nanvar(a, axis=None, dtype=None, out=None, ddof=0, keepdims=False, *, where=True, mean=None,
            correction=None):
     _check(a, "nanvar")
-    if correction is not None:
-        ddof = correction
+    ddof = _ddof(ddof, correction)
     if a.dtype.kind not in "fc":
-        return var(a, axis, dtype, out, ddof, keepdims, where=where)
+        return var(a, axis, dtype, out, ddof, keepdims, where=where, mean=mean)
     mask = _not_nan(a, where, "nanvar")
-    return _var("nanvar", a, axis, dtype, out, ddof, keepdims, False, mask)
+    return _var("nanvar", a, axis, dtype, out, ddof, keepdims, False, mask, mean)
 
 
 def nanstd(a, axis=None, dtype=None, out=None, ddof=0, keepdims=False, *, where=True, mean=None,
            correction=None):
     _check(a, "nanstd")
-    if correction is not None:
-        ddof = correction
+    ddof = _ddof(ddof, correction)
     if a.dtype.kind not in "fc":
-        return std(a, axis, dtype, out, ddof, keepdims, where=where)
+        return std(a, axis, dtype, out, ddof, keepdims, where=where, mean=mean)
     mask = _not_nan(a, where, "nanstd")
-    return _var("nanstd", a, axis, dtype, out, ddof, keepdims, True, mask)
+    return _var("nanstd", a, axis, dtype, out, ddof, keepdims, True, mask, mean)

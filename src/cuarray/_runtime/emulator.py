@@ -402,6 +402,13 @@ class HostDriver:
         return (0,)
 
     # streams and events: everything already happened
+    def cuStreamCreateWithPriority(self, flags, priority):
+        self._streams = getattr(self, "_streams", 0) + 1
+        return (0, 0x1000 + self._streams)
+
+    def cuStreamDestroy(self, s):
+        return (0,)
+
     def cuStreamSynchronize(self, s):
         return (0,)
 
