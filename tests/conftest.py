@@ -20,8 +20,6 @@ import os
 
 import pytest
 
-import emulation  # tests/ is on sys.path: pytest puts a root conftest's folder there
-
 _REQUIRE = "CUARRAY_TEST_GPU"
 _MARKERS = (
     "gpu: needs a CUDA GPU; skipped (or failed under CUARRAY_TEST_GPU=require) without one",
@@ -98,8 +96,12 @@ def pytest_runtest_setup(item):
         pytest.fail(f"{_REQUIRE}=require, but there is no CUDA GPU: {reason}", pytrace=False)
 
 
-@pytest.fixture(params=emulation.BACKENDS)
+# tests/emulation.py is imported where a fixture needs it (tests/ is on sys.path: pytest
+# puts a root conftest's folder there), so that this file also loads on its own.
+
+@pytest.fixture(params=["emu", pytest.param("gpu", marks=pytest.mark.gpu)])
 def cp(request, monkeypatch):
+    import emulation
     return emulation.backend(request, monkeypatch)
 
 
@@ -112,6 +114,7 @@ def gpu_cp():
 @pytest.fixture
 def xp(request, monkeypatch):
     import cuarray
+    import emulation
     if request.param == "emu":
         emulation.emulate(monkeypatch)
     return cuarray
@@ -120,6 +123,7 @@ def xp(request, monkeypatch):
 @pytest.fixture
 def emulated(monkeypatch):
     import cuarray
+    import emulation
     emulation.emulate(monkeypatch)
     return cuarray
 

@@ -194,11 +194,8 @@ def _standins():
     }
 
 
-BACKENDS = ["emu", pytest.param("gpu", marks=pytest.mark.gpu)]
-
-
 def backend(request, monkeypatch):
-    """cuarray for a test parametrized over BACKENDS: on the GPU, or through this
+    """cuarray for the `cp` fixture's variant: on the GPU ("gpu"), or ("emu") through this
     emulation on machines without one (skipped where that variant cannot run)."""
     if request.param == "emu":
         if gpu_present():
