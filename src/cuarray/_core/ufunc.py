@@ -6,6 +6,7 @@ lookup, one allocation and one launch.
 """
 import numpy
 
+from cuarray._core import _reductions, _ufunc_at, scan
 from cuarray._core import dtypes as _dt
 from cuarray._core import ufunc_table as _table
 from cuarray._core.elementwise import Op, Param
@@ -67,7 +68,7 @@ class ufunc:
         self.nargs = row.nin + row.nout
         self.types = list(row.types)
         self.identity = row.identity
-        self.__doc__ = f"cuarray version of `numpy.{row.name}`."
+        self.__doc__ = f"{row.doc}\n\ncuarray version of `numpy.{row.name}`."
         self._np = getattr(numpy, row.name)
         self._loops = {}
 
@@ -274,20 +275,16 @@ class ufunc:
         return self(a, B, **kwargs)
 
     def reduce(self, array, axis=0, dtype=None, out=None, keepdims=False, initial=None, where=True):
-        from cuarray._core import _ufunc_methods
-        return _ufunc_methods.reduce(self, array, axis, dtype, out, keepdims, initial, where)
+        return _reductions.reduce(self, array, axis, dtype, out, keepdims, initial, where)
 
     def accumulate(self, array, axis=0, dtype=None, out=None):
-        from cuarray._core import _ufunc_methods
-        return _ufunc_methods.accumulate(self, array, axis, dtype, out)
+        return scan.accumulate(self, array, axis, dtype, out)
 
     def reduceat(self, array, indices, axis=0, dtype=None, out=None):
-        from cuarray._core import _ufunc_methods
-        return _ufunc_methods.reduceat(self, array, indices, axis, dtype, out)
+        return _ufunc_at.reduceat(self, array, indices, axis, dtype, out)
 
     def at(self, a, indices, b=None):
-        from cuarray._core import _ufunc_methods
-        return _ufunc_methods.at(self, a, indices, b)
+        return _ufunc_at.at(self, a, indices, b)
 
 
 _POW = ("power", "float_power")
