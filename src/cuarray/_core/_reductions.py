@@ -209,7 +209,7 @@ def reduce(uf, a, axis=0, dtype=None, out=None, keepdims=False, initial=None, wh
     else:
         from cuarray._core._copy import to_scalar
         ident_v = to_scalar(ident, acc)
-    outa, oshape = _prepare_out(out, shape, axes, keepdims, res, name)
+    outa, _ = _prepare_out(out, shape, axes, keepdims, res, name)
     if outa.size == 0:
         return outa
     key = ("ufunc", npuf.__name__, acc.char, res.char, masked, post)

@@ -532,7 +532,7 @@ def sort_last(xv, want_vals, want_idx, backend=None):
         if be == "cccl" and dt.char in _NATIVE_CUB:
             _cub_native(xv, N, flat_v, flat_i, vt)
             return vals, idx
-        src, expr, kdt, bits = _subkeys(xv, want_idx)[0]
+        _, expr, kdt, bits = _subkeys(xv, want_idx)[0]
     elif dt.kind != "c" and key_bits(dt) + _row_key(rows)[3] <= 64:
         kb = key_bits(dt)
         bits = kb + _row_key(rows)[3]

@@ -318,7 +318,7 @@ def generate(op, storage, raw_info, ndim, vec, idx64):
     I = "long long" if idx64 else "int"
     ik = "q" if idx64 else "i"
     sig, kinds = [], []
-    loads, stores, pre = [], [], []
+    loads, pre = [], []
     arr_k = 0
     for p, st, raw in zip(op.params, storage, raw_info):
         S = _dt.ctype(st)

@@ -414,7 +414,7 @@ def _quantile(name, a, q, axis, out, method, keepdims, weights, nanmode, percent
     qspec = (0 if type(q) is int and not percent else 0.5) if weak else qh.dtype.str
     out_dt = _result_dtype(name, a.dtype, qspec, method)
     v2, kshape, kd = _reduced(a, axis)
-    rows, n = v2.shape
+    n = v2.shape[1]
     if n == 0 and not nanmode:
         raise IndexError("index -1 is out of bounds for axis 0 with size 0")
     qd = asarray(numpy.ascontiguousarray(qh, dtype=numpy.float64).reshape(-1))
@@ -425,7 +425,7 @@ def _quantile(name, a, q, axis, out, method, keepdims, weights, nanmode, percent
 
 def _order_stat(v2, qd, mid, nanmode, out_dt, weights=None, a=None, axis=None):
     """(nq, rows) quantiles of the rows of v2 at the float64 device quantiles qd."""
-    rows, n = v2.shape
+    n = v2.shape[1]
     nq = qd.size
     if weights is None and rows == 1 and n >= SELECT_MIN and 0 < nq <= _KMAX // 2 and v2.dtype.kind != "c":
         x = v2.reshape(n)

@@ -66,7 +66,7 @@ def _nvrtc():
 def nvrtc_version():
     global _nvrtc_version
     if _nvrtc_version is None:
-        err, major, minor = _nvrtc().nvrtcVersion()
+        _, major, minor = _nvrtc().nvrtcVersion()
         _nvrtc_version = (major, minor)
     return _nvrtc_version
 
