@@ -1,12 +1,25 @@
-"""Small pieces every hand-written kernel module uses: a cache of built objects, raw
-kernels compiled once per source key and device, their launch, and the grid that fills
-the device once.
+"""Small pieces every hand-written kernel module uses: source templates, a cache of built
+objects, raw kernels compiled once per source key and device, their launch, and the grid
+that fills the device once.
 """
+import string
+
 from cuarray._core.elementwise import _sm_count
 from cuarray._runtime.compiler import compile_module
 from cuarray._runtime.device import ensure_context, get_device_id
 from cuarray._runtime.launch import ArgPacker
 from cuarray._runtime.stream import current_stream_ptr
+
+
+def render(template, **values):
+    """A kernel source from `template`, each `${NAME}` replaced by values[NAME]. Every
+    placeholder must be given and every value used: a misspelt name fails here, where a
+    bare-token replace would quietly leave it (or hit a longer identifier)."""
+    t = string.Template(template)
+    names = set(t.get_identifiers())
+    if names != set(values):
+        raise KeyError(f"template placeholders {sorted(names)} != values {sorted(values)}")
+    return t.substitute(values)
 
 
 class Cache(dict):

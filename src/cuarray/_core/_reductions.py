@@ -9,6 +9,7 @@ A call repeated on the same layout with the same keywords takes the warm path (`
 """
 import numpy
 
+from cuarray._core._kernel_helpers import render
 from cuarray._core import _argwhole
 from cuarray._core import dtypes as _dt
 from cuarray._core import ufunc_table as _table
@@ -473,26 +474,26 @@ def std(a, axis=None, dtype=None, out=None, ddof=0, keepdims=False, *, where=Tru
 
 # ---- arg reductions -----------------------------------------------------------------------
 _ARG = r"""
-typedef VT _cu_vt;
-struct _cu_arg { VT v; long long i; };
-__device__ __forceinline__ bool _cu_better(const VT& b, const VT& a) { return CMP; }
+typedef ${VT} _cu_vt;
+struct _cu_arg { ${VT} v; long long i; };
+__device__ __forceinline__ bool _cu_better(const ${VT}& b, const ${VT}& a) { return ${CMP}; }
 __device__ __forceinline__ _cu_arg _cu_argred(_cu_arg a, _cu_arg b) {
   if (a.i < 0) return b;
   if (b.i < 0) return a;
-  const bool an = NANA, bn = NANB;
+  const bool an = ${NANA}, bn = ${NANB};
   if (an || bn) {
     if (an && bn) return a.i < b.i ? a : b;
-    return SKIPNAN ? (an ? b : a) : (an ? a : b);
+    return ${SKIPNAN} ? (an ? b : a) : (an ? a : b);
   }
   if (_cu_better(b.v, a.v) || (b.v == a.v && b.i < a.i)) return b;
   return a;
 }
-__device__ __forceinline__ _cu_arg _cu_mk(const VT& v, long long i) { _cu_arg r; r.v = v; r.i = i; return r; }
+__device__ __forceinline__ _cu_arg _cu_mk(const ${VT}& v, long long i) { _cu_arg r; r.v = v; r.i = i; return r; }
 __device__ __forceinline__ _cu_arg _cu_argstep(const _cu_arg& a, const _cu_arg& b) {
   // b follows a in this thread's sequence: only a strictly better b replaces a.
   if (a.i < 0) return b;
-  const bool an = NANA, bn = NANB;
-  if (an || bn) return SKIPNAN ? (an && !bn ? b : a) : (an ? a : b);
+  const bool an = ${NANA}, bn = ${NANB};
+  if (an || bn) return ${SKIPNAN} ? (an && !bn ? b : a) : (an ? a : b);
   return _cu_better(b.v, a.v) ? b : a;
 }
 """
@@ -536,10 +537,10 @@ def _arg_preamble(vt, greater, skipnan):
     else:
         cmp = f"b {'>' if greater else '<'} a"
     inexact = vt.kind in "fc"
-    return (_ARG.replace("VT", _dt.ctype(vt)).replace("CMP", cmp)
-            .replace("NANA", "_cu_isnan(a.v)" if inexact else "false")
-            .replace("NANB", "_cu_isnan(b.v)" if inexact else "false")
-            .replace("SKIPNAN", "true" if skipnan else "false"))
+    return render(_ARG, VT=_dt.ctype(vt), CMP=cmp,
+                  NANA="_cu_isnan(a.v)" if inexact else "false",
+                  NANB="_cu_isnan(b.v)" if inexact else "false",
+                  SKIPNAN="true" if skipnan else "false")
 
 
 def _arg_launch(name, a, axes, out, keepdims, vt, pre, warm_key):

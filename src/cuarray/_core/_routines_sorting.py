@@ -19,7 +19,7 @@ import numpy
 
 from cuarray._core import _copy
 from cuarray._core import dtypes as _dt
-from cuarray._core._kernel_helpers import Cache, kernel, launch, resident_blocks
+from cuarray._core._kernel_helpers import Cache, kernel, launch, render, resident_blocks
 from cuarray._core.elementwise import Op, Param, _sm_count
 from cuarray._core.ndarray import ndarray
 from cuarray._core.shapes import normalize_axis
@@ -235,12 +235,12 @@ def _iota(out):
 
 # ---- radix sort: CUB through cuda.compute, or cuarray's own LSD kernels --------------------
 _RADIX_SRC = r"""
-typedef KEYT K;
+typedef ${KEYT} K;
 // The ordered key of a stored key: the identity for keys made by _key_op; for raw value
 // bits, cuarray_okey of the value, so values sort in place without a transform pass.
-__device__ __forceinline__ unsigned long long _ok(const K k) { return (unsigned long long)(KEYEXPR); }
-typedef VALT V;
-#define HAS_V HASV
+__device__ __forceinline__ unsigned long long _ok(const K k) { return (unsigned long long)(${KEYEXPR}); }
+typedef ${VALT} V;
+#define HAS_V ${HASV}
 #define NT 256
 #define NW 8
 #define ITEMS 8
@@ -379,9 +379,9 @@ extern "C" __global__ void radix_scatter(const K* __restrict__ kin, K* __restric
 
 
 def radix_source(kdt, vdt, keyexpr="k"):
-    return ORDER + (_RADIX_SRC.replace("KEYT", _dt.ctype(kdt)).replace("KEYEXPR", keyexpr)
-            .replace("VALT", _dt.ctype(vdt if vdt is not None else _u32))
-            .replace("HASV", "1" if vdt is not None else "0"))
+    return ORDER + render(_RADIX_SRC, KEYT=_dt.ctype(kdt), KEYEXPR=keyexpr,
+                          VALT=_dt.ctype(vdt if vdt is not None else _u32),
+                          HASV="1" if vdt is not None else "0")
 
 
 def _radix_fns(kdt, vdt, keyexpr):
@@ -437,9 +437,9 @@ def radix(keys, vals, end_bit, want_keys, vt, backend):
 
 # ---- small rows: a bitonic network in shared memory ----------------------------------------
 _SMALL_SRC = r"""
-typedef VT T;
-#define P PP
-#define E EE
+typedef ${VT} T;
+#define P ${PP}
+#define E ${EE}
 extern "C" __global__ void cuarray_small_sort(const T* __restrict__ x, T* __restrict__ out,
                                               long long* __restrict__ idx, const long long rows, const int n) {
   __shared__ T s_x[E];
@@ -491,7 +491,7 @@ def small_geometry(n):
 
 
 def small_source(dtype, P, E):
-    return ORDER + _SMALL_SRC.replace("VT", _dt.ctype(dtype)).replace("PP", str(P)).replace("EE", str(E))
+    return ORDER + render(_SMALL_SRC, VT=_dt.ctype(dtype), PP=str(P), EE=str(E))
 
 
 def _small_sort(x, rows, n, vals, idx):

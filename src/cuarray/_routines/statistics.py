@@ -17,7 +17,7 @@ from cuarray._core.ndarray import ndarray
 from cuarray._core.shapes import normalize_axes
 from cuarray._core import _routines_linalg as _linalg
 from cuarray._core import _routines_sorting as _s
-from cuarray._core._kernel_helpers import kernel, launch, resident_blocks
+from cuarray._core._kernel_helpers import kernel, launch, render, resident_blocks
 from cuarray._core._routines_sorting import ORDER, need, op
 
 _f64 = numpy.dtype(numpy.float64)
@@ -109,9 +109,9 @@ CUARRAY_FN double cuarray_qnan() { return cuarray_f64(0x7ff8000000000000ull); }
 """
 
 _QSORTED = r"""
-typedef XT T;
-typedef OT OUT;
-typedef MTT MT;
+typedef ${XT} T;
+typedef ${OT} OUT;
+typedef ${MTT} MT;
 // One thread per (quantile, row) of rows sorted with NaNs last.
 extern "C" __global__ void cuarray_quantile_sorted(
     const T* __restrict__ s, const long long rows, const long long n, const double* __restrict__ q,
@@ -150,11 +150,11 @@ extern "C" __global__ void cuarray_quantile_sorted(
 # Radix select for a full reduction: each pass histograms the next 8 key bits of the
 # elements that still match each target's prefix, then picks the digit holding its rank.
 _QSELECT = r"""
-typedef XT T;
-typedef KT K;
-typedef OT OUT;
-typedef MTT MT;
-#define BITS KBITS
+typedef ${XT} T;
+typedef ${KT} K;
+typedef ${OT} OUT;
+typedef ${MTT} MT;
+#define BITS ${KBITS}
 #define KMAX 16
 extern "C" __global__ void qsel_hist0(const T* __restrict__ x, const long long n,
                                       unsigned long long* __restrict__ hist, unsigned long long* __restrict__ nnan) {
@@ -284,8 +284,8 @@ def _mt(dtype):
 
 
 def qsorted_source(dt, out_dt):
-    return (ORDER + QUANTILE + _QSORTED.replace("XT", _dt.ctype(dt)).replace("MTT", _dt.ctype(_mt(dt)))
-            .replace("OT", _dt.ctype(out_dt)))
+    return ORDER + QUANTILE + render(_QSORTED, XT=_dt.ctype(dt), MTT=_dt.ctype(_mt(dt)),
+                                     OT=_dt.ctype(out_dt))
 
 
 def _qsorted_fn(dt, out_dt):
@@ -296,9 +296,9 @@ def _qsorted_fn(dt, out_dt):
 
 def qselect_source(dt, out_dt):
     kdt = _s._UNSIGNED[dt.itemsize]
-    return (ORDER + QUANTILE + _QSELECT.replace("XT", _dt.ctype(dt)).replace("KT", _dt.ctype(kdt))
-            .replace("OT", _dt.ctype(out_dt)).replace("MTT", _dt.ctype(_mt(dt)))
-            .replace("KBITS", str(dt.itemsize * 8)))
+    return ORDER + QUANTILE + render(_QSELECT, XT=_dt.ctype(dt), KT=_dt.ctype(kdt),
+                                     OT=_dt.ctype(out_dt), MTT=_dt.ctype(_mt(dt)),
+                                     KBITS=str(dt.itemsize * 8))
 
 
 def _qselect(x, qd, mid, nanmode, out_dt):
