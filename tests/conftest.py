@@ -1,4 +1,4 @@
-"""Test-session setup: markers, whether `gpu` tests can run here, and the fixtures that
+"""Test-run setup: markers, whether `gpu` tests can run here, and the fixtures that
 choose where cuarray runs.
 
 Tests marked `gpu` (or `multi_gpu(n)`) are skipped with the driver's reason when this

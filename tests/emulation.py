@@ -26,7 +26,7 @@ _DRIVER = []
 
 
 def host_driver():
-    """The one emulated device of the session: kernel caches that outlive a test keep
+    """The one emulated device of the test run: kernel caches that outlive a test keep
     handles it still resolves."""
     if not _DRIVER:
         from cuarray._runtime import compiler

@@ -36,7 +36,7 @@ _alloc = ndarray._alloc
 
 
 # ---- the warm path ------------------------------------------------------------------------
-# STYLE §3: a reduction called again on the same layout with the same keywords is one dict
+# A reduction called again on the same layout with the same keywords is one dict
 # lookup, one allocation and one launch (`a.sum()` of 1000 float32: 4.5 µs of Python on the
 # general path, 2.8 µs warm, measured with tools/host_overhead.py). The first call resolves
 # NumPy's result dtype, the output's shape, the ReduceOp, its plan and its scalars (the

@@ -1,8 +1,9 @@
 """The ufunc object: NumPy's dtype resolution, then one elementwise launch.
 
-`numpy.<name>.resolve_dtypes` is the only promotion table (STYLE §2). Its answer, and
-the compiled op for it, are cached per (argument kinds) so a warm call is one dict
-lookup, one allocation and one launch.
+`numpy.<name>.resolve_dtypes` is the only promotion table: promotion is never derived by
+hand, so it matches NumPy's (NEP 50 included). Its answer, and the compiled op for it,
+are cached per (argument kinds) so a warm call is one dict lookup, one allocation and one
+launch.
 """
 import numpy
 
@@ -122,8 +123,8 @@ class ufunc:
 
     # ---- call -----------------------------------------------------------------------------
     def __call__(self, *args, **kwargs):
-        # The warm path (STYLE §3): contiguous operands of one shape, no keywords: one dict
-        # lookup, one allocation, one launch.
+        # The warm path: contiguous operands of one shape, no keywords: one dict lookup,
+        # one allocation, one launch (everything derived from dtypes and layout is cached).
         if not kwargs:
             nargs = len(args)
             if nargs == 2 and self.nin == 2 and self.nout == 1:

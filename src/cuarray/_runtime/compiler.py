@@ -86,7 +86,8 @@ _toolchain_id = None
 
 
 def header_hash():
-    """Hash of cuarray's own headers: part of every cache key (STYLE §7)."""
+    """Hash of cuarray's own headers: part of every cache key, so that a changed header
+    recompiles the kernels that include it."""
     global _header_hash
     if _header_hash is None:
         h = hashlib.sha256()
