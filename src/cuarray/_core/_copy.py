@@ -29,6 +29,21 @@ def memcpy(dst_ptr, src_ptr, nbytes):
         _driver.check(_driver._drv().cuMemcpyAsync(dst_ptr, src_ptr, nbytes, _stream.current_stream_ptr()))
 
 
+def into_out(res, out, name):
+    """NumPy's `out=` for a routine that computed `res`: `res` itself when `out` is None,
+    else `res` cast into `out`, which must be a cuarray array of res's shape."""
+    if out is None:
+        return res
+    if not isinstance(out, ndarray):
+        raise TypeError(f"cuarray.{name}: out must be a cuarray.ndarray, got "
+                        f"{type(out).__name__}")
+    if out._shape != res._shape:
+        raise ValueError(f"output array does not match result of {name}: expected shape "
+                         f"{res._shape}, got {out._shape}")
+    copy_into(out, res)
+    return out
+
+
 def zeros(shape, dtype, order="C"):
     """A new zero-filled array; `shape` a tuple of ints, `dtype` a numpy.dtype (both valid):
     `numpy.zeros` without the argument checks, one memset."""

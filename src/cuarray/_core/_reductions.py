@@ -10,7 +10,7 @@ A call repeated on the same layout with the same keywords takes the warm path (`
 import numpy
 
 from cuarray._core._kernel_helpers import render
-from cuarray._core import _argwhole
+from cuarray._core import _argwhole, _copy
 from cuarray._core import dtypes as _dt
 from cuarray._core import ufunc_table as _table
 from cuarray._core.ndarray import ndarray
@@ -392,7 +392,7 @@ def mean(a, axis=None, dtype=None, out=None, keepdims=False, *, where=True):
         wb = w if w._shape == a._shape else _broadcast(w, a._shape)
         c = count_nonzero(wb, axis, keepdims=keepdims)
         r = _uf("divide")(s, c)
-        return _finish(r, res, out)
+        return _finish(r, res, out, "mean")
     ac = _dt.ctype(acc)
     return _simple("mean", a, axis, out, keepdims, res, ac, acc, "in0", "a + b",
                    f"out0 = a / cuarray_cast<{ac}>((double)_n)", f"{ac}()", warm_key=key)
@@ -403,13 +403,8 @@ def _broadcast(x, shape):
     return x._view(shape, broadcast_strides(x._shape, x._strides, shape))
 
 
-def _finish(r, res, out):
-    if r.dtype != res:
-        r = r.astype(res)
-    if out is not None:
-        out[...] = r
-        return out
-    return r
+def _finish(r, res, out, name):
+    return _copy.into_out(r if r.dtype == res else r.astype(res), out, name)
 
 
 def _var(name, a, axis, dtype, out, ddof, keepdims, sqrt, where, given_mean=None):
@@ -437,7 +432,7 @@ def _var(name, a, axis, dtype, out, ddof, keepdims, sqrt, where, given_mean=None
         r = _uf("divide")(s, _uf("subtract")(c, ddof))
         if sqrt:
             r = _uf("sqrt")(r)
-        return _finish(r, rres, out)
+        return _finish(r, rres, out, name)
     m = mean(a, axis, acc, None, True) if given_mean is None else _given_mean(given_mean, acc, name)
     rc = _dt.ctype(racc)
     post = f"out0 = {'sqrt' if sqrt else ''}(a / cuarray_cast<{rc}>((double)(_n - _ddof)))"

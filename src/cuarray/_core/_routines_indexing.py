@@ -83,18 +83,6 @@ def _fix(var, n, mode):
             f"{{ {var} %= {n}; if ({var} < 0) {var} += {n}; }}")
 
 
-def _finish(res, out, name):
-    """Copy `res` into `out` (checking its shape) or return it."""
-    if out is None:
-        return res
-    _need(out, f"{name} out=")
-    if out._shape != res._shape:
-        raise ValueError(f"output array does not match result of {name}: expected shape "
-                         f"{res._shape}, got {out._shape}")
-    _copy.copy_into(out, res)
-    return out
-
-
 def _check_out_kind(dtype, out, name):
     """NumPy 2.5's rule for take's (and compress's) out=: the result is cast into `out`;
     a cast the 'same_kind' rule refuses still happens, with a DeprecationWarning. (NumPy
@@ -134,7 +122,7 @@ def take(a, indices, axis=None, out=None, mode="raise"):
         if mode == "raise" and not -n <= i < n:
             raise IndexError(f"index {i} is out of bounds for axis {axis} with size {n}")
         i = min(max(i, 0), n - 1) if mode == "clip" else i % n
-        return _finish(a[(slice(None),) * axis + (i,)].copy(), out, "take")
+        return _copy.into_out(a[(slice(None),) * axis + (i,)].copy(), out, "take")
     idx = _int_index(indices, cast_sequences=True, rule="same_kind")
     if n == 0 and idx.size:
         raise IndexError("cannot do a non-empty take from an empty axes.")
@@ -145,7 +133,7 @@ def take(a, indices, axis=None, out=None, mode="raise"):
     if out is not None and out._shape == plan.shape and out.dtype == a.dtype and out._c_contig \
             and out._mem is not a._mem:
         return _indexing.gather(a, plan, entries, kmode, out, check)
-    return _finish(_indexing.gather(a, plan, entries, kmode, None, check), out, "take")
+    return _copy.into_out(_indexing.gather(a, plan, entries, kmode, None, check), out, "take")
 
 
 def put(a, ind, v, mode="raise"):
@@ -210,7 +198,7 @@ def choose(a, choices, out=None, mode="raise"):
     res = ndarray._alloc(shape, dtype)
     if res.size:
         op.launch((a, stack, numpy.int64(n), res))
-    return _finish(res, out, "choose")
+    return _copy.into_out(res, out, "choose")
 
 
 def _truncate_condition(cond, n, axis):
@@ -240,7 +228,7 @@ def compress(condition, a, axis=None, out=None):
         idx = _indexing.nonzero(cond)[0]
         entries = [slice(None)] * axis + [idx]
         res = _indexing.gather(a, _indexing.plan_index(a._shape, a._strides, entries), entries)
-    return _finish(res, out, "compress")
+    return _copy.into_out(res, out, "compress")
 
 
 def _scalar_or_device(x):

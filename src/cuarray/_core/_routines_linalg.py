@@ -246,13 +246,6 @@ def _resolve(dt1, dt2, out_dt, dtype, casting, name="matmul"):
     return dt
 
 
-def _to_out(result, out):
-    if out is None:
-        return result
-    _copy.copyto(out, result, casting="unsafe")
-    return out
-
-
 # ----------------------------------------------------------------------------- products
 def matmul(x1, x2, /, out=None, *, casting="same_kind", dtype=None):
     """Matrix product of two arrays (cuarray version of `numpy.matmul`).
@@ -303,7 +296,7 @@ def matmul(x1, x2, /, out=None, *, casting="same_kind", dtype=None):
     if target is not None:
         return out
     c = c.reshape(final) if a.ndim == 1 or b.ndim == 1 else c
-    return _to_out(c, out)
+    return _copy.into_out(c, out, "matmul")
 
 
 def dot(a, b, out=None):
@@ -344,7 +337,7 @@ def dot(a, b, out=None):
     c = matmul_nd(a2, b2, dt, target)
     if target is not None:
         return out
-    return _to_out(c.reshape(final), out)
+    return _copy.into_out(c.reshape(final), out, "dot")
 
 
 def _fmt(shape):

@@ -11,6 +11,7 @@ import warnings
 
 import numpy
 
+from cuarray._core import _copy
 from cuarray._core import dtypes as _dt
 from cuarray._core.elementwise import Op, Param
 from cuarray._core.ndarray import ndarray
@@ -420,7 +421,7 @@ def _quantile(name, a, q, axis, out, method, keepdims, weights, nanmode, percent
     qd = asarray(numpy.ascontiguousarray(qh, dtype=numpy.float64).reshape(-1))
     res = _order_stat(v2, qd, mid, nanmode, out_dt, weights, a, axis)
     shape = qh.shape + (kd if keepdims else kshape)
-    return _finish(res.reshape(shape), out)
+    return _copy.into_out(res.reshape(shape), out, name)
 
 
 def _order_stat(v2, qd, mid, nanmode, out_dt, weights=None, a=None, axis=None):
@@ -475,21 +476,13 @@ def _broadcast_to(x, shape):
     return x if x.shape == shape else x._view(shape, broadcast_strides(x.shape, x.strides, shape))
 
 
-def _finish(r, out):
-    if out is None:
-        return r
-    from cuarray._core._copy import copy_into
-    copy_into(need(out, "out"), r)
-    return out
-
-
 def _median(name, a, axis, out, keepdims, nanmode):
     from cuarray._core.transfer import asarray
     a = need(a, name)
     out_dt = _result_dtype("median", a.dtype, None, None)
     v2, kshape, kd = _reduced(a, axis)
     res = _order_stat(v2, asarray(numpy.array([0.5])), _MEDIAN, nanmode and a.dtype.kind in "fc", out_dt)
-    return _finish(res.reshape(kd if keepdims else kshape), out)
+    return _copy.into_out(res.reshape(kd if keepdims else kshape), out, name)
 
 
 # ---- the order statistics ---------------------------------------------------------------------

@@ -10,9 +10,10 @@ import warnings
 import numpy
 
 import cuarray
+from cuarray._core import _copy
 from cuarray._core.ndarray import ndarray
 from cuarray._core._routines_linalg import (  # noqa: F401  (matmul, dot: public here)
-    GemmPlan, _fmt, _resolve, _to_out, blas_layout, broadcast_batch, collapse_batch, dot, matmul,
+    GemmPlan, _fmt, _resolve, blas_layout, broadcast_batch, collapse_batch, dot, matmul,
     matmul_nd, plan_matmul)
 from cuarray.linalg._util import (
     as_array, assert_2d, assert_stacked_2d, assert_stacked_square,
@@ -219,7 +220,7 @@ def multi_dot(arrays, *, out=None):
         result = result.reshape(())
     elif first_1d or last_1d:
         result = result.ravel()
-    return _to_out(result, out)
+    return _copy.into_out(result, out, "multi_dot")
 
 
 def _chain_order(shapes):
