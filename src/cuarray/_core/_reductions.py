@@ -11,6 +11,7 @@ import numpy
 
 from cuarray._core._kernel_helpers import render
 from cuarray._core import _argwhole, _copy
+from cuarray._core._kernel_helpers import Cache
 from cuarray._core import dtypes as _dt
 from cuarray._core import ufunc_table as _table
 from cuarray._core.ndarray import ndarray
@@ -30,7 +31,7 @@ template<class T> __device__ __forceinline__ T _cu_sq(const T& d) { return d * d
 template<class T> __device__ __forceinline__ T _cu_sq(const complex<T>& d) { return norm(d); }
 """
 
-_built = {}  # key -> ReduceOp
+_built = Cache()  # key -> ReduceOp
 _result_dtypes = {}
 _alloc = ndarray._alloc
 
@@ -125,13 +126,6 @@ def _kept(o, shape, axes):
     """The output viewed without the reduced axes (as the engine writes it)."""
     kept = tuple(n for d, n in enumerate(shape) if d not in axes)
     return o if o._shape == kept else o.reshape(kept)
-
-
-def _get_op(key, build):
-    op = _built.get(key)
-    if op is None:
-        op = _built[key] = build()
-    return op
 
 
 def _masked(where):
@@ -232,7 +226,7 @@ def reduce(uf, a, axis=0, dtype=None, out=None, keepdims=False, initial=None, wh
                         params, mp, "_red(a, b)", post, "_ident", _dt.ctype(acc),
                         _HELPERS, late_preamble=late)
 
-    op = _get_op(key, build)
+    op = _built(key, build)
     args = [a]
     if masked:
         args.append(_where_array(where, name))
@@ -330,7 +324,7 @@ def _simple(name, a, axis, out, keepdims, res, acc, in_dt, mp, red, post, ident,
         return ReduceOp(f"cuarray_{name}_{a.dtype.char}{res.char}{'_w' if masked else ''}", params,
                         m, red, post, ident, acc, _HELPERS)
 
-    op = _get_op(key, build)
+    op = _built(key, build)
     args = [a] + [x for x, p in zip(extra, extra_params) if p.role == "in"]
     if masked:
         args.append(_where_array(where, name))
@@ -551,7 +545,7 @@ def _arg_launch(name, a, axes, out, keepdims, vt, pre, warm_key):
                         "out0 = a.i", "_cu_mk(_cu_vt(), -1)", "_cu_arg", _HELPERS + pre,
                         step_expr="_cu_argstep(a, b)")
 
-    op = _get_op(key, build)
+    op = _built(key, build)
     args = [a, _kept(outa, shape, axes)]
     _remember(warm_key, op.launch(args, axes, shape), args, outa)
     return outa
