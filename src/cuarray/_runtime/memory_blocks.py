@@ -216,7 +216,39 @@ def _stream_ptr(stream):
     return current_stream_ptr() if stream is None else stream.ptr
 
 
-class MemoryPointer:
+class PointerArithmetic:
+    """`p + n`, `n + p`, `p - n` (a pointer n bytes further that keeps the same block
+    alive), `p -= n` and `int(p)`, for pointer classes built as `cls(mem, offset)` with
+    `mem` and `ptr` attributes and their own `__iadd__` (device and pinned pointers)."""
+
+    __slots__ = ()
+
+    def __int__(self):
+        return self.ptr
+
+    def __add__(self, offset):
+        if type(offset) is not int:
+            try:
+                offset = operator.index(offset)
+            except TypeError:
+                return NotImplemented
+        return type(self)(self.mem, self.ptr - self.mem.ptr + offset)
+
+    __radd__ = __add__
+
+    def __sub__(self, offset):
+        if type(offset) is not int:
+            try:
+                offset = operator.index(offset)
+            except TypeError:
+                return NotImplemented
+        return self + -offset
+
+    def __isub__(self, offset):
+        return self.__iadd__(-offset)
+
+
+class MemoryPointer(PointerArithmetic):
     """A position in device memory that keeps its block alive (cuarray version of `cupy.cuda.MemoryPointer`).
 
     `ptr` is the address, `mem` the block, `device_id` its device, `size` the bytes from
@@ -234,9 +266,6 @@ class MemoryPointer:
         self.ptr = mem.ptr + offset if mem.ptr else 0
         self.device_id = mem.device_id
 
-    def __int__(self):
-        return self.ptr
-
     def __repr__(self):
         return f"<MemoryPointer {self.ptr:#x} device={self.device_id} mem={self.mem!r}>"
 
@@ -249,31 +278,10 @@ class MemoryPointer:
         mem = self.mem
         return mem.size - (self.ptr - mem.ptr) if mem.ptr else 0
 
-    def __add__(self, offset):
-        if type(offset) is not int:
-            try:
-                offset = operator.index(offset)
-            except TypeError:
-                return NotImplemented
-        return MemoryPointer(self.mem, self.ptr - self.mem.ptr + offset)
-
-    __radd__ = __add__
-
-    def __sub__(self, offset):
-        if type(offset) is not int:
-            try:
-                offset = operator.index(offset)
-            except TypeError:
-                return NotImplemented
-        return self + -offset
-
     def __iadd__(self, offset):
         if self.ptr:
             self.ptr += offset
         return self
-
-    def __isub__(self, offset):
-        return self.__iadd__(-offset)
 
     def copy_from_device_async(self, src, size, stream=None):
         """Copy `size` bytes from the device pointer `src`, possibly on another device."""
