@@ -2,8 +2,8 @@
 
 CPU tests: which update each op and dtype gets (hardware atomic, compare-and-swap loop,
 or the in-order thread), the update code compiled by NVRTC, and the argument errors.
-Behaviour tests run on the CPU stand-in for the GPU ("emu", from test_indexing.py) and on
-the GPU ("gpu").
+Behaviour tests run on the emulated host device ("emu", the `xp` fixture) and on the GPU
+("gpu").
 """
 
 import numpy

@@ -2,8 +2,8 @@
 
 (Named test_indexing_routines.py: tests/_core/test_indexing.py has the plain name, and test
 modules outside packages need unique basenames.) The diagonal planning is checked on the
-CPU; the behaviour tests run on the CPU stand-in for the GPU ("emu", from
-tests/_core/test_indexing.py) and on the GPU ("gpu"), with fresh random inputs.
+CPU; the behaviour tests run on the emulated host device ("emu", the `xp` fixture) and on
+the GPU ("gpu"), with fresh random inputs.
 """
 import warnings
 
