@@ -115,6 +115,9 @@ def gpu_cp():
 def xp(request, monkeypatch):
     import cuarray
     import emulation
+    if not hasattr(request, "param"):
+        raise pytest.UsageError(f"{request.node.name}: the xp fixture is parametrized by "
+                                "emulation.pytest_generate_tests: import it into the module")
     if request.param == "emu":
         emulation.emulate(monkeypatch)
     return cuarray
