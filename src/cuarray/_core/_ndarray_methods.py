@@ -5,18 +5,15 @@ ndarray.py holds the array itself (memory, shape, strides, views) and imports no
 engines, because the engines build arrays and so import ndarray.py. These methods sit above
 both: they are written here as the body of `_Methods` and copied onto `ndarray` when
 `cuarray._core` loads (its __init__ imports this module), so every import points down.
+Methods whose engines are large or rarely used import them on first call (`import
+cuarray` is timed): the products (`@`, `dot`: `_routines_linalg` loads cuBLAS through
+nvmath, most of a second), fancy indexing, sorting, interop.
 """
 import sys
 
-from cuarray._core import _copy, _dispatch, _indexing, interop, transfer
+from cuarray._core import _copy, transfer
 from cuarray._core import _ops as _u
 from cuarray._core import _reductions as _r
-from cuarray._core import _routines_indexing as _idx
-from cuarray._core import _routines_linalg as _linalg
-from cuarray._core import _routines_math as _math
-from cuarray._core import _routines_searching as _searching
-from cuarray._core import _routines_sorting as _sorting
-from cuarray._core import _take_put
 from cuarray._core import dtypes as _dt
 from cuarray._core import scan as _s
 from cuarray._core import shapes as _sh
@@ -65,11 +62,13 @@ class _Methods:
         plan = _sh.plan_basic_index(self._shape, self._strides, key)
         if plan is not None:
             return self._view(plan[0], plan[1], plan[2])
+        from cuarray._core import _indexing
         return _indexing.getitem(self, key)
 
     def __setitem__(self, key, value):
         plan = _sh.plan_basic_index(self._shape, self._strides, key)
         if plan is None:
+            from cuarray._core import _indexing
             return _indexing.setitem(self, key, value)
         view = self._view(plan[0], plan[1], plan[2]) if plan[0] != self._shape or plan[2] else self
         _copy.assign(view, value)
@@ -150,12 +149,15 @@ class _Methods:
     def __matmul__(self, other):
         if _defer(other):
             return NotImplemented
+        from cuarray._core import _routines_linalg as _linalg
         return _linalg.matmul(self, other)
 
     def __rmatmul__(self, other):
+        from cuarray._core import _routines_linalg as _linalg
         return _linalg.matmul(other, self)
 
     def __imatmul__(self, other):
+        from cuarray._core import _routines_linalg as _linalg
         return _linalg.matmul(self, other, out=self)
 
     def __and__(self, other):
@@ -247,6 +249,7 @@ class _Methods:
         uf = _u.ALL.get(ufunc.__name__)
         if uf is None:
             if ufunc.__name__ == "matmul" and method == "__call__":
+                from cuarray._core import _routines_linalg as _linalg
                 return _linalg.matmul(*inputs, **kwargs)
             return NotImplemented
         if "out" in kwargs and isinstance(kwargs["out"], tuple) and len(kwargs["out"]) == 1:
@@ -257,6 +260,7 @@ class _Methods:
 
     def __array_function__(self, func, types, args, kwargs):
         """NEP 18: numpy.<routine>(gpu) runs cuarray's routine of the same name."""
+        from cuarray._core import _dispatch
         return _dispatch.array_function(func, types, args, kwargs)
 
     def __array_namespace__(self, *, api_version=None):
@@ -319,64 +323,83 @@ class _Methods:
         return _u.clip(self, min, max, out, **kwargs)
 
     def round(self, decimals=0, out=None):
+        from cuarray._core import _routines_indexing as _idx
+        from cuarray._core import _routines_math as _math
         if out is not None:
             _idx._need(out, "round out=")
         return _math.around(self, decimals, out)
 
     def repeat(self, repeats, axis=None):
+        from cuarray._core import _take_put
         return _take_put.repeat(self, repeats, axis)
 
     def trace(self, offset=0, axis1=0, axis2=1, dtype=None, out=None):
+        from cuarray._core import _routines_math as _math
         return _math.trace(self, offset, axis1, axis2, dtype, out)
 
     def sort(self, axis=-1, kind=None, order=None, *, stable=None):
         """Sort in place (cuarray version of `numpy.ndarray.sort`)."""
+        from cuarray._core import _routines_sorting as _sorting
         _sorting.sort_inplace(self, axis=axis, kind=kind, order=order, stable=stable)
 
     def argsort(self, axis=-1, kind=None, order=None, *, stable=None):
+        from cuarray._core import _routines_sorting as _sorting
         return _sorting.argsort(self, axis=axis, kind=kind, order=order, stable=stable)
 
     def partition(self, kth, axis=-1, kind="introselect", order=None):
+        from cuarray._core import _routines_sorting as _sorting
         _sorting.partition_inplace(self, kth, axis=axis, kind=kind, order=order)
 
     def argpartition(self, kth, axis=-1, kind="introselect", order=None):
+        from cuarray._core import _routines_sorting as _sorting
         return _sorting.argpartition(self, kth, axis=axis, kind=kind, order=order)
 
     def searchsorted(self, v, side="left", sorter=None):
+        from cuarray._core import _routines_searching as _searching
         return _searching.searchsorted(self, v, side, sorter)
 
     def take(self, indices, axis=None, out=None, mode="raise"):
+        from cuarray._core import _routines_indexing as _idx
         return _idx.take(self, indices, axis, out, mode)
 
     def put(self, indices, values, mode="raise"):
+        from cuarray._core import _routines_indexing as _idx
         return _idx.put(self, indices, values, mode)
 
     def nonzero(self):
+        from cuarray._core import _routines_indexing as _idx
         return _idx.nonzero(self)
 
     def diagonal(self, offset=0, axis1=0, axis2=1):
+        from cuarray._core import _routines_indexing as _idx
         return _idx.diagonal(self, offset, axis1, axis2)
 
     def compress(self, condition, axis=None, out=None):
+        from cuarray._core import _routines_indexing as _idx
         return _idx.compress(condition, self, axis, out)
 
     def choose(self, choices, out=None, mode="raise"):
+        from cuarray._core import _routines_indexing as _idx
         return _idx.choose(self, choices, out, mode)
 
     def dot(self, b, out=None):
+        from cuarray._core import _routines_linalg as _linalg
         return _linalg.dot(self, b, out=out)
 
     # ---- interop --------------------------------------------------------------------------
     @property
     def __cuda_array_interface__(self):
+        from cuarray._core import interop
         return interop.cuda_array_interface(self)
 
     def __dlpack__(self, *, stream=None, max_version=None, dl_device=None, copy=None):
+        from cuarray._core import interop
         return interop.to_dlpack(self, stream=stream, max_version=max_version,
                                  dl_device=dl_device, copy=copy)
 
     def toDlpack(self):
         """A legacy "dltensor" DLPack capsule (CuPy's `ndarray.toDlpack`)."""
+        from cuarray._core import interop
         return interop.to_dlpack(self)
 
     def __dlpack_device__(self):

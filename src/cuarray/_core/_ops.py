@@ -2,7 +2,6 @@
 helpers that are functions rather than ufuncs in NumPy (real, imag, angle, clip, where...)."""
 import numpy
 
-from cuarray._core import _routines_indexing
 from cuarray._core import dtypes as _dt
 from cuarray._core.elementwise import Op, Param
 from cuarray._core.ndarray import ndarray
@@ -66,6 +65,7 @@ _where_ops = {}
 def where(condition, x=None, y=None):
     """cuarray version of `numpy.where`; the one-argument form is `nonzero`."""
     if x is None and y is None:
+        from cuarray._core import _routines_indexing  # fancy indexing loads on first use
         return _routines_indexing.nonzero(condition)
     if x is None or y is None:
         raise ValueError("either both or neither of x and y should be given")

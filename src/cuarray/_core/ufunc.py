@@ -7,7 +7,7 @@ launch.
 """
 import numpy
 
-from cuarray._core import _reductions, _ufunc_at, scan
+from cuarray._core import _reductions, scan
 from cuarray._core import dtypes as _dt
 from cuarray._core import ufunc_table as _table
 from cuarray._core.elementwise import Op, Param
@@ -281,10 +281,13 @@ class ufunc:
     def accumulate(self, array, axis=0, dtype=None, out=None):
         return scan.accumulate(self, array, axis, dtype, out)
 
+    # reduceat and at load the indexing engines on first use (`import cuarray` is timed).
     def reduceat(self, array, indices, axis=0, dtype=None, out=None):
+        from cuarray._core import _ufunc_at
         return _ufunc_at.reduceat(self, array, indices, axis, dtype, out)
 
     def at(self, a, indices, b=None):
+        from cuarray._core import _ufunc_at
         return _ufunc_at.at(self, a, indices, b)
 
 
