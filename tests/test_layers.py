@@ -1,6 +1,7 @@
 """Imports point down the layers: `_runtime` < `_core` < `_routines` < `linalg`/`fft`/
 `random`/`jit` < `scipy`. A module may import its own layer and the ones below, never one
-above, at module level or inside a function.
+above, at module level or inside a function; and no modules import each other in a cycle
+at module level (a cycle is closed by an import placed after the code it needs).
 
 `cuda` is the public face of `_runtime` and sits with it; `_libs` (handles for cuBLAS,
 cuSOLVER, cuFFT, ..., and CUB) sits beside `_core`, whose sorts and products call it.
@@ -92,6 +93,53 @@ def upward_imports():
 
 def test_imports_point_down():
     assert upward_imports() == []
+
+
+def _module_level_graph():
+    """module -> the cuarray modules it imports at module level (package __init__ files
+    that only re-export are left out as importers: importing a submodule runs them)."""
+    names = {}
+    for path in _SRC.rglob("*.py"):
+        rel = path.relative_to(_SRC.parent).with_suffix("")
+        names[".".join(rel.parts).removesuffix(".__init__")] = path
+    graph = {}
+    for name, path in names.items():
+        if path.name == "__init__.py":
+            continue
+        package = name.rsplit(".", 1)[0]
+        deps = set()
+        for node in ast.parse(path.read_text()).body:
+            if isinstance(node, ast.Import):
+                deps.update(a.name for a in node.names if a.name in names)
+            elif isinstance(node, ast.ImportFrom):
+                base = node.module or ""
+                if node.level:
+                    parts = package.split(".")[:len(package.split(".")) - node.level + 1]
+                    base = ".".join(parts + ([base] if base else []))
+                for a in node.names:
+                    full = f"{base}.{a.name}"
+                    deps.add(full if full in names else base)
+        graph[name] = {d for d in deps if d in names and d != name and
+                       names[d].name != "__init__.py"}
+    return graph
+
+
+def test_no_import_cycles():
+    graph = _module_level_graph()
+    state = {}
+
+    def visit(m, stack):
+        state[m] = "open"
+        for d in sorted(graph.get(m, ())):
+            if state.get(d) == "open":
+                raise AssertionError("import cycle: " + " -> ".join(stack[stack.index(d):] + [d]))
+            if d not in state:
+                visit(d, stack + [d])
+        state[m] = "done"
+
+    for m in sorted(graph):
+        if m not in state:
+            visit(m, [m])
 
 
 def test_known_exceptions_still_exist():
