@@ -52,7 +52,9 @@ _CACHES = [("cuarray._core._copy", "_copy_ops"), ("cuarray._core._copy", "_fill_
            ("cuarray._core._argwhole", "_kernels"), ("cuarray._core._argwhole", "_part"),
            ("cuarray._core._indexing", "_fast"),
            ("cuarray._core._reductions", "_built"), ("cuarray._core._reductions", "_warm"),
-           ("cuarray._routines.creation", "_arange_ops"), ("cuarray._core._routines_indexing", "_op")]
+           ("cuarray._routines.creation", "_arange_ops"), ("cuarray._core._routines_indexing", "_op"),
+           ("cuarray._core._kernel_helpers", "_kernels"), ("cuarray._core._transpose", "_kernels"),
+           ("cuarray._core._gemm_kernel", "_kernels")]
 
 
 def _swap_everywhere(monkeypatch, replacements):

@@ -78,6 +78,7 @@ def test_stream_reaches_the_launch(launches):
     numpy.testing.assert_allclose(total.get(), (a * a + a).sum())
     assert launches and all(stream == s.ptr for _, stream in launches)
     assert cuarray.cuda.get_current_stream().ptr != s.ptr   # the stream was current only inside
+    del s   # destroyed now, by the emulated driver that made it
 
 
 @pytest.mark.parametrize("name", ["var", "std", "nanvar", "nanstd"])

@@ -229,13 +229,16 @@ def cache_size():
 class Module:
     """A cubin loaded with the driver's library API (one per source and architecture)."""
 
-    __slots__ = ("library", "lowered", "_functions", "__weakref__")
+    __slots__ = ("library", "lowered", "_functions", "_unload", "__weakref__")
 
     def __init__(self, cubin, lowered):
         drv = _driver._drv()
         self.library = check(drv.cuLibraryLoadData(cubin, None, None, 0, None, None, 0))
         self.lowered = lowered
         self._functions = {}
+        # The driver that loaded it unloads it, even if another one is current by then
+        # (the emulated host device's modules outlive the tests that made them).
+        self._unload = drv.cuLibraryUnload
 
     def get_function(self, name):
         fn = self._functions.get(name)
@@ -259,7 +262,7 @@ class Module:
 
     def __del__(self):
         try:
-            _driver._drv().cuLibraryUnload(self.library)
+            self._unload(self.library)
         except Exception:
             pass
 
