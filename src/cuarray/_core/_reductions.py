@@ -9,9 +9,8 @@ A call repeated on the same layout with the same keywords takes the warm path (`
 """
 import numpy
 
-from cuarray._core._kernel_helpers import render
 from cuarray._core import _argwhole, _copy
-from cuarray._core._kernel_helpers import Cache
+from cuarray._core._kernel_helpers import Cache, render
 from cuarray._core import dtypes as _dt
 from cuarray._core import ufunc_table as _table
 from cuarray._core.ndarray import ndarray
