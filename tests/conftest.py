@@ -1,9 +1,19 @@
-"""Test-session setup: markers, and whether `gpu` tests can run here.
+"""Test-run setup: markers, whether `gpu` tests can run here, and the fixtures that
+choose where cuarray runs.
 
 Tests marked `gpu` (or `multi_gpu(n)`) are skipped with the driver's reason when this
 machine has no usable CUDA GPU, and `multi_gpu(n)` tests when it has fewer than n.
 `CUARRAY_TEST_GPU=require` turns the no-GPU skip into a failure, so a run meant for a
 GPU machine cannot pass by skipping; too few GPUs for a `multi_gpu` test stays a skip.
+
+Fixtures (the emulated host device is `cuarray._runtime.emulator`; tests/emulation.py
+installs it):
+- `cp`: cuarray, twice: on the GPU (marked `gpu`), and on machines without one on the
+  emulated device, with NumPy stand-ins for the library-backed routines;
+- `gpu_cp`: cuarray on the GPU only (tests needing cuBLAS, cuSOLVER, cuSPARSE, cuFFT);
+- `xp`: cuarray on "emu" or "gpu", as `emulation.pytest_generate_tests` parametrizes it
+  in the modules that import that hook (the emu variant runs on GPU machines too);
+- `emulated`: cuarray on the emulated device, for CPU tests of host-side paths.
 """
 import functools
 import os
@@ -84,3 +94,47 @@ def pytest_runtest_setup(item):
     reason = item.stash.get(_NO_GPU, None)
     if reason is not None:
         pytest.fail(f"{_REQUIRE}=require, but there is no CUDA GPU: {reason}", pytrace=False)
+
+
+# tests/emulation.py is imported where a fixture needs it (tests/ is on sys.path: pytest
+# puts a root conftest's folder there), so that this file also loads on its own.
+
+@pytest.fixture(params=["emu", pytest.param("gpu", marks=pytest.mark.gpu)])
+def cp(request, monkeypatch):
+    import emulation
+    return emulation.backend(request, monkeypatch)
+
+
+@pytest.fixture
+def gpu_cp():
+    import cuarray
+    return cuarray
+
+
+@pytest.fixture
+def xp(request, monkeypatch):
+    import cuarray
+    import emulation
+    if not hasattr(request, "param"):
+        raise pytest.UsageError(f"{request.node.name}: the xp fixture is parametrized by "
+                                "emulation.pytest_generate_tests: import it into the module")
+    if request.param == "emu":
+        emulation.emulate(monkeypatch)
+    return cuarray
+
+
+@pytest.fixture
+def emulated(monkeypatch):
+    import cuarray
+    import emulation
+    emulation.emulate(monkeypatch)
+    return cuarray
+
+
+@pytest.fixture
+def rng(request):
+    """Random inputs for the emu/GPU behaviour tests: seeded from the test's id, so every
+    run draws the same values (crc32, not hash(): str hashes change from run to run)."""
+    import zlib
+    import numpy
+    return numpy.random.default_rng(zlib.crc32(request.node.nodeid.encode()))

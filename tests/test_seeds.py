@@ -539,7 +539,6 @@ def test_segments_and_rewriting():
 
 
 if __name__ == "__main__":
-    sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "src"))
     _blocks = extract(Path(sys.argv[1]))
 
     def _report(i, r):

@@ -7,23 +7,20 @@ the Python between the user's call and cuLaunchKernel. On the GPU a call costs t
 plus cuda-bindings' cuLaunchKernel (~3 µs on the H100/H200 hosts) and any allocation
 the pool cannot serve from its free lists.
 
-    python tools/host_overhead.py            # table of µs per call
+    PYTHONPATH=src python tools/host_overhead.py            # table of µs per call
     python tools/host_overhead.py --profile 'a + b'   # cProfile of one row
 """
 import argparse
 import cProfile
 import itertools
-import os
 import pstats
-import sys
 import threading
 import time
 
-sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "tests", "scipy"))
-import hostemu  # noqa: E402
+from cuarray._runtime.emulator import HostDriver
 
 
-class NullDriver(hostemu.FakeDriver):
+class NullDriver(HostDriver):
     """A driver whose work is instant: only the Python above it is measured."""
 
     def __init__(self):
@@ -53,11 +50,11 @@ class NullDriver(hostemu.FakeDriver):
 
 
 def install():
-    from cuarray._runtime import compiler, device, driver, memory
+    from cuarray._runtime import compiler, device, driver, memory_blocks
     null = NullDriver()
     driver._drv = lambda: null
     driver._state = None
-    memory._d = null
+    memory_blocks._d = null
     device._tls = threading.local()
     device._contexts = {}
     device._props = {}

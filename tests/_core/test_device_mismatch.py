@@ -1,21 +1,18 @@
 """A kernel given an array of another device raises ValueError naming both devices, on
 every launch path (ufunc warm and general paths, ElementwiseKernel, reductions and their
 warm path, RawKernel), before anything is launched. Runs on the GPU and through the host
-emulation of tests/scipy/hostemu.py: the "other device" is a view relabelled as device 3,
+emulation of tests/scipy/emulation.py: the "other device" is a view relabelled as device 3,
 which no launch may read."""
-import os
-import sys
 
 import numpy
 import pytest
 
-sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "scipy"))
-import hostemu  # noqa: E402
+import emulation  # noqa: E402
 
 
-@pytest.fixture(params=hostemu.BACKENDS)
+@pytest.fixture(params=emulation.BACKENDS)
 def cp(request, monkeypatch):
-    return hostemu.backend(request, monkeypatch)
+    return emulation.backend(request, monkeypatch)
 
 
 def _foreign(a):

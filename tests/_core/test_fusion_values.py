@@ -1,24 +1,21 @@
 """cuarray.fuse values against NumPy: closures, lambdas, methods, module attributes, dtypes
 with NEP 50 scalars, in-place writes and out=, indexing, where/astype, trace-time control
 flow, broadcasting errors. Elementwise cases run on the GPU and through the host emulation
-of tests/scipy/hostemu.py; reductions run on the GPU."""
+of tests/scipy/emulation.py; reductions run on the GPU."""
 import functools
 import math
-import os
-import sys
 
 import numpy
 import pytest
 
 import cuarray
 
-sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "scipy"))
-import hostemu  # noqa: E402
+import emulation  # noqa: E402
 
 
-@pytest.fixture(params=hostemu.BACKENDS)
+@pytest.fixture(params=emulation.BACKENDS)
 def cp(request, monkeypatch):
-    return hostemu.backend(request, monkeypatch)
+    return emulation.backend(request, monkeypatch)
 
 
 def _rand(rng, shape, dtype):

@@ -6,7 +6,6 @@ import os
 import re
 import shutil
 import subprocess
-import sys
 import time
 import warnings
 
@@ -15,8 +14,7 @@ import pytest
 
 from cuarray._core import dtypes
 
-sys.path.insert(0, os.path.dirname(__file__))
-import ufunc_cases  # noqa: E402
+import ufunc_cases
 
 INCLUDE = os.path.join(os.path.dirname(dtypes.__file__), "include")
 CHARS = "?bBhHiIqQefdFD"  # one char per C type ('l' is 'q')

@@ -4,397 +4,22 @@ CPU tests: key planning (where the advanced axes go, result shapes, NumPy's erro
 collapsing of result axes, the index width, and the gather, scatter and compaction kernels
 compiled by NVRTC for sm_90.
 
-Every behaviour test runs twice: on "emu", a CPU stand-in for the GPU, and on the GPU
-(marked `gpu`). The stand-in builds each generated kernel source as host C++ with g++
-(and also through NVRTC, so both compilers accept it), runs CUDA threads as host threads
-(real threads with barriers where a kernel synchronises; warp ballots and shuffles are
-emulated per warp; grids and blocks may be 2-D, as the reduction kernels launch them), and
-backs cuarray's allocations with host memory. Random inputs are fresh per test. This module
-also lends the stand-in (`xp` fixture, `pytest_generate_tests`) to tests/_core/test_ufunc_at.py,
-tests/_core/test_reductions_warm.py and tests/_routines/test_indexing_routines.py.
+Every behaviour test runs twice: on "emu", the emulated host device
+(`cuarray._runtime.emulator`, which builds each generated kernel source with g++ and also
+through NVRTC), and on the GPU (marked `gpu`). Random inputs are fresh per test.
 """
-import contextlib
-import ctypes
-import hashlib
-import os
 import re
-import shutil
-import subprocess
-import sys
-import tempfile
-import types
 
 import numpy
 import pytest
 
 import cuarray
-from cuarray._core import _compact, _gather_scatter, _index_plan
+from cuarray._core import _compact, _gather_scatter
 from cuarray._core import dtypes as _dt
 from cuarray._core import shapes as _sh
 from cuarray._core import _indexing as ix
-from cuarray._core import _copy
 from cuarray._runtime import compiler as _compiler
-
-# ---- the CPU stand-in for the GPU -------------------------------------------------------------
-
-_SHIM = r"""
-#include <math.h>
-#include <cstring>
-#include <cstdint>
-#include <algorithm>
-#include <condition_variable>
-#include <mutex>
-#include <thread>
-#include <vector>
-struct dim3 { unsigned x = 1, y = 1, z = 1; };
-thread_local dim3 threadIdx, blockIdx, blockDim, gridDim;
-#define __global__
-#define __device__
-#define __host__
-#define __forceinline__ inline
-#define __restrict__ __restrict
-#define __shared__ static
-#define __align__(n) __attribute__((aligned(n)))
-#define __launch_bounds__(...)
-struct alignas(16) uint4 { unsigned x, y, z, w; };
-struct cu_emu_barrier {
-  std::mutex m; std::condition_variable cv; unsigned n, count = 0, gen = 0;
-  explicit cu_emu_barrier(unsigned n_) : n(n_) {}
-  void wait() {
-    std::unique_lock<std::mutex> l(m); unsigned g = gen;
-    if (++count == n) { count = 0; ++gen; cv.notify_all(); } else cv.wait(l, [&] { return gen != g; });
-  }
-};
-static cu_emu_barrier* cu_block_bar = nullptr;
-static std::vector<cu_emu_barrier*> cu_warp_bars;
-static unsigned long long cu_xch[1024];
-// Warps are runs of 32 consecutive linear thread ids, as on the GPU.
-inline unsigned cu_tid() { return threadIdx.y * blockDim.x + threadIdx.x; }
-inline void __syncthreads() { cu_block_bar->wait(); }
-inline void __threadfence() { __atomic_thread_fence(__ATOMIC_SEQ_CST); }
-inline int __popc(unsigned x) { return __builtin_popcount(x); }
-inline void cu_warp_wait() { cu_warp_bars[cu_tid() / 32]->wait(); }
-inline void __syncwarp(unsigned = 0xffffffffu) { cu_warp_wait(); }
-inline unsigned cu_lanes() { return std::min(32u, blockDim.x * blockDim.y - (cu_tid() & ~31u)); }
-inline unsigned __ballot_sync(unsigned, bool p) {
-  const unsigned t = cu_tid(), base = t & ~31u;
-  cu_xch[t] = p; cu_warp_wait();
-  unsigned r = 0; for (unsigned l = 0; l < cu_lanes(); ++l) if (cu_xch[base + l]) r |= 1u << l;
-  cu_warp_wait(); return r;
-}
-template <class T> T cu_shfl(T v, int src) {
-  const unsigned t = cu_tid(), base = t & ~31u;
-  unsigned long long b = 0; std::memcpy(&b, &v, sizeof(T)); cu_xch[t] = b; cu_warp_wait();
-  T r = v; if (src >= 0 && (unsigned)src < cu_lanes()) std::memcpy(&r, &cu_xch[base + src], sizeof(T));
-  cu_warp_wait(); return r;
-}
-template <class T> T __shfl_up_sync(unsigned, T v, unsigned d) { return cu_shfl(v, (int)(cu_tid() & 31u) - (int)d); }
-template <class T> T __shfl_down_sync(unsigned, T v, unsigned d) { return cu_shfl(v, (int)(cu_tid() & 31u) + (int)d); }
-template <class T> T cu_cas(T* p, T c, T v) { T e = c; __atomic_compare_exchange(p, &e, &v, false, __ATOMIC_SEQ_CST, __ATOMIC_SEQ_CST); return e; }
-inline int atomicCAS(int* p, int c, int v) { return cu_cas(p, c, v); }
-inline unsigned atomicCAS(unsigned* p, unsigned c, unsigned v) { return cu_cas(p, c, v); }
-inline unsigned long long atomicCAS(unsigned long long* p, unsigned long long c, unsigned long long v) { return cu_cas(p, c, v); }
-template <class T, class F> T cu_rmw(T* p, F f) {
-  T old; __atomic_load(p, &old, __ATOMIC_SEQ_CST);
-  while (true) { T nw = f(old); T e = old; if (__atomic_compare_exchange(p, &e, &nw, false, __ATOMIC_SEQ_CST, __ATOMIC_SEQ_CST)) return old; old = e; }
-}
-template <class T> T atomicAdd(T* p, T v) { return cu_rmw(p, [&](T x) { return (T)(x + v); }); }
-template <class T> T atomicMax(T* p, T v) { return cu_rmw(p, [&](T x) { return x > v ? x : v; }); }
-template <class T> T atomicMin(T* p, T v) { return cu_rmw(p, [&](T x) { return x < v ? x : v; }); }
-template <class T> T atomicAnd(T* p, T v) { return __atomic_fetch_and(p, v, __ATOMIC_SEQ_CST); }
-template <class T> T atomicOr(T* p, T v) { return __atomic_fetch_or(p, v, __ATOMIC_SEQ_CST); }
-template <class T> T atomicXor(T* p, T v) { return __atomic_fetch_xor(p, v, __ATOMIC_SEQ_CST); }
-template <class T> T atomicExch(T* p, T v) { T r; __atomic_exchange(p, &v, &r, __ATOMIC_SEQ_CST); return r; }
-extern "C" void cu_emu_run(void (*tr)(void**), unsigned gx, unsigned gy, unsigned bx, unsigned by,
-                           void** params, int threaded) {
-  const unsigned nt = bx * by;
-  auto enter = [=](unsigned b, unsigned t) {
-    gridDim.x = gx; gridDim.y = gy; blockDim.x = bx; blockDim.y = by;
-    blockIdx.x = b % gx; blockIdx.y = b / gx; threadIdx.x = t % bx; threadIdx.y = t / bx;
-  };
-  for (unsigned b = 0; b < gx * gy; ++b) {
-    if (!threaded) {
-      for (unsigned t = 0; t < nt; ++t) { enter(b, t); tr(params); }
-      continue;
-    }
-    cu_emu_barrier block(nt); cu_block_bar = &block;
-    std::vector<cu_emu_barrier*> warps;
-    for (unsigned w = 0; w < (nt + 31) / 32; ++w) warps.push_back(new cu_emu_barrier(std::min(32u, nt - 32 * w)));
-    cu_warp_bars = warps;
-    std::vector<std::thread> th;
-    for (unsigned t = 0; t < nt; ++t)
-      th.emplace_back([=] { enter(b, t); tr(params); });
-    for (auto& x : th) x.join();
-    for (auto* w : warps) delete w;
-  }
-}
-"""
-_KERNEL = re.compile(r'extern "C" __global__ void (?:__launch_bounds__\([^)]*\) )?(\w+)\(([^)]*)\)')
-
-
-def _split_params(params):
-    out, depth, cur = [], 0, ""
-    for ch in params:
-        depth += (ch == "<") - (ch == ">")
-        if ch == "," and depth == 0:
-            out.append(cur)
-            cur = ""
-        else:
-            cur += ch
-    return [p.strip() for p in out + [cur] if p.strip()]
-
-
-def _trampolines(source):
-    """Host wrappers calling each kernel with its arguments read from a kernelParams array."""
-    out = []
-    for name, params in _KERNEL.findall(source):
-        types_ = [re.sub(r"\w+$", "", p).replace("__restrict__", "").strip() for p in _split_params(params)]
-        args = [f"*({t}*)p[{k}]" for k, t in enumerate(types_)]
-        out.append(f'extern "C" void cu_tr_{name}(void** p) {{ {name}({", ".join(args)}); }}')
-    return "\n".join(out)
-
-
-class _Function:
-    def __init__(self, lib, name, threaded):
-        self.lib, self.name, self.threaded = lib, name, threaded
-        self.tramp = ctypes.cast(getattr(lib, f"cu_tr_{name}"), ctypes.c_void_p).value
-
-    def launch(self, grid, block, params_address, shared_mem=0, stream_ptr=0):
-        assert grid[2] == 1 and block[2] == 1, (grid, block)
-        assert grid[0] >= 1 and grid[1] >= 1 and 1 <= block[0] * block[1] <= 1024, (grid, block)
-        self.lib.cu_emu_run(self.tramp, grid[0], grid[1], block[0], block[1], params_address,
-                            int(self.threaded))
-
-    def launch1d(self, grid, block, params_address, stream_ptr):
-        self.launch((grid, 1, 1), (block, 1, 1), params_address, 0, stream_ptr)
-
-
-class _Module:
-    def __init__(self, lib, threaded):
-        self.lib, self.threaded = lib, threaded
-
-    def get_function(self, name):
-        return _Function(self.lib, name, self.threaded)
-
-
-class Emulator:
-    """Builds kernel sources for the host (kept on disk per source) and runs them."""
-
-    def __init__(self, cxx):
-        tag = hashlib.sha256((_SHIM + _compiler.header_hash()).encode()).hexdigest()[:12]
-        self.dir = os.path.join(tempfile.gettempdir(), f"cuarray_emu_{os.getuid()}_{tag}")
-        os.makedirs(self.dir, exist_ok=True)
-        self.flags = [cxx, "-std=c++17", "-O1", "-fPIC", "-pthread", "-Wno-unknown-pragmas",
-                      f"-I{_compiler.INCLUDE_DIR}"]
-        self.mods = {}
-        self.pch = None
-
-    def _header(self):
-        """The shim and cuarray's headers, precompiled once (most of each build's time)."""
-        if self.pch is None:
-            h = os.path.join(self.dir, "pre.h")
-            if not os.path.exists(h + ".gch"):
-                tmp = f"{h}.{os.getpid()}"
-                with open(tmp, "w") as f:
-                    f.write(_SHIM + "\n#include <cuarray/core.cuh>\n")
-                r = subprocess.run(self.flags + ["-x", "c++-header", tmp, "-o", tmp + ".gch"],
-                                   capture_output=True, text=True)
-                assert r.returncode == 0, r.stderr[:6000]
-                os.replace(tmp, h)
-                os.replace(tmp + ".gch", h + ".gch")
-            self.pch = h
-        return self.pch
-
-    def compile_module(self, source, options=(), name_expressions=(), name="kernel"):
-        key = hashlib.sha256(source.encode()).hexdigest()[:24]
-        mod = self.mods.get(key)
-        if mod is None:
-            so = os.path.join(self.dir, key + ".so")
-            build = None
-            if not os.path.exists(so):
-                cpp = os.path.join(self.dir, f"{key}.{os.getpid()}.cpp")
-                with open(cpp, "w") as f:
-                    f.write(source + "\n" + _trampolines(source))
-                build = subprocess.Popen(self.flags + ["-shared", "-include", self._header(), "-o",
-                                                       cpp + ".so", cpp], stderr=subprocess.PIPE, text=True)
-            _compiler.compile_cubin(source, options, name_expressions, "sm_90", name)  # NVRTC too
-            if build is not None:
-                err = build.communicate()[1]
-                assert build.returncode == 0, err[:6000] + "\n" + source[:4000]
-                os.replace(cpp + ".so", so)
-                os.unlink(cpp)
-            lib = ctypes.CDLL(so)
-            lib.cu_emu_run.argtypes = [ctypes.c_void_p, ctypes.c_uint, ctypes.c_uint, ctypes.c_uint,
-                                       ctypes.c_uint, ctypes.c_void_p, ctypes.c_int]
-            # real threads where the kernel synchronises or races (atomics); else one by one
-            threaded = any(s in source for s in ("__syncthreads", "_sync(", "atomic"))
-            mod = self.mods[key] = _Module(lib, threaded)
-        return mod
-
-    @staticmethod
-    def alloc(nbytes):
-        from cuarray._runtime import memory
-        buf = numpy.zeros(nbytes + 512, numpy.uint8)
-        ptr = (buf.ctypes.data + 255) // 256 * 256
-        return memory.MemoryPointer(memory.UnownedMemory(ptr, nbytes, buf, 0), 0)
-
-
-_EMULATOR = []
-
-
-def _host_address(host):
-    """The bytes of a contiguous host array as they lie (C or F order), as the driver copies them."""
-    if isinstance(host, int):
-        return host
-    if not (host.flags.c_contiguous or host.flags.f_contiguous):
-        raise ValueError("host copies need contiguous memory")
-    return host.ctypes.data
-
-# Caches of compiled kernels and per-stream scratch: emulated and real ones must never meet.
-_CACHES = [("cuarray._core._copy", "_copy_ops"), ("cuarray._core._copy", "_fill_ops"),
-           ("cuarray._core._gather_scatter", "_flag_ops"), ("cuarray._core._gather_scatter", "_kernels"),
-           ("cuarray._core._compact", "_compact_kernels"), ("cuarray._core._compact", "_mask_ops"),
-           ("cuarray._core._ops", "_where_ops"), ("cuarray._core._ufunc_at", "_reduceat_ops"),
-           ("cuarray._core.scan", "_ops"), ("cuarray._core.scan", "_status"),
-           ("cuarray._core._argwhole", "_kernels"), ("cuarray._core._argwhole", "_part"),
-           ("cuarray._core._indexing", "_fast"),
-           ("cuarray._core._reductions", "_built"), ("cuarray._core._reductions", "_warm"),
-           ("cuarray._routines.creation", "_arange_ops"), ("cuarray._routines.indexing", "_ops")]
-
-
-def _swap_everywhere(monkeypatch, replacements):
-    """Replace functions wherever cuarray's modules hold them, imported aliases included."""
-    by_id = {id(old): new for old, new in replacements if old is not None}
-    for name, mod in list(sys.modules.items()):
-        if mod is not None and (name == "cuarray" or name.startswith("cuarray.")):
-            for attr, val in list(vars(mod).items()):
-                new = by_id.get(id(val))
-                if new is not None:
-                    monkeypatch.setattr(mod, attr, new)
-
-
-def emulate(monkeypatch):
-    """Route cuarray's allocations, copies, compiles and launches to the CPU stand-in."""
-    import importlib
-    from cuarray._core import _ops, elementwise, transfer
-    from cuarray._runtime import device, memory, pinned, stream
-    cxx = shutil.which("g++")
-    if cxx is None:
-        pytest.skip("no g++ to build the kernels for the CPU stand-in")
-    if not _EMULATOR:
-        _EMULATOR.append(Emulator(cxx))
-    emu = _EMULATOR[0]
-    for mod, name in _CACHES:
-        m = importlib.import_module(mod)
-        if hasattr(m, name):
-            monkeypatch.setattr(m, name, {})
-    for uf in set(_ops.ALL.values()):
-        monkeypatch.setattr(uf, "_loops", {})
-    side = {}
-
-    def own_kernels(method):
-        def run(self, *args, **kwargs):   # ops made elsewhere keep separate emulated kernels
-            names = [n for n in ("_kernels", "_plans") if hasattr(self, n)]   # Op has both
-            own = side.setdefault(id(self), {n: {} for n in names})
-            saved = [(n, getattr(self, n)) for n in names]
-            for n in names:
-                setattr(self, n, own[n])
-            try:
-                return method(self, *args, **kwargs)
-            finally:
-                for n, v in saved:
-                    setattr(self, n, v)
-        return run
-
-    from cuarray._core import reduction, scan
-    for cls, method in ((elementwise.Op, "launch"), (elementwise.Op, "flat_entry"),
-                        (reduction.ReduceOp, "launch"), (scan.ScanOp, "launch")):
-        monkeypatch.setattr(cls, method, own_kernels(getattr(cls, method)))
-    _swap_everywhere(monkeypatch, [
-        (memory.alloc, emu.alloc),
-        (getattr(memory, "alloc_mem", None), lambda n: emu.alloc(n).mem),
-        (getattr(memory, "memset_zero", None), lambda ptr, n: ctypes.memset(ptr, 0, n)),
-        (device.ensure_context, lambda: 0),
-        (device.get_device_id, lambda: 0),
-        (_compiler.compile_module, emu.compile_module),
-        (stream.current_stream_ptr, lambda: 0),
-        (_copy.memcpy, lambda dst, src, n: ctypes.memmove(dst, src, n)),
-        (elementwise._grid_cap, lambda: 3),    # few blocks: grid-stride loops go round
-        (elementwise._sm_count, lambda: 1),    # reductions split their range early
-        (pinned.copy_host_to_device, lambda dst, host, nbytes, sp, sync: ctypes.memmove(
-            dst, _host_address(host), nbytes)),
-        (pinned.copy_device_to_host, lambda host, src, nbytes, sp, sync: ctypes.memmove(
-            _host_address(host), src, nbytes)),
-    ])
-    monkeypatch.setattr(memory.MemoryPointer, "memset_async",
-                        lambda self, value, size, stream=None: ctypes.memset(self.ptr, value, size))
-    monkeypatch.setattr(transfer, "_device", types.SimpleNamespace(
-        Device=lambda i: contextlib.nullcontext(), ensure_context=lambda: 0,
-        get_device_id=lambda: 0))
-
-
-# ---- backends and dtypes for the behaviour tests ---------------------------------------------
-
-ALL = "?bBhHiIlLqQefdFD"
-SOME = "?hqfD"          # what the CPU stand-in runs: one dtype per element size, few builds
-
-
-def dtypes(gpu=ALL, emu=SOME):
-    """Run the test for each dtype: all of `gpu` on the GPU, `emu` on the CPU stand-in."""
-    def mark(f):
-        f._dtypes = (gpu, emu)
-        return f
-    return mark
-
-
-def pytest_generate_tests(metafunc):
-    if "xp" not in metafunc.fixturenames:
-        return
-    spec = getattr(metafunc.function, "_dtypes", None)
-    if spec is None:
-        metafunc.parametrize("xp", ["emu", pytest.param("gpu", marks=pytest.mark.gpu)],
-                             indirect=True)
-        return
-    gpu, emu = spec
-    params = [pytest.param("emu", numpy.dtype(c), id=f"emu-{numpy.dtype(c).name}") for c in emu]
-    params += [pytest.param("gpu", numpy.dtype(c), marks=pytest.mark.gpu,
-                            id=f"gpu-{numpy.dtype(c).name}") for c in gpu]
-    metafunc.parametrize(("xp", "dtype"), params, indirect=["xp"])
-
-
-@pytest.fixture
-def xp(request, monkeypatch):
-    """cuarray, on the GPU or on the CPU stand-in."""
-    if request.param == "emu":
-        emulate(monkeypatch)
-    return cuarray
-
-
-def rand(shape, dtype, rng, low=-5, high=5):
-    """Fresh random host data of any dtype (bools about half True, complex with both parts)."""
-    dtype = numpy.dtype(dtype)
-    if dtype.kind == "b":
-        return rng.random(shape) > 0.5
-    if dtype.kind == "c":
-        return (rng.uniform(low, high, shape) + 1j * rng.uniform(low, high, shape)).astype(dtype)
-    if dtype.kind == "u":
-        low = 0
-    return rng.uniform(low, high, shape).astype(dtype)
-
-
-@pytest.fixture
-def rng():
-    return numpy.random.default_rng(1006)
-
-
-def same(got, want):
-    """Exact equality with NumPy: values (NaN equal to NaN), shape and dtype."""
-    g = got.get() if isinstance(got, cuarray.ndarray) else numpy.asarray(got)
-    want = numpy.asarray(want)
-    assert g.shape == want.shape, (g.shape, want.shape)
-    assert g.dtype == want.dtype, (g.dtype, want.dtype)
-    numpy.testing.assert_array_equal(g, want)
-
+from emulation import dtypes, pytest_generate_tests, rand, same  # noqa: F401  (the hook too)
 
 # ---- planning (CPU) ------------------------------------------------------------------------
 
@@ -571,6 +196,22 @@ def test_gather_and_scatter_compile(nd, idx64):
                             ("scalar", _gather_scatter._RAW[16], ("s", 16, 8)), "*(cu_b16*)_p = _v;")[0])
         _nvrtc(_gather_scatter.gs_source("s", "scatter", nd, (), idx64, mode, _gather_scatter._RAW[2],
                             ("array", _gather_scatter._RAW[2]), "*(unsigned short*)_p = _v;")[0])
+
+
+_KERNEL = re.compile(r'extern "C" __global__ void (?:__launch_bounds__\([^)]*\) )?(\w+)\(([^)]*)\)')
+
+
+def _split_params(params):
+    """A kernel's parameter list split at its top-level commas."""
+    out, depth, cur = [], 0, ""
+    for ch in params:
+        depth += (ch == "<") - (ch == ">")
+        if ch == "," and depth == 0:
+            out.append(cur)
+            cur = ""
+        else:
+            cur += ch
+    return [p.strip() for p in out + [cur] if p.strip()]
 
 
 def test_scatter_packs_one_kind_per_parameter():

@@ -2,13 +2,12 @@
 
 CPU tests: which update each op and dtype gets (hardware atomic, compare-and-swap loop,
 or the in-order thread), the update code compiled by NVRTC, and the argument errors.
-Behaviour tests run on the CPU stand-in for the GPU ("emu", from test_indexing.py) and on
-the GPU ("gpu").
+Behaviour tests run on the emulated host device ("emu", the `xp` fixture) and on the GPU
+("gpu").
 """
 
 import numpy
 import pytest
-import stand_in
 
 import cuarray
 from cuarray._core import _gather_scatter
@@ -18,11 +17,8 @@ from cuarray._core.elementwise import _SCALAR_KIND
 from cuarray._core.ndarray import ndarray
 from cuarray._runtime import compiler as _compiler
 from cuarray._runtime import memory
+from emulation import dtypes, pytest_generate_tests, rand, same  # noqa: F401  (the hook too)
 
-
-_S = stand_in.load()
-xp, rng, pytest_generate_tests, dtypes, rand, same = (
-    _S.xp, _S.rng, _S.pytest_generate_tests, _S.dtypes, _S.rand, _S.same)
 
 
 def _fake(shape, dtype):

@@ -4,14 +4,11 @@ and every pair of edge values (0, -0.0, +-1, MIN, MAX, NaN, +-inf, subnormals, .
 Exact operations must match bit for bit (signed zeros included, NaN payloads aside); libm
 functions within ufunc_cases.RTOL of |expected| (CUDA's libdevice is not glibc).
 """
-import os
-import sys
 
 import numpy
 import pytest
 
-sys.path.insert(0, os.path.dirname(__file__))
-import ufunc_cases  # noqa: E402
+import ufunc_cases
 
 pytestmark = pytest.mark.gpu
 

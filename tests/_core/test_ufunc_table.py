@@ -5,7 +5,6 @@ import itertools
 import os
 import shutil
 import subprocess
-import sys
 from concurrent.futures import ThreadPoolExecutor
 
 import numpy
@@ -14,8 +13,7 @@ import pytest
 from cuarray._core import dtypes, ufunc_table
 from cuarray._core.ufunc_table import ALIASES, BY_NAME, UFUNCS, body
 
-sys.path.insert(0, os.path.dirname(__file__))
-import ufunc_cases  # noqa: E402
+import ufunc_cases
 
 INCLUDE = os.path.join(os.path.dirname(dtypes.__file__), "include")
 SUPPORTED = set("?bBhHiIlLqQefdFD")

@@ -2,21 +2,17 @@
 
 (Named test_indexing_routines.py: tests/_core/test_indexing.py has the plain name, and test
 modules outside packages need unique basenames.) The diagonal planning is checked on the
-CPU; the behaviour tests run on the CPU stand-in for the GPU ("emu", from
-tests/_core/test_indexing.py) and on the GPU ("gpu"), with fresh random inputs.
+CPU; the behaviour tests run on the emulated host device ("emu", the `xp` fixture) and on
+the GPU ("gpu"), with fresh random inputs.
 """
 import warnings
 
 import numpy
 import pytest
-import stand_in
 
 from cuarray._routines import indexing as R
+from emulation import dtypes, pytest_generate_tests, rand, same  # noqa: F401  (the hook too)
 
-
-_S = stand_in.load()
-xp, rng, pytest_generate_tests, dtypes, rand, same = (
-    _S.xp, _S.rng, _S.pytest_generate_tests, _S.dtypes, _S.rand, _S.same)
 
 
 def same_all(got, want):

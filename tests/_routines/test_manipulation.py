@@ -5,7 +5,8 @@ import pytest
 
 import cuarray
 from cuarray import testing
-from cuarray._routines import _take_put, joining, padding
+from cuarray._core import _take_put
+from cuarray._routines import joining, padding
 from cuarray._routines import manipulation as m
 
 gpu = pytest.mark.gpu
@@ -217,11 +218,11 @@ def test_broadcast_arrays_error(xp):
 @gpu
 def test_asfortranarray_and_require():
     a = cuarray.asarray(numpy.arange(12.0).reshape(3, 4))
-    f = m.asfortranarray(a)
+    f = cuarray.asfortranarray(a)
     assert f.flags.f_contiguous and not f.flags.c_contiguous
     numpy.testing.assert_array_equal(f.get(), a.get())
-    assert m.asfortranarray(f) is f
-    assert m.asfortranarray(a, numpy.float32).dtype == numpy.float32
+    assert cuarray.asfortranarray(f) is f
+    assert cuarray.asfortranarray(a, numpy.float32).dtype == numpy.float32
     assert m.require(a, requirements="C") is a
     r = m.require(a, requirements=["F", "A"])
     assert r.flags.f_contiguous and r is not a

@@ -1,7 +1,5 @@
 """unique and the unique_* functions, isin, in1d, intersect1d, union1d, setdiff1d and
 setxor1d against NumPy; their kernels compiled by NVRTC for sm_90."""
-import os
-import sys
 
 import numpy
 import pytest
@@ -9,8 +7,7 @@ import pytest
 import cuarray
 from cuarray._routines import sets
 
-sys.path.insert(0, os.path.dirname(__file__))
-from test_sorting import DTYPES, backend, compile_op, special_values  # noqa: E402,F401
+from test_sorting import DTYPES, backend, compile_op, special_values  # noqa: F401
 
 _b, _i4, _i8, _u4 = (numpy.dtype(c) for c in ("?", "i4", "i8", "u4"))
 

@@ -13,7 +13,7 @@ import cuarray
 from cuarray._core import dtypes as _dt
 from cuarray._core import elementwise as _ew
 from cuarray._libs import cccl
-from cuarray._routines import searching, sorting
+from cuarray._core import _routines_searching as searching, _routines_sorting as sorting
 
 DTYPES = [numpy.dtype(c) for c in "?bBhHiIqQefdFD"]
 INCLUDE = os.path.join(os.path.dirname(_dt.__file__), "include")

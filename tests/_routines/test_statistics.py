@@ -2,18 +2,16 @@
 positions built for the host by g++ and checked against NumPy for every method; every
 kernel source compiled by NVRTC for sm_90."""
 import ctypes
-import os
-import sys
 import warnings
 
 import numpy
 import pytest
 
 import cuarray
-from cuarray._routines import histograms as hg, sorting, statistics as st
+from cuarray._core import _routines_sorting as sorting
+from cuarray._routines import histograms as hg, statistics as st
 
-sys.path.insert(0, os.path.dirname(__file__))
-from test_sorting import DTYPES, compile_op, host_library, nvrtc, special_values  # noqa: E402
+from test_sorting import DTYPES, compile_op, host_library, nvrtc, special_values
 
 REAL = [d for d in DTYPES if d.kind != "c"]
 METHODS = list(st.METHODS)

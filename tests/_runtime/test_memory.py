@@ -14,7 +14,7 @@ import numpy
 import pytest
 
 from cuarray._runtime import device as _device
-from cuarray._runtime import memory, memory_pool
+from cuarray._runtime import memory, memory_blocks, memory_pool
 from cuarray._runtime.driver import CUDARuntimeError
 
 
@@ -54,8 +54,9 @@ class FakeMemory(memory.BaseMemory):
 def env(monkeypatch):
     """No driver: device 0, a settable current stream, 1 GiB of device memory."""
     state = {"stream": 0, "device": 0}
-    for mod in (memory, memory_pool):
+    for mod in (memory, memory_blocks, memory_pool):
         monkeypatch.setattr(mod, "get_device_id", lambda: state["device"])
+    for mod in (memory_blocks, memory_pool):
         monkeypatch.setattr(mod, "current_stream_ptr", lambda: state["stream"])
     monkeypatch.setattr(memory_pool, "_total_memory", lambda dev: 1 << 30)
     monkeypatch.delenv("CUARRAY_GPU_MEMORY_LIMIT", raising=False)
@@ -557,8 +558,8 @@ class HostMemory(memory.BaseMemory):
 @pytest.fixture
 def fake_driver(monkeypatch, env):
     drv = FakeDriver()
-    monkeypatch.setattr(memory, "_d", drv)
-    monkeypatch.setattr(memory, "ensure_context", lambda: 0)
+    monkeypatch.setattr(memory_blocks, "_d", drv)
+    monkeypatch.setattr(memory_blocks, "ensure_context", lambda: 0)
     monkeypatch.setattr(_device, "_primary_context", lambda dev: f"ctx{dev}")
     return drv
 

@@ -6,7 +6,7 @@ import types
 import numpy
 import pytest
 
-from cuarray._runtime import memory, memory_pool
+from cuarray._runtime import memory, memory_blocks, memory_pool
 from cuarray._runtime import pinned
 from cuarray._runtime.driver import CUDARuntimeError
 
@@ -121,7 +121,7 @@ def drv(monkeypatch):
             if self.stream is not None:
                 d.run(self.stream, self.mark)
 
-    monkeypatch.setattr(memory, "_d", d)
+    monkeypatch.setattr(memory_blocks, "_d", d)
     monkeypatch.setattr(pinned, "ensure_context", lambda: 0)
     monkeypatch.setattr(pinned, "Event", Event)
     # Small thresholds so that small arrays take every path.

@@ -1,14 +1,11 @@
 """cuarray.fft helpers against numpy.fft: fftfreq, rfftfreq, fftshift, ifftshift."""
-import pathlib
-import sys
 
 import numpy as np
 import pytest
 
-sys.path.insert(0, str(pathlib.Path(__file__).parent))
-import test_fft_emulator as emu  # noqa: E402
+import test_fft_emulator as emu
 
-import cuarray.fft as cfft  # noqa: E402
+import cuarray.fft as cfft
 
 
 @pytest.fixture(params=["fake", pytest.param("gpu", marks=pytest.mark.gpu)])

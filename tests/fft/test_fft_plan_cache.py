@@ -1,17 +1,14 @@
 """cuarray.fft.config: the LRU plan cache, plan reuse and N-D planning."""
-import pathlib
-import sys
 import threading
 
 import numpy as np
 import pytest
 
-sys.path.insert(0, str(pathlib.Path(__file__).parent))
-import test_fft_emulator as emu  # noqa: E402
+import test_fft_emulator as emu
 
-import cuarray.fft as cfft  # noqa: E402
-from cuarray.fft import config  # noqa: E402
-from cuarray.fft.config import PlanCache  # noqa: E402
+import cuarray.fft as cfft
+from cuarray.fft import config
+from cuarray.fft.config import PlanCache
 
 
 class _Plan:

@@ -3,18 +3,15 @@
 Every test runs twice: on the "fake" backend (NumPy stand-ins for arrays, plans and
 kernels: the whole planning pipeline, no GPU) and on the GPU (`gpu` marker).
 """
-import pathlib
-import sys
 import warnings
 
 import numpy as np
 import pytest
 
-sys.path.insert(0, str(pathlib.Path(__file__).parent))
-import test_fft_emulator as emu  # noqa: E402
+import test_fft_emulator as emu
 
-import cuarray.fft as cfft  # noqa: E402
-from cuarray.fft import config  # noqa: E402
+import cuarray.fft as cfft
+from cuarray.fft import config
 
 ALL_DTYPES = [np.bool_, np.int8, np.uint8, np.int16, np.int32, np.int64, np.uint64, np.float16,
               np.float32, np.float64, np.complex64, np.complex128]

@@ -3,8 +3,6 @@ types, jit.range with steps and unrolling, math/cupy functions, and the error fo
 whose source cannot be read. CPU: translation and NVRTC; GPU: values against NumPy."""
 import math
 
-import os
-import sys
 
 import numpy
 import pytest
@@ -15,8 +13,7 @@ from cuarray._runtime.compiler import compile_cubin
 from cuarray.jit._compile import translate_kernel
 from cuarray.jit._types import Array
 
-sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "scipy"))
-import hostemu  # noqa: E402
+import emulation  # noqa: E402
 
 f32, f64, i32, i64 = (numpy.dtype(c) for c in "fdil")
 
@@ -88,11 +85,11 @@ def test_source_not_available_is_explained():
         k._source((Array(f32, 1),))
 
 
-@pytest.fixture(params=hostemu.BACKENDS)
+@pytest.fixture(params=emulation.BACKENDS)
 def cp(request, monkeypatch):
     """cuarray on the GPU, or through the host emulation (threads of 1-D launches one
     after another: exact for these kernels, whose threads never talk to each other)."""
-    return hostemu.backend(request, monkeypatch)
+    return emulation.backend(request, monkeypatch)
 
 
 # ---- values: on the GPU, and through the host emulation where it can run them ---------

@@ -1,8 +1,6 @@
 """cuarray.jit.thrust (sequential algorithms over iterators) and N-d array rows `x[i]` in
 kernels: generated code compiles (CPU), misuse is refused by name, results match NumPy
 (GPU, one row per thread)."""
-import os
-import sys
 
 import numpy
 import pytest
@@ -13,8 +11,7 @@ from cuarray._runtime.compiler import compile_cubin
 from cuarray.jit._compile import translate_kernel
 from cuarray.jit._types import Array
 
-sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "scipy"))
-import hostemu  # noqa: E402
+import emulation  # noqa: E402
 
 T = jit.thrust
 i32, i64, f32, f64 = (numpy.dtype(c) for c in "iqfd")
@@ -102,11 +99,11 @@ def test_thrust_misuse_is_refused():
         build(mixed, Array(i32, 1), Array(f32, 1))
 
 
-@pytest.fixture(params=hostemu.BACKENDS)
+@pytest.fixture(params=emulation.BACKENDS)
 def cp(request, monkeypatch):
     """cuarray on the GPU, or through the host emulation (threads of 1-D launches one
     after another: exact for these kernels, whose threads never talk to each other)."""
-    return hostemu.backend(request, monkeypatch)
+    return emulation.backend(request, monkeypatch)
 
 
 # ---- values: on the GPU, and through the host emulation where it can run them ---------

@@ -38,7 +38,7 @@ def _check(x, full):
 @pytest.mark.parametrize("shape", [(300, 260), (260, 300), (2, 256, 270), (256, 256)])
 def test_svd_default_takes_gesvdp(monkeypatch, dtype, shape):
     monkeypatch.delenv("CUARRAY_SVD_ALGO", raising=False)
-    assert linalg._solve.svd_algorithm(numpy.dtype(dtype), min(shape[-2:]), True) == "gesvdp"
+    assert linalg._decompositions.svd_algorithm(numpy.dtype(dtype), min(shape[-2:]), True) == "gesvdp"
     x = _host(shape, dtype)
     for full in (True, False):
         _check(x, full)

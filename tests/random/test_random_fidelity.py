@@ -3,20 +3,17 @@ ValueError for every bad parameter (host scalars and device arrays), and statist
 of array-valued parameters broadcast against `size`, per column."""
 import inspect
 import math
-import os
-import sys
 
 import numpy
 import pytest
 from scipy import stats
 
-sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "scipy"))
-import hostemu  # noqa: E402
+import emulation  # noqa: E402
 
 
-@pytest.fixture(params=hostemu.BACKENDS)
+@pytest.fixture(params=emulation.BACKENDS)
 def cp(request, monkeypatch):
-    return hostemu.backend(request, monkeypatch)
+    return emulation.backend(request, monkeypatch)
 
 
 # (method, bad arguments): NumPy's RandomState raises ValueError for each (OverflowError for

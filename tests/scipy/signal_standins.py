@@ -1,13 +1,13 @@
 """NumPy stand-ins for the library calls cuarray.scipy.signal makes (cuFFT transforms,
 cuSOLVER solves, block-cooperative reductions), for CPU runs of the signal tests under
-`hostemu`: the signal code around them (kernels, views, indexing, bookkeeping) then runs
+`emulation`: the signal code around them (kernels, views, indexing, bookkeeping) then runs
 as written, on host memory. On a GPU the real calls run instead."""
 import numpy
 import pytest
 import scipy.fft
 import scipy.linalg as scipy_linalg
 
-import hostemu
+import emulation
 
 _FFT = ["fft", "ifft", "rfft", "irfft", "fftn", "ifftn", "rfftn", "irfftn", "fft2", "ifft2"]
 _REDUCE = {"sum": numpy.sum, "mean": numpy.mean, "median": numpy.median, "amax": numpy.max,
@@ -65,10 +65,10 @@ def standins(monkeypatch):
                         _wrap(numpy.sum)(self, axis=axis, keepdims=keepdims))
 
 
-@pytest.fixture(params=hostemu.BACKENDS)
+@pytest.fixture(params=emulation.BACKENDS)
 def xp(request, monkeypatch):
     """cuarray on the GPU, or under the host emulation with the NumPy stand-ins above."""
-    cp = hostemu.backend(request, monkeypatch)
+    cp = emulation.backend(request, monkeypatch)
     if request.param == "emu":
         standins(monkeypatch)
     return cp

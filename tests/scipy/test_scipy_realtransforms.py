@@ -9,7 +9,7 @@ import pytest
 import scipy.fft as sf
 import scipy.fftpack as sfp
 
-from hostemu import _host, _up
+from emulation import _host, _up
 
 
 def _c(dtype, real):

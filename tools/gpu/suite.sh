@@ -1,8 +1,9 @@
 #!/bin/bash
 # The whole GPU suite on the device host, one pytest process per test file: a sticky CUDA
 # error (illegal address) in one file cannot spread to the others. Prints the totals, every
-# file that failed or timed out, and the failing tests; the logs go to $OUT/logs.tgz.
-# Usage (from the tree's root, on the GPU host): bash .device/gpu-run.sh bash tools/gpu/suite.sh
+# file that failed or timed out, and the failing tests; the logs go to logs.tgz in
+# RESULTS_DIR when that is set.
+# Usage (from the tree's root, on a GPU host): RESULTS_DIR=... bash tools/gpu/suite.sh
 # PAR: files in parallel (default 8); TMO: seconds per file (default 400: the largest file,
 # tests/_core/test_reductions.py, takes ~170 s alone on an H100 and longer when sharing).
 export CUARRAY_TEST_GPU=require
@@ -27,4 +28,4 @@ print('TOTAL', tot)"
 echo "files that failed (rc 1), errored, or timed out (rc 124):"
 grep -vE "^(0|5) " "$logs/summary.txt"
 grep -h "^FAILED\|^ERROR" "$logs"/*.log | cut -c1-200 | head -60
-[ -n "$OUT" ] && tar czf "$OUT/logs.tgz" -C "$(dirname "$logs")" "$(basename "$logs")"
+[ -n "$RESULTS_DIR" ] && tar czf "$RESULTS_DIR/logs.tgz" -C "$(dirname "$logs")" "$(basename "$logs")"

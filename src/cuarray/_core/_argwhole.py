@@ -9,6 +9,7 @@ NaN wins and the first NaN is the answer, as in numpy.argmax and numpy.argmin.
 """
 import numpy
 
+from cuarray._core._kernel_helpers import render
 from cuarray._core import dtypes as _dt
 from cuarray._core.elementwise import _sm_count
 from cuarray._core.ndarray import ndarray
@@ -29,12 +30,12 @@ _I64 = numpy.dtype(numpy.int64)
 
 _SOURCE = r"""
 #include <cuarray/core.cuh>
-typedef STORE S;   // element as stored
-typedef CMPT C;    // element as compared (float for half)
-#define V VEC
-#define NAN_WINS ISFLOAT
+typedef ${STORE} S;   // element as stored
+typedef ${CMPT} C;    // element as compared (float for half)
+#define V ${VEC}
+#define NAN_WINS ${ISFLOAT}
 __device__ __forceinline__ bool _nan(const C& v) { return NAN_WINS && !(v == v); }
-__device__ __forceinline__ bool _better(const C& b, const C& a) { return b OP a; }
+__device__ __forceinline__ bool _better(const C& b, const C& a) { return b ${OP} a; }
 // b comes after a in this thread's increasing index order.
 __device__ __forceinline__ void _step(C& av, int& ai, const C& bv, int bi) {
   if (ai >= 0 && _nan(av)) return;
@@ -72,7 +73,7 @@ extern "C" __global__ void __launch_bounds__(256) cuarray_argwhole(const S* __re
   __shared__ C s_v[32]; __shared__ int s_i[32];
   C bv = C(0); int bi = -1;
   const int nvec = n / V;
-#if CHUNKED
+#if ${CHUNKED}
   // Each block walks its own contiguous range of vectors, as the sum kernel does.
   const int per = (nvec + gridDim.x - 1) / gridDim.x;
   const int lo = blockIdx.x * per, hi = min(nvec, lo + per);
@@ -83,12 +84,12 @@ extern "C" __global__ void __launch_bounds__(256) cuarray_argwhole(const S* __re
   const int stride = gridDim.x * blockDim.x;
   int g = blockIdx.x * blockDim.x + threadIdx.x;
 #endif
-  for (; g + (UNROLL - 1) * stride < hi; g += UNROLL * stride) {
-    uint4 w[UNROLL];
+  for (; g + (${UNROLL} - 1) * stride < hi; g += ${UNROLL} * stride) {
+    uint4 w[${UNROLL}];
     #pragma unroll
-    for (int u = 0; u < UNROLL; ++u) w[u] = ((const uint4*)x)[g + u * stride];
+    for (int u = 0; u < ${UNROLL}; ++u) w[u] = ((const uint4*)x)[g + u * stride];
     #pragma unroll
-    for (int u = 0; u < UNROLL; ++u) {
+    for (int u = 0; u < ${UNROLL}; ++u) {
       S e[V]; memcpy(e, &w[u], 16);
       #pragma unroll
       for (int k = 0; k < V; ++k) _step(bv, bi, cuarray_cast<C>(e[k]), (g + u * stride) * V + k);
@@ -138,10 +139,9 @@ def source(dtype, greater, unroll=None, chunked=None):
     cmp = _compare_dtype(dtype)
     unroll = LAYOUT["unroll"] if unroll is None else unroll
     chunked = LAYOUT["chunked"] if chunked is None else chunked
-    return (_SOURCE.replace("STORE", _dt.ctype(dtype)).replace("CMPT", _dt.ctype(cmp))
-            .replace("VEC", str(16 // dtype.itemsize)).replace("ISFLOAT", "1" if dtype.kind == "f" else "0")
-            .replace("OP", ">" if greater else "<").replace("UNROLL", str(unroll))
-            .replace("CHUNKED", "1" if chunked else "0"))
+    return render(_SOURCE, STORE=_dt.ctype(dtype), CMPT=_dt.ctype(cmp),
+                  VEC=str(16 // dtype.itemsize), ISFLOAT="1" if dtype.kind == "f" else "0",
+                  OP=">" if greater else "<", UNROLL=str(unroll), CHUNKED="1" if chunked else "0")
 
 
 def _entry(dtype, greater):

@@ -8,6 +8,7 @@ from cuarray._core.ndarray import ndarray
 from cuarray._runtime import driver as _driver
 from cuarray._runtime.device import Device, ensure_context, get_device_id
 from cuarray._runtime import stream as _stream
+from cuarray._runtime.memory import memset_zero
 
 _copy_ops = {}
 _fill_ops = {}
@@ -26,6 +27,30 @@ def memcpy(dst_ptr, src_ptr, nbytes):
     if nbytes:
         ensure_context()
         _driver.check(_driver._drv().cuMemcpyAsync(dst_ptr, src_ptr, nbytes, _stream.current_stream_ptr()))
+
+
+def into_out(res, out, name):
+    """NumPy's `out=` for a routine that computed `res`: `res` itself when `out` is None,
+    else `res` cast into `out`, which must be a cuarray array of res's shape."""
+    if out is None:
+        return res
+    if not isinstance(out, ndarray):
+        raise TypeError(f"cuarray.{name}: out must be a cuarray.ndarray, got "
+                        f"{type(out).__name__}")
+    if out._shape != res._shape:
+        raise ValueError(f"output array does not match result of {name}: expected shape "
+                         f"{res._shape}, got {out._shape}")
+    copy_into(out, res)
+    return out
+
+
+def zeros(shape, dtype, order="C"):
+    """A new zero-filled array; `shape` a tuple of ints, `dtype` a numpy.dtype (both valid):
+    `numpy.zeros` without the argument checks, one memset."""
+    a = ndarray._alloc(shape, dtype, order)
+    if a.size:
+        memset_zero(a._ptr, a.nbytes)
+    return a
 
 
 def _copy_op(dtype):

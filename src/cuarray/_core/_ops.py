@@ -64,8 +64,8 @@ _where_ops = {}
 def where(condition, x=None, y=None):
     """cuarray version of `numpy.where`; the one-argument form is `nonzero`."""
     if x is None and y is None:
-        from cuarray._routines import indexing
-        return indexing.nonzero(condition)
+        from cuarray._core import _routines_indexing  # fancy indexing loads on first use
+        return _routines_indexing.nonzero(condition)
     if x is None or y is None:
         raise ValueError("either both or neither of x and y should be given")
     condition = _need(condition, "where")

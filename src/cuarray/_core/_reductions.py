@@ -9,7 +9,8 @@ A call repeated on the same layout with the same keywords takes the warm path (`
 """
 import numpy
 
-from cuarray._core import _argwhole
+from cuarray._core import _argwhole, _copy
+from cuarray._core._kernel_helpers import Cache, render
 from cuarray._core import dtypes as _dt
 from cuarray._core import ufunc_table as _table
 from cuarray._core.ndarray import ndarray
@@ -30,13 +31,13 @@ template<class T> __device__ __forceinline__ T _cu_sq(const T& d) { return d * d
 template<class T> __device__ __forceinline__ T _cu_sq(const complex<T>& d) { return norm(d); }
 """
 
-_built = {}  # key -> ReduceOp
+_built = Cache()  # key -> ReduceOp
 _result_dtypes = {}
 _alloc = ndarray._alloc
 
 
 # ---- the warm path ------------------------------------------------------------------------
-# STYLE §3: a reduction called again on the same layout with the same keywords is one dict
+# A reduction called again on the same layout with the same keywords is one dict
 # lookup, one allocation and one launch (`a.sum()` of 1000 float32: 4.5 µs of Python on the
 # general path, 2.8 µs warm, measured with tools/host_overhead.py). The first call resolves
 # NumPy's result dtype, the output's shape, the ReduceOp, its plan and its scalars (the
@@ -131,13 +132,6 @@ def _kept(o, shape, axes):
     return o if o._shape == kept else o.reshape(kept)
 
 
-def _get_op(key, build):
-    op = _built.get(key)
-    if op is None:
-        op = _built[key] = build()
-    return op
-
-
 def _masked(where):
     return where is not True and where is not None
 
@@ -214,7 +208,7 @@ def reduce(uf, a, axis=0, dtype=None, out=None, keepdims=False, initial=None, wh
     else:
         from cuarray._core._copy import to_scalar
         ident_v = to_scalar(ident, acc)
-    outa, oshape = _prepare_out(out, shape, axes, keepdims, res, name)
+    outa, _ = _prepare_out(out, shape, axes, keepdims, res, name)
     if outa.size == 0:
         return outa
     key = ("ufunc", npuf.__name__, acc.char, res.char, masked, post)
@@ -236,7 +230,7 @@ def reduce(uf, a, axis=0, dtype=None, out=None, keepdims=False, initial=None, wh
                         params, mp, "_red(a, b)", post, "_ident", _dt.ctype(acc),
                         _HELPERS, late_preamble=late)
 
-    op = _get_op(key, build)
+    op = _built(key, build)
     args = [a]
     if masked:
         args.append(_where_array(where, name))
@@ -354,7 +348,7 @@ def _simple(name, a, axis, out, keepdims, res, acc, in_dt, mp, red, post, ident,
         return ReduceOp(f"cuarray_{name}_{a.dtype.char}{res.char}{'_w' if masked else ''}", params,
                         m, red, post, ident, acc, _HELPERS)
 
-    op = _get_op(key, build)
+    op = _built(key, build)
     args = [a] + [x for x, p in zip(extra, extra_params) if p.role == "in"]
     if masked:
         args.append(_where_array(where, name))
@@ -416,7 +410,7 @@ def mean(a, axis=None, dtype=None, out=None, keepdims=False, *, where=True):
         wb = w if w._shape == a._shape else _broadcast(w, a._shape)
         c = count_nonzero(wb, axis, keepdims=keepdims)
         r = _uf("divide")(s, c)
-        return _finish(r, res, out)
+        return _finish(r, res, out, "mean")
     ac = _dt.ctype(acc)
     return _simple("mean", a, axis, out, keepdims, res, ac, acc, "in0", "a + b",
                    f"out0 = a / cuarray_cast<{ac}>((double)_n)", f"{ac}()", warm_key=key)
@@ -427,19 +421,15 @@ def _broadcast(x, shape):
     return x._view(shape, broadcast_strides(x._shape, x._strides, shape))
 
 
-def _finish(r, res, out):
-    if r.dtype != res:
-        r = r.astype(res)
-    if out is not None:
-        out[...] = r
-        return out
-    return r
+def _finish(r, res, out, name):
+    return _copy.into_out(r if r.dtype == res else r.astype(res), out, name)
 
 
-def _var(name, a, axis, dtype, out, ddof, keepdims, sqrt, where):
+def _var(name, a, axis, dtype, out, ddof, keepdims, sqrt, where, given_mean=None):
     # Two reductions, each with its warm path: the mean (dims kept), then the squared deviations.
+    # `given_mean`: NumPy's mean= (the mean with dims kept), used instead of computing it.
     key = _key((name, ddof), a, axis, keepdims, dtype) \
-        if out is None and where is True and type(ddof) is int else None
+        if out is None and where is True and type(ddof) is int and given_mean is None else None
     warm = _warm.get(key)
     if warm is not None:
         return warm(a, mean(a, axis, _mean_dtypes(a, dtype)[1], None, True))
@@ -450,7 +440,8 @@ def _var(name, a, axis, dtype, out, ddof, keepdims, sqrt, where):
     axes = normalize_axes(axis, a.ndim)
     if _masked(where):
         w = _where_array(where, name)
-        m = mean(a, axes, acc, None, True, where=w)
+        m = mean(a, axes, acc, None, True, where=w) if given_mean is None else \
+            _given_mean(given_mean, acc, name)
         d = _uf("subtract")(a.astype(acc, copy=False), m)
         sq = _uf("multiply")(d, _uf("conjugate")(d)).real if acc.kind == "c" else _uf("square")(d)
         s = sum(sq, axes, racc, None, keepdims, where=w)
@@ -459,8 +450,8 @@ def _var(name, a, axis, dtype, out, ddof, keepdims, sqrt, where):
         r = _uf("divide")(s, _uf("subtract")(c, ddof))
         if sqrt:
             r = _uf("sqrt")(r)
-        return _finish(r, rres, out)
-    m = mean(a, axis, acc, None, True)
+        return _finish(r, rres, out, name)
+    m = mean(a, axis, acc, None, True) if given_mean is None else _given_mean(given_mean, acc, name)
     rc = _dt.ctype(racc)
     post = f"out0 = {'sqrt' if sqrt else ''}(a / cuarray_cast<{rc}>((double)(_n - _ddof)))"
     return _simple(name, a, axes, out, keepdims, rres, rc, acc, "_cu_sq(in0 - in1)", "a + b", post,
@@ -468,42 +459,54 @@ def _var(name, a, axis, dtype, out, ddof, keepdims, sqrt, where):
                    extra_params=(RParam("in1", "in", acc), RParam("_ddof", "scalar", _f64)), warm_key=key)
 
 
+def _given_mean(m, acc, name):
+    if not isinstance(m, ndarray):
+        raise TypeError(f"cuarray.{name}: mean= must be a cuarray.ndarray (the mean with "
+                        f"keepdims=True), got {type(m).__name__}")
+    return m.astype(acc, copy=False)
+
+
+def _ddof(ddof, correction):
+    """NumPy's ddof/correction rule: either one, not both."""
+    if correction is None:
+        return ddof
+    if ddof != 0:
+        raise ValueError("ddof and correction can't be provided simultaneously.")
+    return correction
+
+
 def var(a, axis=None, dtype=None, out=None, ddof=0, keepdims=False, *, where=True, mean=None,
         correction=None):
-    if correction is not None:
-        ddof = correction
-    return _var("var", a, axis, dtype, out, ddof, keepdims, False, where)
+    return _var("var", a, axis, dtype, out, _ddof(ddof, correction), keepdims, False, where, mean)
 
 
 def std(a, axis=None, dtype=None, out=None, ddof=0, keepdims=False, *, where=True, mean=None,
         correction=None):
-    if correction is not None:
-        ddof = correction
-    return _var("std", a, axis, dtype, out, ddof, keepdims, True, where)
+    return _var("std", a, axis, dtype, out, _ddof(ddof, correction), keepdims, True, where, mean)
 
 
 # ---- arg reductions -----------------------------------------------------------------------
 _ARG = r"""
-typedef VT _cu_vt;
-struct _cu_arg { VT v; long long i; };
-__device__ __forceinline__ bool _cu_better(const VT& b, const VT& a) { return CMP; }
+typedef ${VT} _cu_vt;
+struct _cu_arg { ${VT} v; long long i; };
+__device__ __forceinline__ bool _cu_better(const ${VT}& b, const ${VT}& a) { return ${CMP}; }
 __device__ __forceinline__ _cu_arg _cu_argred(_cu_arg a, _cu_arg b) {
   if (a.i < 0) return b;
   if (b.i < 0) return a;
-  const bool an = NANA, bn = NANB;
+  const bool an = ${NANA}, bn = ${NANB};
   if (an || bn) {
     if (an && bn) return a.i < b.i ? a : b;
-    return SKIPNAN ? (an ? b : a) : (an ? a : b);
+    return ${SKIPNAN} ? (an ? b : a) : (an ? a : b);
   }
   if (_cu_better(b.v, a.v) || (b.v == a.v && b.i < a.i)) return b;
   return a;
 }
-__device__ __forceinline__ _cu_arg _cu_mk(const VT& v, long long i) { _cu_arg r; r.v = v; r.i = i; return r; }
+__device__ __forceinline__ _cu_arg _cu_mk(const ${VT}& v, long long i) { _cu_arg r; r.v = v; r.i = i; return r; }
 __device__ __forceinline__ _cu_arg _cu_argstep(const _cu_arg& a, const _cu_arg& b) {
   // b follows a in this thread's sequence: only a strictly better b replaces a.
   if (a.i < 0) return b;
-  const bool an = NANA, bn = NANB;
-  if (an || bn) return SKIPNAN ? (an && !bn ? b : a) : (an ? a : b);
+  const bool an = ${NANA}, bn = ${NANB};
+  if (an || bn) return ${SKIPNAN} ? (an && !bn ? b : a) : (an ? a : b);
   return _cu_better(b.v, a.v) ? b : a;
 }
 """
@@ -547,10 +550,10 @@ def _arg_preamble(vt, greater, skipnan):
     else:
         cmp = f"b {'>' if greater else '<'} a"
     inexact = vt.kind in "fc"
-    return (_ARG.replace("VT", _dt.ctype(vt)).replace("CMP", cmp)
-            .replace("NANA", "_cu_isnan(a.v)" if inexact else "false")
-            .replace("NANB", "_cu_isnan(b.v)" if inexact else "false")
-            .replace("SKIPNAN", "true" if skipnan else "false"))
+    return render(_ARG, VT=_dt.ctype(vt), CMP=cmp,
+                  NANA="_cu_isnan(a.v)" if inexact else "false",
+                  NANB="_cu_isnan(b.v)" if inexact else "false",
+                  SKIPNAN="true" if skipnan else "false")
 
 
 def _arg_launch(name, a, axes, out, keepdims, vt, pre, warm_key, value=False):
@@ -568,7 +571,7 @@ def _arg_launch(name, a, axes, out, keepdims, vt, pre, warm_key, value=False):
                         "out0 = a.v" if value else "out0 = a.i", "_cu_mk(_cu_vt(), -1)", "_cu_arg",
                         _HELPERS + pre, step_expr="_cu_argstep(a, b)")
 
-    op = _get_op(key, build)
+    op = _built(key, build)
     args = [a, _kept(outa, shape, axes)]
     _remember(warm_key, op.launch(args, axes, shape), args, outa)
     return outa
@@ -635,20 +638,18 @@ def nanmean(a, axis=None, dtype=None, out=None, keepdims=False, *, where=True):
 def nanvar(a, axis=None, dtype=None, out=None, ddof=0, keepdims=False, *, where=True, mean=None,
            correction=None):
     a = _check(a, "nanvar")
-    if correction is not None:
-        ddof = correction
+    ddof = _ddof(ddof, correction)
     if a.dtype.kind not in "fc":
-        return var(a, axis, dtype, out, ddof, keepdims, where=where)
+        return var(a, axis, dtype, out, ddof, keepdims, where=where, mean=mean)
     mask = _not_nan(a, where, "nanvar")
-    return _var("nanvar", a, axis, dtype, out, ddof, keepdims, False, mask)
+    return _var("nanvar", a, axis, dtype, out, ddof, keepdims, False, mask, mean)
 
 
 def nanstd(a, axis=None, dtype=None, out=None, ddof=0, keepdims=False, *, where=True, mean=None,
            correction=None):
     a = _check(a, "nanstd")
-    if correction is not None:
-        ddof = correction
+    ddof = _ddof(ddof, correction)
     if a.dtype.kind not in "fc":
-        return std(a, axis, dtype, out, ddof, keepdims, where=where)
+        return std(a, axis, dtype, out, ddof, keepdims, where=where, mean=mean)
     mask = _not_nan(a, where, "nanstd")
-    return _var("nanstd", a, axis, dtype, out, ddof, keepdims, True, mask)
+    return _var("nanstd", a, axis, dtype, out, ddof, keepdims, True, mask, mean)

@@ -9,6 +9,7 @@ padded to 33 elements, so the transposed reads hit 32 different banks) and write
 coalesced along the destination's. Elements move as raw words of their size, so one
 kernel per itemsize serves every dtype.
 """
+from cuarray._core._kernel_helpers import render
 from cuarray._runtime import stream as _stream
 from cuarray._runtime.compiler import compile_module
 from cuarray._runtime.device import ensure_context
@@ -22,9 +23,9 @@ _WORD = {1: "unsigned char", 2: "unsigned short", 4: "unsigned int", 8: "unsigne
 
 _SOURCE = r"""
 struct __align__(16) cuarray_b16 { unsigned long long lo, hi; };
-typedef WORD W;
-typedef INDEX I;
-extern "C" __global__ void __launch_bounds__(256) NAME(
+typedef ${WORD} W;
+typedef ${INDEX} I;
+extern "C" __global__ void __launch_bounds__(256) ${NAME}(
     const W* __restrict__ src, W* __restrict__ dst, const I R, const I C, const I sc, const I dr,
     const I sb, const I db, const I tiles_r, const I tiles_c) {
   __shared__ W tile[32][33];
@@ -60,8 +61,7 @@ _plans = {}   # (shape, src strides, dst strides, itemsize) -> plan() or ()
 def source(itemsize, idx64):
     """CUDA source and kernel name for one element size and index width."""
     name = f"cuarray_transpose_{itemsize}{'_64' if idx64 else ''}"
-    src = (_SOURCE.replace("WORD", _WORD[itemsize]).replace("INDEX", "long long" if idx64 else "int")
-           .replace("NAME", name))
+    src = render(_SOURCE, WORD=_WORD[itemsize], INDEX="long long" if idx64 else "int", NAME=name)
     return src, name
 
 

@@ -81,7 +81,7 @@ class Op:
     """
 
     def __init__(self, name, params, body, preamble="", loop_prep="", after_loop="",
-                 options=(), guard=None, load_outputs=False):
+                 options=(), guard=None, load_outputs=False, block_size=BLOCK):
         self.name = c_identifier(name)
         self.params = tuple(params)
         self.body = body
@@ -91,6 +91,7 @@ class Op:
         self.options = tuple(options)
         self.guard = guard            # name of a bool 'in' param; body runs only where it holds
         self.load_outputs = load_outputs  # outputs are read by the body (ElementwiseKernel)
+        self.block = block_size       # threads per block (ElementwiseKernel's block_size=)
         self._kernels = {}
         self._plans = {}     # N-d operand layouts -> launch plan (see _launch_nd)
         self._array_idx = tuple(k for k, p in enumerate(self.params) if p.role in ("in", "out"))
@@ -181,11 +182,12 @@ class Op:
                 _append_raw(vals, a)
         vals.append(n)
         groups = (n + vec - 1) // vec
-        grid = (groups + BLOCK - 1) // BLOCK
+        block = self.block
+        grid = (groups + block - 1) // block
         cap = _grid_cap()
         if grid > cap:
             grid = cap
-        fn.launch1d(grid, BLOCK, packer.pack(vals), _stream.current_stream_ptr())
+        fn.launch1d(grid, block, packer.pack(vals), _stream.current_stream_ptr())
 
     def _launch_nd(self, args, arrays):
         # A layout seen before replays its plan: no broadcasting, collapsing or kernel
@@ -213,7 +215,7 @@ class Op:
             else:
                 _append_raw(vals, a)
         vals.extend(tail)
-        fn.launch1d(grid, BLOCK, packer.pack(vals), _stream.current_stream_ptr())
+        fn.launch1d(grid, self.block, packer.pack(vals), _stream.current_stream_ptr())
 
     def _plan_nd(self, args, arrays, key):
         """(function, packer, collapsed strides per array, collapsed shape + size, grid) for
@@ -239,7 +241,7 @@ class Op:
         entry = self._kernels.get(kkey)
         if entry is None:
             entry = self._kernels[kkey] = self._build(kkey, args, ndim, 1, idx64)
-        grid = min((n + BLOCK - 1) // BLOCK, _grid_cap())
+        grid = min((n + self.block - 1) // self.block, _grid_cap())
         if len(self._plans) >= PLANS_PER_OP:
             self._plans.clear()   # bounded; clear() cannot race another thread's insert
         plan = self._plans[key] = entry + (cstrides, cshape + (n,), grid)
@@ -320,7 +322,7 @@ def generate(op, storage, raw_info, ndim, vec, idx64):
     I = "long long" if idx64 else "int"
     ik = "q" if idx64 else "i"
     sig, kinds = [], []
-    loads, stores, pre = [], [], []
+    loads, pre = [], []
     arr_k = 0
     for p, st, raw in zip(op.params, storage, raw_info):
         S = _dt.ctype(st)

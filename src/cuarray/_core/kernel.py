@@ -4,7 +4,7 @@ import re
 import numpy
 
 from cuarray._core import dtypes as _dt
-from cuarray._core.elementwise import Op, Param
+from cuarray._core.elementwise import BLOCK, Op, Param
 from cuarray._core.ndarray import ndarray
 from cuarray._core.reduction import ReduceOp, RParam
 from cuarray._core.shapes import broadcast_shapes, normalize_axes
@@ -91,17 +91,38 @@ def _scalar(v, dt, kname, pname):
     return to_scalar(v, dt)
 
 
+def _block_size(block_size, kname):
+    """ElementwiseKernel's block_size=: threads per block, 1 to 1024 (None: the default)."""
+    if block_size is None:
+        return BLOCK
+    if not isinstance(block_size, (int, numpy.integer)) or isinstance(block_size, bool):
+        raise TypeError(f"{kname}: block_size must be an int, got {type(block_size).__name__}")
+    if not 1 <= block_size <= 1024:
+        raise ValueError(f"{kname}: block_size must be between 1 and 1024, got {block_size}")
+    return int(block_size)
+
+
+def _stream_context(stream, kname):
+    """The `with` block that makes `stream` (a cuarray Stream or ExternalStream) current."""
+    if not hasattr(stream, "__enter__") or not hasattr(stream, "ptr"):
+        raise TypeError(f"{kname}: stream must be a cuarray.cuda.Stream, got "
+                        f"{type(stream).__name__}")
+    return stream
+
+
 class ElementwiseKernel:
     """A user elementwise kernel (cuarray version of `cupy.ElementwiseKernel`).
 
-    Called as `kernel(*inputs, *outputs_optional, size=None)`: inputs broadcast together,
-    outputs are allocated when not given, type placeholders (`T x`) bind to the dtypes
-    of the arguments and one kernel is compiled per dtype combination.
+    Called as `kernel(*inputs, *outputs_optional, size=None, block_size=None, stream=None)`:
+    inputs broadcast together, outputs are allocated when not given, type placeholders
+    (`T x`) bind to the dtypes of the arguments and one kernel is compiled per dtype
+    combination. `block_size` is the threads per block (default 256), `stream` the stream
+    to launch on (default: the current one).
     """
 
     def __init__(self, in_params, out_params, operation, name="kernel", reduce_dims=True,
                  preamble="", no_return=False, return_tuple=False, loop_prep="", after_loop="",
-                 options=(), **kwargs):
+                 options=()):
         self.in_params = _parse(in_params)
         self.out_params = _parse(out_params)
         self.nin = len(self.in_params)
@@ -124,8 +145,11 @@ class ElementwiseKernel:
             else None
 
     def __call__(self, *args, size=None, block_size=None, stream=None):
+        if stream is not None:
+            with _stream_context(stream, self.name):
+                return self(*args, size=size, block_size=block_size)
         warm = self._warm
-        if warm is not None and size is None and len(args) == self.nin:
+        if warm is not None and size is None and block_size is None and len(args) == self.nin:
             shape = args[0]._shape if type(args[0]) is ndarray else None
             key = []
             for a in args:
@@ -140,7 +164,7 @@ class ElementwiseKernel:
                     if args[0].size:
                         op.launch(list(args) + outs)
                     return self._result(outs)
-        return self._call(args, size)
+        return self._call(args, size, _block_size(block_size, self.name))
 
     def _result(self, outs):
         if self.no_return:
@@ -149,7 +173,7 @@ class ElementwiseKernel:
             return outs[0]
         return tuple(outs)
 
-    def _call(self, args, size):
+    def _call(self, args, size, block_size):
         if len(args) not in (self.nin, self.nargs):
             raise TypeError(f"{self.name}: wrong number of arguments: expected {self.nin} inputs "
                             f"(and optionally {self.nout} outputs), got {len(args)}")
@@ -199,7 +223,7 @@ class ElementwiseKernel:
             else:
                 roles.append("scalar")
                 call.append(_scalar(a, dt, self.name, s.name))
-        key = (tuple(dts), tuple(roles), given)
+        key = (tuple(dts), tuple(roles), given, block_size)
         op = self._ops.get(key)
         if op is None:
             params = [Param(s.name, r, dt) for s, r, dt in zip(specs, roles, dts)]
@@ -210,13 +234,14 @@ class ElementwiseKernel:
                 body += ";"  # CuPy accepts an operation without its final semicolon
             op = self._ops[key] = Op(self.name, params, body, typedefs + self.preamble,
                                      self.loop_prep, self.after_loop, self.options,
-                                     load_outputs=given)
+                                     load_outputs=given, block_size=block_size)
         n = 1
         for d in shape:
             n *= d
         if n:
             op.launch(call, size=n if not arrays and not any(r == "out" for r in roles) else None)
-        if self._warm is not None and not given and len(arrays) == self.nin:
+        if self._warm is not None and not given and len(arrays) == self.nin and \
+                block_size == BLOCK:
             self._warm[tuple(a.dtype for a in arrays)] = (op, dts[self.nin:])
         return self._result(outs)
 
@@ -246,6 +271,9 @@ class ReductionKernel:
         self._ops = {}
 
     def __call__(self, *args, out=None, axis=None, keepdims=False, stream=None):
+        if stream is not None:
+            with _stream_context(stream, self.name):
+                return self(*args, out=out, axis=axis, keepdims=keepdims)
         if len(args) not in (self.nin, self.nargs):
             raise TypeError(f"{self.name}: wrong number of arguments: expected {self.nin} inputs, "
                             f"got {len(args)}")

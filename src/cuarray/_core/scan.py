@@ -27,11 +27,11 @@ _INT32_MAX = 2**31 - 1
 # tile's accumulators take at most tile_bytes), blocked vector loads, atomic tile tickets,
 # status and value in one word (accumulators of at most 4 bytes), blocks per SM asked of
 # the compiler, scanned values kept in registers (else scanned again from shared memory).
-# Measured on an H100, cumsum of 2^26 float32 (CuPy 0.557 ms, PyTorch 0.264 ms), second
-# session: without the packed word 0.356 ms; blocked vector loads 0.39 ms; 512 threads or
-# 32 items 0.265 ms. Third session (10 calls back to back, CuPy 0.559 ms): values kept in
-# registers (39 of them: 6 blocks per SM) 0.226 ms; rescanned with 8 blocks per SM asked
-# for (32 registers) 0.2095; the same with tiles by blockIdx.x 0.207, not worth giving up
+# Measured on an H100, cumsum of 2^26 float32 (CuPy 0.557 ms, PyTorch 0.264 ms): without
+# the packed word 0.356 ms; blocked vector loads 0.39 ms; 512 threads or 32 items
+# 0.265 ms. Then with 10 calls back to back (CuPy 0.559 ms): values kept in registers
+# (39 of them: 6 blocks per SM) 0.226 ms; rescanned with 8 blocks per SM asked for
+# (32 registers) 0.2095; the same with tiles by blockIdx.x 0.207, not worth giving up
 # the ticket's guarantee that no tile waits on one that has not started; 24 items 0.25;
 # 128 threads 0.212; 512 threads 0.22. A copy of the same bytes: 0.182 ms.
 LOOKBACK = dict(block=256, items=16, tile_bytes=16384, vec=False, ticket=True, packed=True,

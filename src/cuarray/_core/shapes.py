@@ -151,6 +151,14 @@ def normalize_axis(axis, ndim, argname=None):
     return axis % ndim if ndim else 0
 
 
+def flat_or_axis(a, axis):
+    """(a, axis) for a routine whose axis=None means the flattened array (take, delete,
+    repeat, packbits ...): the array as 1-D and axis 0, else the axis normalized."""
+    if axis is None:
+        return a.reshape(-1), 0
+    return a, normalize_axis(axis, a.ndim)
+
+
 def normalize_axes(axis, ndim, allow_duplicate=False):
     """None → all axes; int or tuple → sorted-as-given tuple of non-negative axes."""
     if axis is None:

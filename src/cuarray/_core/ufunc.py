@@ -1,13 +1,15 @@
 """The ufunc object: NumPy's dtype resolution, then one elementwise launch.
 
-`numpy.<name>.resolve_dtypes` is the only promotion table (STYLE §2). Its answer, and
-the compiled op for it, are cached per (argument kinds) so a warm call is one dict
-lookup, one allocation and one launch.
+`numpy.<name>.resolve_dtypes` is the only promotion table: promotion is never derived by
+hand, so it matches NumPy's (NEP 50 included). Its answer, and the compiled op for it,
+are cached per (argument kinds) so a warm call is one dict lookup, one allocation and one
+launch.
 """
 import operator
 
 import numpy
 
+from cuarray._core import _reductions, scan
 from cuarray._core import dtypes as _dt
 from cuarray._core import ufunc_table as _table
 from cuarray._core.elementwise import Op, Param
@@ -70,7 +72,7 @@ class ufunc:
         self.nargs = row.nin + row.nout
         self.types = list(row.types)
         self.identity = row.identity
-        self.__doc__ = f"cuarray version of `numpy.{row.name}`."
+        self.__doc__ = f"{row.doc}\n\ncuarray version of `numpy.{row.name}`."
         self._np = getattr(numpy, row.name)
         self._loops = {}
         # NumPy's logical ufuncs take any input as its truth value: with a Python scalar
@@ -127,8 +129,8 @@ class ufunc:
 
     # ---- call -----------------------------------------------------------------------------
     def __call__(self, *args, **kwargs):
-        # The warm path (STYLE §3): contiguous operands of one shape, no keywords: one dict
-        # lookup, one allocation, one launch.
+        # The warm path: contiguous operands of one shape, no keywords: one dict lookup,
+        # one allocation, one launch (everything derived from dtypes and layout is cached).
         if not kwargs:
             nargs = len(args)
             if nargs == 2 and self.nin == 2 and self.nout == 1:
@@ -290,20 +292,19 @@ class ufunc:
         return self(a, B, **kwargs)
 
     def reduce(self, array, axis=0, dtype=None, out=None, keepdims=False, initial=None, where=True):
-        from cuarray._core import _ufunc_methods
-        return _ufunc_methods.reduce(self, array, axis, dtype, out, keepdims, initial, where)
+        return _reductions.reduce(self, array, axis, dtype, out, keepdims, initial, where)
 
     def accumulate(self, array, axis=0, dtype=None, out=None):
-        from cuarray._core import _ufunc_methods
-        return _ufunc_methods.accumulate(self, array, axis, dtype, out)
+        return scan.accumulate(self, array, axis, dtype, out)
 
+    # reduceat and at load the indexing engines on first use (`import cuarray` is timed).
     def reduceat(self, array, indices, axis=0, dtype=None, out=None):
-        from cuarray._core import _ufunc_methods
-        return _ufunc_methods.reduceat(self, array, indices, axis, dtype, out)
+        from cuarray._core import _ufunc_at
+        return _ufunc_at.reduceat(self, array, indices, axis, dtype, out)
 
     def at(self, a, indices, b=None):
-        from cuarray._core import _ufunc_methods
-        return _ufunc_methods.at(self, a, indices, b)
+        from cuarray._core import _ufunc_at
+        return _ufunc_at.at(self, a, indices, b)
 
 
 _POW = ("power", "float_power")

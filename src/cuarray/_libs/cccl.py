@@ -2,7 +2,7 @@
 
 `CUARRAY_SORT_BACKEND` picks the radix sort under sort, argsort, unique, lexsort and the
 order statistics: `cccl` (CUB's onesweep sort, as CuPy and PyTorch use) or `own`
-(cuarray's LSD kernels in `cuarray._routines.sorting`). Unset: `cccl` when `cuda.compute`
+(cuarray's LSD kernels in `cuarray._core._routines_sorting`). Unset: `cccl` when `cuda.compute`
 imports, else `own`. It is read at every sort, so a benchmark can switch it in-process.
 
 Built sorters are cached per (key dtype, value dtype): the first use of each compiles

@@ -11,6 +11,7 @@ from numpy.lib.array_utils import normalize_axis_index
 
 from cuarray._core import host_policy
 from cuarray._core.ndarray import ndarray
+from cuarray._core.shapes import flat_or_axis as _flat_or_axis  # noqa: F401  (for the chapters)
 from cuarray._core.shapes import normalize_axis
 
 _SCALARS = (bool, int, float, complex, numpy.generic)
@@ -41,14 +42,6 @@ def _upload(host):
 
 
 _norm_axis = normalize_axis
-
-
-def _flat_or_axis(a, axis):
-    """(a, axis) for a routine whose axis=None means the flattened array (take, delete,
-    repeat, packbits ...): the array as 1-D and axis 0, else the axis normalized."""
-    if axis is None:
-        return a.reshape(-1), 0
-    return a, normalize_axis(axis, a.ndim)
 
 
 def _axis_tuple(axis, ndim, argname=None, allow_duplicate=False):

@@ -12,7 +12,7 @@ NAMES = {
     "mgrid": "creation_more", "ogrid": "creation_more", "tri": "creation_more",
     "tril": "creation_more", "triu": "creation_more", "vander": "creation_more",
     # manipulation
-    "asfortranarray": "manipulation", "atleast_1d": "manipulation",
+    "atleast_1d": "manipulation",
     "atleast_2d": "manipulation", "atleast_3d": "manipulation", "broadcast": "manipulation",
     "broadcast_arrays": "manipulation", "broadcast_shapes": "manipulation",
     "broadcast_to": "manipulation", "expand_dims": "manipulation", "moveaxis": "manipulation",

@@ -12,7 +12,7 @@ from cuarray._core.elementwise import Op, Param
 from cuarray._core.ndarray import ndarray
 from cuarray._routines._args import (_axis_tuple, _device, _flat_or_axis, _norm_axis, _order_of, _shape_str,
                                      _upload)
-from cuarray._routines._take_put import _flatnonzero, _put_axis, _take_axis
+from cuarray._core._take_put import _flatnonzero, _put_axis, _take_axis
 from cuarray._routines.joining import concatenate, stack
 from cuarray._routines.manipulation import broadcast_to, moveaxis
 

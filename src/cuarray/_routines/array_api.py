@@ -35,12 +35,7 @@ def astype(x, dtype, /, *, copy=True, device=None):
 
 def to_device(x, device, /, *, stream=None):
     """`x` on `device` (a copy when it lives on another device)."""
-    from cuarray._core import transfer
-    from cuarray._core.device_arg import device_id
-    dev = device_id(device)
-    if dev is None or dev == x._device_id:
-        return x
-    return transfer.to_device(x, dev)
+    return x.to_device(device, stream=stream)
 
 
 def unstack(x, /, *, axis=0):
@@ -59,7 +54,7 @@ def sort_descending(sort, a, axis, kind, order, stable, indices):
     reverse back; positions map back as n - 1 - i (equal elements keep their order)."""
     from cuarray._core import _ops
     from cuarray._routines.rearranging import flip
-    from cuarray._routines.sorting import _prepare
+    from cuarray._core._routines_sorting import _prepare
     a, ax = _prepare(a, axis, "argsort" if indices else "sort")
     r = flip(sort(flip(a, ax), ax, kind, order, stable=stable), ax)
     if not indices:

@@ -9,7 +9,6 @@ from cuarray._core import shapes as _sh
 from cuarray._core.ndarray import ndarray
 from cuarray._core import _copy
 from cuarray._core.device_arg import scope as _device_scope
-from cuarray._runtime.memory import memset_zero as _memset_zero
 from cuarray._core.transfer import array, asarray, ascontiguousarray, asfortranarray  # noqa: F401
 
 _float = numpy.dtype(numpy.float64)
@@ -43,10 +42,8 @@ def zeros(shape, dtype=float, order="C", *, device=None):
     if device is not None:
         with _device_scope(device):
             return zeros(shape, dtype, order)
-    a = empty(shape, dtype, order)
-    if a.size:
-        _memset_zero(a._ptr, a.nbytes)
-    return a
+    shape, dtype = _shape_dtype(shape, dtype)
+    return _copy.zeros(shape, dtype, _order(order))
 
 
 def ones(shape, dtype=float, order="C", *, device=None):

@@ -14,7 +14,8 @@ import numpy
 from cuarray._core import dtypes as _dt
 from cuarray._core.elementwise import Op, Param
 from cuarray._core.ndarray import ndarray
-from cuarray._routines.sorting import ORDER, kernel, launch, need, op, resident_blocks
+from cuarray._core._kernel_helpers import kernel, launch, render, resident_blocks
+from cuarray._core._routines_sorting import ORDER, need, op
 from cuarray._routines.statistics import QUANTILE, _uf, percentile
 
 _f64 = numpy.dtype(numpy.float64)
@@ -25,30 +26,30 @@ _bool = numpy.dtype(numpy.bool_)
 
 # ---- histograms ---------------------------------------------------------------------------------
 _HIST_SRC = r"""
-typedef XT T;
-typedef WTT W;
-#define NACC NACCV
-#define SHARED SHAREDV
-#define NCOPY NCOPYV
-#define HAS_W HASWV
-#define MATCH MATCHV
-BINFN
+typedef ${XT} T;
+typedef ${WTT} W;
+#define NACC ${NACCV}
+#define SHARED ${SHAREDV}
+#define NCOPY ${NCOPYV}
+#define HAS_W ${HASWV}
+#define MATCH ${MATCHV}
+${BINFN}
 // Adds sample i to bin b (b < 0: no bin). Called by all 32 lanes of a warp together.
-__device__ __forceinline__ void _acc(ACCT* h, long long b, const W* w, long long i, int lane) {
+__device__ __forceinline__ void _acc(${ACCT}* h, long long b, const W* w, long long i, int lane) {
 #if HAS_W
   if (b < 0) return;
 #if NACC == 2
   const W wv = w[i];
-  atomicAdd(&h[2 * b], (ACCT)wv.re); atomicAdd(&h[2 * b + 1], (ACCT)wv.im);
+  atomicAdd(&h[2 * b], (${ACCT})wv.re); atomicAdd(&h[2 * b + 1], (${ACCT})wv.im);
 #else
-  atomicAdd(&h[b], cuarray_cast<ACCT>(w[i]));
+  atomicAdd(&h[b], cuarray_cast<${ACCT}>(w[i]));
 #endif
 #elif MATCH
   // Counts: lanes of a warp that hit one bin add once (histograms of real data crowd bins).
   const unsigned peers = __match_any_sync(0xffffffffu, (int)b);
-  if (b >= 0 && lane == __ffs(peers) - 1) atomicAdd(&h[b], (ACCT)__popc(peers));
+  if (b >= 0 && lane == __ffs(peers) - 1) atomicAdd(&h[b], (${ACCT})__popc(peers));
 #else
-  if (b >= 0) atomicAdd(&h[b], (ACCT)1);
+  if (b >= 0) atomicAdd(&h[b], (${ACCT})1);
 #endif
 }
 // One pass over the samples into per-block histograms in shared memory (NCOPY of them,
@@ -57,17 +58,17 @@ __device__ __forceinline__ void _acc(ACCT* h, long long b, const W* w, long long
 extern "C" __global__ void cuarray_hist(const T* __restrict__ x, const long long n, const long long stride_d,
                                         const double* __restrict__ edges, const long long* __restrict__ eoff,
                                         const int nb, const double p0, const double p1, const double p2,
-                                        const W* __restrict__ w, GACCT* __restrict__ out) {
+                                        const W* __restrict__ w, ${GACCT}* __restrict__ out) {
   const int lane = threadIdx.x & 31;
 #if SHARED
   extern __shared__ unsigned char s_raw[];
-  ACCT* sh = (ACCT*)s_raw;
+  ${ACCT}* sh = (${ACCT}*)s_raw;
   const int nbt = nb * NACC;
   for (int b = threadIdx.x; b < nbt * NCOPY; b += blockDim.x) sh[b] = 0;
   __syncthreads();
-  ACCT* h = sh + ((threadIdx.x >> 5) % NCOPY) * nbt;
+  ${ACCT}* h = sh + ((threadIdx.x >> 5) % NCOPY) * nbt;
 #else
-  GACCT* h = out;
+  ${GACCT}* h = out;
 #endif
   const long long stride = (long long)gridDim.x * blockDim.x;
   // A warp-uniform trip count: every lane reaches _acc together; four samples in flight.
@@ -84,9 +85,9 @@ extern "C" __global__ void cuarray_hist(const T* __restrict__ x, const long long
 #if SHARED
   __syncthreads();
   for (int b = threadIdx.x; b < nbt; b += blockDim.x) {
-    ACCT c = 0;
+    ${ACCT} c = 0;
     for (int k = 0; k < NCOPY; ++k) c += sh[k * nbt + b];
-    if (c != 0) atomicAdd(&out[b], (GACCT)c);
+    if (c != 0) atomicAdd(&out[b], (${GACCT})c);
   }
 #endif
 }
@@ -94,7 +95,7 @@ extern "C" __global__ void cuarray_hist(const T* __restrict__ x, const long long
 
 # NumPy's uniform-bin index (histogram's fast path): the estimate, then one-step corrections.
 _BIN_UNIFORM = r"""
-typedef ET E; typedef C1T C1; typedef C2T C2; typedef ST S; typedef DT D;
+typedef ${ET} E; typedef ${C1T} C1; typedef ${C2T} C2; typedef ${ST} S; typedef ${DT} D;
 __device__ __forceinline__ long long _bin(const T* x, long long i, long long, const double* edges_d,
                                           const long long*, int nb, double first, double last, double denom) {
   const T xv = x[i];
@@ -116,7 +117,7 @@ __device__ __forceinline__ long long _bin(const T* x, long long i, long long, co
 # Bins given as edges (histogram with array bins): the largest i with edges[i] <= x, the
 # right edge closing the last bin.
 _BIN_EDGES = r"""
-typedef ET E; typedef CTT C;
+typedef ${ET} E; typedef ${CTT} C;
 __device__ __forceinline__ long long _bin(const T* x, long long i, long long, const double* edges_d,
                                           const long long*, int nb, double, double, double) {
   const E* e = (const E*)edges_d;
@@ -169,20 +170,19 @@ def hist_source(binfn, xdt, wdt, nacc, shared, ncopy=1, match=True):
         acc = gacc = "double"
     if not shared:
         acc = gacc
-    return (ORDER + QUANTILE + _HIST_SRC.replace("BINFN", binfn).replace("XT", _dt.ctype(xdt))
-            .replace("WTT", _dt.ctype(wdt if wdt is not None else _f64)).replace("NACCV", str(nacc))
-            .replace("SHAREDV", "1" if shared else "0").replace("HASWV", "0" if wdt is None else "1")
-            .replace("NCOPYV", str(ncopy)).replace("MATCHV", "1" if match else "0")
-            .replace("GACCT", gacc).replace("ACCT", acc))
+    return ORDER + QUANTILE + render(
+        _HIST_SRC, BINFN=binfn, XT=_dt.ctype(xdt), WTT=_dt.ctype(wdt if wdt is not None else _f64),
+        NACCV=str(nacc), SHAREDV="1" if shared else "0", HASWV="0" if wdt is None else "1",
+        NCOPYV=str(ncopy), MATCHV="1" if match else "0", GACCT=gacc, ACCT=acc)
 
 
 def uniform_bin_source(edt, c1, c2, sdt, ddt):
-    return (_BIN_UNIFORM.replace("ET", _dt.ctype(edt)).replace("C1T", _dt.ctype(c1))
-            .replace("C2T", _dt.ctype(c2)).replace("ST", _dt.ctype(sdt)).replace("DT", _dt.ctype(ddt)))
+    return render(_BIN_UNIFORM, ET=_dt.ctype(edt), C1T=_dt.ctype(c1), C2T=_dt.ctype(c2),
+                  ST=_dt.ctype(sdt), DT=_dt.ctype(ddt))
 
 
 def edges_bin_source(edt, cdt):
-    return _BIN_EDGES.replace("ET", _dt.ctype(edt)).replace("CTT", _dt.ctype(cdt))
+    return render(_BIN_EDGES, ET=_dt.ctype(edt), CTT=_dt.ctype(cdt))
 
 
 def _hist_launch(binfn, binkey, x, nbins, wts, weights_complex, stride_d=0, edges=None, eoff=None,

@@ -21,7 +21,7 @@ from cuarray._routines._args import _AxisError, _axis_tuple, _device, _norm_axis
 __all__ = [
     "reshape", "ravel", "moveaxis", "rollaxis", "swapaxes", "transpose", "permute_dims",
     "atleast_1d", "atleast_2d", "atleast_3d", "broadcast", "broadcast_to", "broadcast_arrays",
-    "broadcast_shapes", "expand_dims", "squeeze", "asfortranarray", "require",
+    "broadcast_shapes", "expand_dims", "squeeze", "require",
 ]
 
 
@@ -204,21 +204,7 @@ class broadcast:
 
 
 # ---- memory layout ---------------------------------------------------------------------------
-def asfortranarray(a, dtype=None):
-    """cuarray version of `numpy.asfortranarray`: `a` itself when already Fortran-ordered
-    with the dtype, else a copy (2-D transposed layouts use the tiled transpose kernel)."""
-    a = _device(a, "asfortranarray")
-    dt = a.dtype if dtype is None else _dt.check_dtype(dtype)
-    if dt == a.dtype and a._f_contig:
-        return a
-    out = ndarray._alloc(a._shape, dt, "F")
-    if a.size:
-        from cuarray._core import _transpose
-        if not _transpose.transpose_copy(a, out):
-            _copy.copy_into(out, a)
-    return out
-
-
+# asfortranarray is the one from _core/transfer.py (cuarray.asfortranarray), with asarray.
 _REQUIREMENTS = {"C": "C", "C_CONTIGUOUS": "C", "CONTIGUOUS": "C", "F": "F", "F_CONTIGUOUS": "F",
                  "FORTRAN": "F", "A": "A", "ALIGNED": "A", "W": "W", "WRITEABLE": "W",
                  "O": "O", "OWNDATA": "O", "E": "E", "ENSUREARRAY": "E"}

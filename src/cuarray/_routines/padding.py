@@ -98,8 +98,8 @@ def _stat_function(mode):
         return _reductions.amin
     if mode == "mean":
         return _reductions.mean
-    import cuarray
-    return cuarray.median
+    from cuarray._routines.statistics import median
+    return median
 
 
 def _set_reflect_both(padded, axis, width_pair, method, original_period, include_edge=False):

@@ -11,13 +11,10 @@ import operator
 import numpy
 
 from cuarray._core import _copy
-from cuarray._core.elementwise import Op, Param
 from cuarray._core.ndarray import ndarray
-from cuarray._routines._args import _axis_tuple, _device, _flat_or_axis, _order_of, _upload
-from cuarray._routines._take_put import _take_axis
-from cuarray._routines.joining import stack
+from cuarray._routines._args import _axis_tuple, _device, _order_of
+from cuarray._core import _take_put
 
-_i64 = numpy.dtype(numpy.int64)
 
 __all__ = ["tile", "repeat", "flip", "fliplr", "flipud", "roll", "rot90"]
 
@@ -45,66 +42,11 @@ def tile(A, reps):
     return out
 
 
-_search_ops = {}
-
-
-def _repeat_sources(reps, total):
-    """For each output position j, the k with csum[k-1] <= j < csum[k] (binary search)."""
-    op = _search_ops.get("repeat")
-    if op is None:
-        op = _search_ops["repeat"] = Op(
-            "cuarray_repeat_sources",
-            [Param("c", "raw", _i64), Param("n", "scalar", _i64), Param("y", "out", _i64)],
-            "long long lo = 0, hi = n; "
-            "while (lo < hi) { const long long mid = (lo + hi) >> 1; "
-            "if (c[mid] <= i) lo = mid + 1; else hi = mid; } y = lo;")
-    from cuarray._core import scan
-    csum = scan.cumsum(reps.astype(_i64, copy=False))
-    out = ndarray._alloc((total,), _i64)
-    if total:
-        op.launch((csum, _i64.type(reps.size), out))
-    return out
-
-
 def repeat(a, repeats, axis=None):
     """cuarray version of `numpy.repeat`. Scalar repeats: one copy from a zero-stride view;
     per-element repeats: one gather. Device `repeats` are read once for the total
     (synchronises)."""
-    a = _device(a, "repeat")
-    a, axis = _flat_or_axis(a, axis)
-    n = a._shape[axis]
-    if isinstance(repeats, ndarray):
-        reps = repeats.reshape(-1)
-        if reps.size == 1:
-            return repeat(a, int(reps.get()[0]), axis)
-        if reps.size != n:
-            raise ValueError(f"operands could not be broadcast together with shape ({n},) ({reps.size},)")
-        from cuarray._core import _reductions
-        total, low = (int(v) for v in stack([_reductions.sum(reps, dtype=_i64),
-                                              _reductions.amin(reps).astype(_i64)]).get())
-        if low < 0:
-            raise ValueError("repeats may not contain negative values.")
-        return _take_axis(a, _repeat_sources(reps, total), axis)
-    reps = numpy.asarray(repeats)
-    if reps.ndim > 1:
-        raise ValueError("object too deep for desired array")
-    reps = reps.astype(numpy.intp).reshape(-1)
-    if reps.size == 1:
-        r = int(reps[0])
-        if r < 0:
-            raise ValueError("repeats may not contain negative values.")
-        shape, strides = a._shape, a._strides
-        vshape = shape[:axis + 1] + (r,) + shape[axis + 1:]
-        out = ndarray._alloc(shape[:axis] + (n * r,) + shape[axis + 1:], a.dtype)
-        if out.size:
-            src = a._view(vshape, strides[:axis + 1] + (0,) + strides[axis + 1:])
-            _copy.copy_into(out.reshape(vshape), src)
-        return out
-    if reps.size != n:
-        raise ValueError(f"operands could not be broadcast together with shape ({n},) ({reps.size},)")
-    if (reps < 0).any():
-        raise ValueError("repeats may not contain negative values.")
-    return _take_axis(a, _upload(numpy.repeat(numpy.arange(n, dtype=numpy.int64), reps)), axis)
+    return _take_put.repeat(_device(a, "repeat"), repeats, axis)
 
 
 # ---- rearranging ---------------------------------------------------------------------------------

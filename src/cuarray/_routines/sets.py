@@ -14,8 +14,8 @@ from cuarray._core.elementwise import Op, Param
 from cuarray._core.ndarray import ndarray
 from cuarray._core.shapes import normalize_axis
 from cuarray._libs import cccl as _cccl
-from cuarray._routines import sorting as _s
-from cuarray._routines.sorting import ORDER, need, op
+from cuarray._core import _routines_sorting as _s
+from cuarray._core._routines_sorting import ORDER, need, op
 
 _i64 = numpy.dtype(numpy.int64)
 _i32 = numpy.dtype(numpy.int32)

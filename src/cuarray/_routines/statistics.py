@@ -11,12 +11,15 @@ import warnings
 
 import numpy
 
+from cuarray._core import _copy
 from cuarray._core import dtypes as _dt
 from cuarray._core.elementwise import Op, Param
 from cuarray._core.ndarray import ndarray
 from cuarray._core.shapes import normalize_axes
-from cuarray._routines import sorting as _s
-from cuarray._routines.sorting import ORDER, kernel, launch, need, op, resident_blocks
+from cuarray._core import _routines_linalg as _linalg
+from cuarray._core import _routines_sorting as _s
+from cuarray._core._kernel_helpers import kernel, launch, render, resident_blocks
+from cuarray._core._routines_sorting import ORDER, need, op
 
 _f64 = numpy.dtype(numpy.float64)
 _i64 = numpy.dtype(numpy.int64)
@@ -107,9 +110,9 @@ CUARRAY_FN double cuarray_qnan() { return cuarray_f64(0x7ff8000000000000ull); }
 """
 
 _QSORTED = r"""
-typedef XT T;
-typedef OT OUT;
-typedef MTT MT;
+typedef ${XT} T;
+typedef ${OT} OUT;
+typedef ${MTT} MT;
 // One thread per (quantile, row) of rows sorted with NaNs last.
 extern "C" __global__ void cuarray_quantile_sorted(
     const T* __restrict__ s, const long long rows, const long long n, const double* __restrict__ q,
@@ -148,11 +151,11 @@ extern "C" __global__ void cuarray_quantile_sorted(
 # Radix select for a full reduction: each pass histograms the next 8 key bits of the
 # elements that still match each target's prefix, then picks the digit holding its rank.
 _QSELECT = r"""
-typedef XT T;
-typedef KT K;
-typedef OT OUT;
-typedef MTT MT;
-#define BITS KBITS
+typedef ${XT} T;
+typedef ${KT} K;
+typedef ${OT} OUT;
+typedef ${MTT} MT;
+#define BITS ${KBITS}
 #define KMAX 16
 extern "C" __global__ void qsel_hist0(const T* __restrict__ x, const long long n,
                                       unsigned long long* __restrict__ hist, unsigned long long* __restrict__ nnan) {
@@ -282,8 +285,8 @@ def _mt(dtype):
 
 
 def qsorted_source(dt, out_dt):
-    return (ORDER + QUANTILE + _QSORTED.replace("XT", _dt.ctype(dt)).replace("MTT", _dt.ctype(_mt(dt)))
-            .replace("OT", _dt.ctype(out_dt)))
+    return ORDER + QUANTILE + render(_QSORTED, XT=_dt.ctype(dt), MTT=_dt.ctype(_mt(dt)),
+                                     OT=_dt.ctype(out_dt))
 
 
 def _qsorted_fn(dt, out_dt):
@@ -294,9 +297,9 @@ def _qsorted_fn(dt, out_dt):
 
 def qselect_source(dt, out_dt):
     kdt = _s._UNSIGNED[dt.itemsize]
-    return (ORDER + QUANTILE + _QSELECT.replace("XT", _dt.ctype(dt)).replace("KT", _dt.ctype(kdt))
-            .replace("OT", _dt.ctype(out_dt)).replace("MTT", _dt.ctype(_mt(dt)))
-            .replace("KBITS", str(dt.itemsize * 8)))
+    return ORDER + QUANTILE + render(_QSELECT, XT=_dt.ctype(dt), KT=_dt.ctype(kdt),
+                                     OT=_dt.ctype(out_dt), MTT=_dt.ctype(_mt(dt)),
+                                     KBITS=str(dt.itemsize * 8))
 
 
 def _qselect(x, qd, mid, nanmode, out_dt):
@@ -412,18 +415,18 @@ def _quantile(name, a, q, axis, out, method, keepdims, weights, nanmode, percent
     qspec = (0 if type(q) is int and not percent else 0.5) if weak else qh.dtype.str
     out_dt = _result_dtype(name, a.dtype, qspec, method)
     v2, kshape, kd = _reduced(a, axis)
-    rows, n = v2.shape
+    n = v2.shape[1]
     if n == 0 and not nanmode:
         raise IndexError("index -1 is out of bounds for axis 0 with size 0")
     qd = asarray(numpy.ascontiguousarray(qh, dtype=numpy.float64).reshape(-1))
     res = _order_stat(v2, qd, mid, nanmode, out_dt, weights, a, axis)
     shape = qh.shape + (kd if keepdims else kshape)
-    return _finish(res.reshape(shape), out)
+    return _copy.into_out(res.reshape(shape), out, name)
 
 
 def _order_stat(v2, qd, mid, nanmode, out_dt, weights=None, a=None, axis=None):
     """(nq, rows) quantiles of the rows of v2 at the float64 device quantiles qd."""
-    rows, n = v2.shape
+    n = v2.shape[1]
     nq = qd.size
     if weights is None and rows == 1 and n >= SELECT_MIN and 0 < nq <= _KMAX // 2 and v2.dtype.kind != "c":
         x = v2.reshape(n)
@@ -473,21 +476,13 @@ def _broadcast_to(x, shape):
     return x if x.shape == shape else x._view(shape, broadcast_strides(x.shape, x.strides, shape))
 
 
-def _finish(r, out):
-    if out is None:
-        return r
-    from cuarray._core._copy import copy_into
-    copy_into(need(out, "out"), r)
-    return out
-
-
 def _median(name, a, axis, out, keepdims, nanmode):
     from cuarray._core.transfer import asarray
     a = need(a, name)
     out_dt = _result_dtype("median", a.dtype, None, None)
     v2, kshape, kd = _reduced(a, axis)
     res = _order_stat(v2, asarray(numpy.array([0.5])), _MEDIAN, nanmode and a.dtype.kind in "fc", out_dt)
-    return _finish(res.reshape(kd if keepdims else kshape), out)
+    return _copy.into_out(res.reshape(kd if keepdims else kshape), out, name)
 
 
 # ---- the order statistics ---------------------------------------------------------------------
@@ -572,7 +567,6 @@ def cov(m, y=None, rowvar=True, bias=False, ddof=None, fweights=None, aweights=N
     """cuarray version of `numpy.cov`; weights are checked on the host (a synchronisation),
     as in NumPy and CuPy."""
     from cuarray._core import _reductions as _r
-    from cuarray.linalg import _products
     if ddof is not None and ddof != int(ddof):
         raise ValueError("ddof must be integer")
     m = need(m, "cov")
@@ -646,7 +640,7 @@ def cov(m, y=None, rowvar=True, bias=False, ddof=None, fweights=None, aweights=N
         inv = _uf("true_divide")(1, _uf("maximum")(fact, 0.0))
     _uf("subtract")(X, avg.reshape(-1, 1), out=X)
     XT = (X if w is None else _uf("multiply")(X, w)).T
-    c = _products.dot(X, _uf("conjugate")(XT) if XT.dtype.kind == "c" else XT)
+    c = _linalg.dot(X, _uf("conjugate")(XT) if XT.dtype.kind == "c" else XT)
     c = _uf("multiply")(c, inv, out=c)
     return c.squeeze()
 

@@ -70,7 +70,7 @@ def _nvrtc():
 def nvrtc_version():
     global _nvrtc_version
     if _nvrtc_version is None:
-        err, major, minor = _nvrtc().nvrtcVersion()
+        _, major, minor = _nvrtc().nvrtcVersion()
         _nvrtc_version = (major, minor)
     return _nvrtc_version
 
@@ -90,7 +90,8 @@ _toolchain_id = None
 
 
 def header_hash():
-    """Hash of cuarray's own headers: part of every cache key (STYLE §7)."""
+    """Hash of cuarray's own headers: part of every cache key, so that a changed header
+    recompiles the kernels that include it."""
     global _header_hash
     if _header_hash is None:
         h = hashlib.sha256()
@@ -247,13 +248,16 @@ def cache_size():
 class Module:
     """A cubin loaded with the driver's library API (one per source and architecture)."""
 
-    __slots__ = ("library", "lowered", "_functions", "__weakref__")
+    __slots__ = ("library", "lowered", "_functions", "_unload", "__weakref__")
 
     def __init__(self, cubin, lowered):
         drv = _driver._drv()
         self.library = check(drv.cuLibraryLoadData(cubin, None, None, 0, None, None, 0))
         self.lowered = lowered
         self._functions = {}
+        # The driver that loaded it unloads it, even if another one is current by then
+        # (the emulated host device's modules outlive the tests that made them).
+        self._unload = drv.cuLibraryUnload
 
     def get_function(self, name):
         fn = self._functions.get(name)
@@ -277,7 +281,7 @@ class Module:
 
     def __del__(self):
         try:
-            _driver._drv().cuLibraryUnload(self.library)
+            self._unload(self.library)
         except Exception:
             pass
 

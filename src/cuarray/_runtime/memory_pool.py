@@ -7,9 +7,8 @@ best fit found by bisection over the sizes that have free chunks and splits off 
 rest; a freed chunk merges with free neighbours cut from the same allocation. A chunk
 is only reused on the stream it was allocated on, so reuse is stream-ordered.
 
-Apart from memory.py, which holds the blocks and pointers the pools hand out and the
-allocation front end; memory.py imports this module (and re-exports its pools) once the
-blocks exist.
+The blocks and pointers the pools hand out are in memory_blocks.py; memory.py, the
+allocation front end, imports the pools from here and re-exports them.
 """
 import bisect
 import gc
@@ -20,9 +19,9 @@ import threading
 from cuarray._runtime import device as _device
 from cuarray._runtime.device import ensure_context, get_device_id
 from cuarray._runtime.driver import CUDARuntimeError, check
-from cuarray._runtime.memory import (_LIMIT_ENV, _OOM, Memory, MemoryAsync, MemoryPointer,
-                                     OutOfMemoryError, PooledMemory, _drv, _is_oom, _malloc,
-                                     _tls)
+from cuarray._runtime.memory_blocks import (_LIMIT_ENV, _OOM, Memory, MemoryAsync, MemoryPointer,
+                                            OutOfMemoryError, PooledMemory, _drv, _is_oom, _malloc,
+                                            _tls)
 from cuarray._runtime.stream import current_stream_ptr, get_current_stream
 from cuarray._runtime import graph as _graph
 from cuarray._runtime import memory_hooks as _mh

@@ -6,15 +6,15 @@ read it carries an event recorded on the copy's stream; the pool counts it as fr
 lends it again only once that event has completed.
 """
 import ctypes
-import operator
 import threading
 
 import numpy
 
 from cuarray._runtime.device import ensure_context
 from cuarray._runtime.driver import check
-from cuarray._runtime.memory import OutOfMemoryError, _call_in_context, _drv, _is_oom
-from cuarray._runtime import memory as _memory
+from cuarray._runtime.memory_blocks import (
+    OutOfMemoryError, PointerArithmetic, _call_in_context, _drv, _is_oom)
+from cuarray._runtime import memory_blocks as _memory
 from cuarray._runtime.stream import Event
 
 _PORTABLE = 1                 # CU_MEMHOSTALLOC_PORTABLE: usable from every context
@@ -76,7 +76,7 @@ class _HostView:
     __slots__ = ("__array_interface__", "owner")
 
 
-class PinnedMemoryPointer:
+class PinnedMemoryPointer(PointerArithmetic):
     """A position in pinned host memory (cuarray version of `cupy.cuda.PinnedMemoryPointer`).
 
     `ptr` is the address and `mem` the block it keeps alive; `size()` (a method, as in
@@ -91,36 +91,12 @@ class PinnedMemoryPointer:
         self.mem = mem
         self.ptr = mem.ptr + offset
 
-    def __int__(self):
-        return self.ptr
-
     def __repr__(self):
         return f"<PinnedMemoryPointer {self.ptr:#x} size={self.size()}>"
-
-    def __add__(self, offset):
-        if type(offset) is not int:
-            try:
-                offset = operator.index(offset)
-            except TypeError:
-                return NotImplemented
-        return PinnedMemoryPointer(self.mem, self.ptr - self.mem.ptr + offset)
-
-    __radd__ = __add__
-
-    def __sub__(self, offset):
-        if type(offset) is not int:
-            try:
-                offset = operator.index(offset)
-            except TypeError:
-                return NotImplemented
-        return self + -offset
 
     def __iadd__(self, offset):
         self.ptr += offset
         return self
-
-    def __isub__(self, offset):
-        return self.__iadd__(-offset)
 
     def size(self):
         return self.mem.size - (self.ptr - self.mem.ptr)

@@ -116,8 +116,7 @@ class CUDAarray:
         return shape
 
     def _check_array(self, arr, what):
-        from cuarray._core.ndarray import ndarray
-        if isinstance(arr, ndarray):
+        if hasattr(arr, "__cuda_array_interface__"):   # a device array (cuarray's, or any)
             on_device = True
         elif isinstance(arr, numpy.ndarray):
             on_device = False
@@ -131,7 +130,7 @@ class CUDAarray:
             raise ValueError(f"{what}: the array holds {arr.nbytes} bytes, this CUDA array "
                              f"{width_bytes * rows} (shape {self._shape()} of "
                              f"{self.desc.itemsize // max(self.desc.channels, 1)}-byte items)")
-        ptr = arr.data.ptr if on_device else arr.ctypes.data
+        ptr = arr.__cuda_array_interface__["data"][0] if on_device else arr.ctypes.data
         return ptr, on_device, width_bytes
 
     def _copy(self, arr, stream, to_array):

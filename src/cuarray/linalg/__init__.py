@@ -5,7 +5,8 @@ from cuarray.linalg._products import (  # noqa: F401
     linalg_cross as cross, linalg_diagonal as diagonal, linalg_matmul as matmul,
     linalg_outer as outer, linalg_tensordot as tensordot)
 from cuarray.linalg._solve import (  # noqa: F401
-    cholesky, eig, eigh, eigvals, eigvalsh, inv, lstsq, pinv, qr, solve, svd, svdvals,
-    tensorinv, tensorsolve)
+    inv, lstsq, pinv, solve, tensorinv, tensorsolve)
+from cuarray.linalg._decompositions import cholesky, qr, svd, svdvals  # noqa: F401
+from cuarray.linalg._eigen import eig, eigh, eigvals, eigvalsh  # noqa: F401
 from cuarray.linalg._norms import (  # noqa: F401
     cond, det, matrix_norm, matrix_rank, norm, slogdet, vector_norm)

@@ -10,7 +10,9 @@ import numpy
 
 import cuarray
 from cuarray.linalg._products import dot
-from cuarray.linalg._solve import _c_copy, _inv, _square_stack, lu_factor, svd
+from cuarray.linalg._decompositions import svd
+from cuarray.linalg._lapack import _c_copy, _square_stack
+from cuarray.linalg._solve import _inv, lu_factor
 from cuarray.linalg._util import (
     as_array, assert_stacked_2d, assert_stacked_square, common_type, normalize_axis, prod,
     real_dtype)

@@ -56,7 +56,7 @@ def eigh(a, b=None, *, lower=True, eigvals_only=False, overwrite_a=False, overwr
         _check_finite(a)
     n = a.shape[-1]
     if b is None:
-        from cuarray.linalg._solve import _eigh
+        from cuarray.linalg._eigen import _eigh
         dt = lapack_dtype(a)
         w, v = _eigh(a.astype(dt, copy=False), "L" if lower else "U", not eigvals_only)
     else:
@@ -108,7 +108,7 @@ def svd(a, full_matrices=True, compute_uv=True, overwrite_a=False, check_finite=
         lapack_driver="gesdd"):
     """Singular value decomposition (cuarray version of `scipy.linalg.svd`): (U, s, Vh),
     or s. `lapack_driver` is checked and otherwise ignored (cuarray.linalg picks
-    cuSOLVER's routine; see `cuarray.linalg._solve.svd_algorithm`)."""
+    cuSOLVER's routine; see `cuarray.linalg._decompositions.svd_algorithm`)."""
     a = as_array(a, "svd")
     if lapack_driver not in ("gesdd", "gesvd"):
         raise ValueError(f'lapack_driver must be "gesdd" or "gesvd", not "{lapack_driver}"')

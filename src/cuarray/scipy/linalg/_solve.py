@@ -26,7 +26,7 @@ _i64 = numpy.dtype(numpy.int64)
 
 
 def _workspaces(dsize, hsize):
-    from cuarray.linalg._solve import _device_workspace, _host_workspace
+    from cuarray.linalg._lapack import _device_workspace, _host_workspace
     ws = _device_workspace(dsize)
     hws, hptr = _host_workspace(hsize)
     return ws, hws, hptr

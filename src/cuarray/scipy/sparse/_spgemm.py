@@ -23,7 +23,7 @@ def matmul(A, B, dtype):
     zeros dropped, rows sorted (SciPy's product has no stored zeros)."""
     from cuarray._core._ops import subtract
     from cuarray._core._reductions import amax
-    from cuarray._routines.sorting import SMALL_N
+    from cuarray._core._routines_sorting import SMALL_N
     M, N = A.shape[0], B.shape[1]
     counts = run_lengths(A.indices, B.indptr)            # products of each entry of A
     ends, total = _ends(counts)

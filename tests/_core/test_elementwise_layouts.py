@@ -6,24 +6,15 @@ planned launch gives, are keyed by everything that changes a plan, and stay boun
 - `_copy._casts`: astype's dtype argument and casting rule -> the checked target dtype.
 
 Random layouts cover size-1 axes, negative and zero (broadcast) strides, transposes and
-byte offsets. Runs on the GPU and through the host emulation of tests/scipy/hostemu.py.
+byte offsets. Runs on the GPU and on the emulated host device (the `cp` fixture).
 """
-import os
-import sys
 
 import numpy
 import pytest
 
-sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "scipy"))
-import hostemu  # noqa: E402
 
-from cuarray._core import _copy, _transpose  # noqa: E402
-from cuarray._core import elementwise  # noqa: E402
-
-
-@pytest.fixture(params=hostemu.BACKENDS)
-def cp(request, monkeypatch):
-    return hostemu.backend(request, monkeypatch)
+from cuarray._core import _copy, _transpose
+from cuarray._core import elementwise
 
 
 @pytest.fixture

@@ -1,4 +1,4 @@
-"""Session-3 experiment 3: GPU timelines of cholesky and solve step by step, host cost of
+"""GPU timelines of cholesky and solve step by step, host cost of
 cuSOLVER buffer-size queries, argmax's host path, single-call times after the changes."""
 import cProfile, io, pstats, time
 import numpy as np

@@ -1,19 +1,10 @@
 """ElementwiseKernel's warm path (repeat calls with C-contiguous same-shape inputs) gives
 what the general path gives, and never serves a call it does not fit. Runs on the GPU and
-through the host emulation of tests/scipy/hostemu.py."""
-import os
-import sys
+on the emulated host device (the `cp` fixture)."""
 
 import numpy
 import pytest
 
-sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "scipy"))
-import hostemu  # noqa: E402
-
-
-@pytest.fixture(params=hostemu.BACKENDS)
-def cp(request, monkeypatch):
-    return hostemu.backend(request, monkeypatch)
 
 
 def test_warm_calls_match_numpy_across_dtypes_and_layouts(cp):

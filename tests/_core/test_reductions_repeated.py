@@ -3,25 +3,20 @@ general path planned, with new pointers.
 
 CPU tests: over random shapes, layouts, dtypes and keywords, the warm call launches exactly
 what the first (general) call launched and returns NumPy's dtype and shape (kernels are
-recorded, not run); the cache's keys and bound. Behaviour tests run on the CPU stand-in for
-the GPU ("emu", from test_indexing.py: the reduction kernels built by g++, CUDA threads as
-host threads) and on the GPU ("gpu"), comparing values with NumPy on both calls.
+recorded, not run); the cache's keys and bound. Behaviour tests run on the emulated host
+device ("emu": the reduction kernels built by g++, CUDA threads as host threads) and on the
+GPU ("gpu"), comparing values with NumPy on both calls.
 """
 import warnings
 
 import numpy
 import pytest
-import stand_in
 
 import cuarray
 from cuarray._core import _argwhole, _reductions, reduction
 from cuarray._runtime import launch
+from emulation import ALL, dtypes, emulate, pytest_generate_tests, rand  # noqa: F401  (the hook)
 
-
-_S = stand_in.load()
-xp, rng, pytest_generate_tests, rand = _S.xp, _S.rng, _S.pytest_generate_tests, _S.rand
-
-ALL = "?bBhHiIlLqQefdFD"
 
 
 # ---- what the reductions are called with ------------------------------------------------------
@@ -160,7 +155,7 @@ class _RecFunction:
 
 @pytest.fixture
 def recorder(monkeypatch):
-    _S.emulate(monkeypatch)   # host memory for the arrays; kernels are then recorded, not built
+    emulate(monkeypatch)   # host memory for the arrays; kernels are then recorded, not built
     return _Recorder(monkeypatch)
 
 
@@ -272,7 +267,7 @@ _VALUE_CASES = [   # (name, shape, keywords): row and column kernels, split rang
 
 
 @pytest.mark.parametrize("name,shape,kw", _VALUE_CASES)
-@_S.dtypes(gpu=ALL, emu="f")
+@dtypes(gpu=ALL, emu="f")
 def test_warm_values_match_numpy(xp, dtype, name, shape, kw, rng):
     if name in ("max", "min") and dtype.kind == "c":
         pytest.skip("complex max/min: left out as in test_reductions.py")

@@ -1,4 +1,5 @@
-"""Session-3 experiment: scan shapes, argmax layouts, gather hints, cuSOLVER APIs, host profiles."""
+"""Variants of kernel shapes against CuPy: scan shapes, argmax layouts, gather cache hints,
+cuSOLVER 32/64-bit APIs, and host profiles of the calls."""
 import cProfile, io, pstats, statistics, sys, time
 import numpy as np
 import cuarray as ca

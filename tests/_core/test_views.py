@@ -6,18 +6,13 @@ inputs and the general paths meet the same checks.
 Every array is reached from a fresh owner by the same random chain of slices (negative steps
 included), integer indices, new axes, transposes and broadcasts on both sides, so inputs cover
 0-d, size-0, size-1, non-contiguous and zero-stride layouts. Runs on the GPU and through the
-host emulation of tests/scipy/hostemu.py.
+emulated host device.
 """
-import os
-import sys
-
 import numpy
 import pytest
 
-sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "scipy"))
-import hostemu  # noqa: E402
-
-from cuarray._core import shapes  # noqa: E402
+from cuarray._core import shapes
+from emulation import emulate, gpu_present
 
 N_CASES = 400
 
@@ -25,11 +20,9 @@ N_CASES = 400
 @pytest.fixture(params=["emu", pytest.param("gpu", marks=pytest.mark.gpu)])
 def cp(request, monkeypatch):
     if request.param == "emu":
-        if hostemu.gpu_present():
+        if gpu_present():
             pytest.skip("a GPU is present: the gpu variant of this test runs instead")
-        if not hostemu.have_compiler():
-            pytest.skip("no C++ compiler for the host emulation")
-        hostemu.emulate(monkeypatch)
+        emulate(monkeypatch, isolate=False)
     import cuarray
     return cuarray
 

@@ -1,4 +1,4 @@
-"""Session-3 experiment 2: single-call event times (as the benchmarks take them), host time
+"""Single-call event times (as the benchmarks take them), host time
 to return, and host profiles of the calls whose single-call time trails the back-to-back time."""
 import cProfile, io, pstats, statistics, time
 import numpy as np

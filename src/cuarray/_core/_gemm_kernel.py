@@ -11,6 +11,8 @@ views need no copy; the output is C-contiguous (batch, m, n).
 """
 import numpy
 
+from cuarray._core.raw import RawKernel
+
 _TILE = 64
 
 # (kind, itemsize) -> (C type, accumulator C type)
@@ -112,8 +114,7 @@ def _kernel(dtype):
     key = (dtype.kind, dtype.itemsize)
     k = _kernels.get(key)
     if k is None:
-        import cuarray
-        k = _kernels[key] = cuarray.RawKernel(source(dtype), "cuarray_igemm")
+        k = _kernels[key] = RawKernel(source(dtype), "cuarray_igemm")
     return k
 
 

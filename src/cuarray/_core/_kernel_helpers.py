@@ -1,0 +1,61 @@
+"""Small pieces every hand-written kernel module uses: source templates, a cache of built
+objects, raw kernels compiled once per source key and device, their launch, and the grid
+that fills the device once.
+"""
+import string
+
+from cuarray._core.elementwise import _sm_count
+from cuarray._runtime.compiler import compile_module
+from cuarray._runtime.device import ensure_context, get_device_id
+from cuarray._runtime.launch import ArgPacker
+from cuarray._runtime.stream import current_stream_ptr
+
+
+def render(template, **values):
+    """A kernel source from `template`, each `${NAME}` replaced by values[NAME]. Every
+    placeholder must be given and every value used: a misspelt name fails here, where a
+    bare-token replace would quietly leave it (or hit a longer identifier)."""
+    t = string.Template(template)
+    names = set(t.get_identifiers())
+    if names != set(values):
+        raise KeyError(f"template placeholders {sorted(names)} != values {sorted(values)}")
+    return t.substitute(values)
+
+
+class Cache(dict):
+    """Objects built once per key (elementwise Ops, plans): `cache(key, build)` returns the
+    stored one or stores `build()`. One per module, so keys need not be unique across them."""
+
+    __slots__ = ()
+
+    def __call__(self, key, build):
+        v = self.get(key)
+        if v is None:
+            v = self[key] = build()
+        return v
+
+
+_kernels = {}
+
+
+def kernel(key, build):
+    """(Function, ArgPacker) for `key`; build() -> (source, kernel name, argument kinds)."""
+    k = (key, get_device_id())
+    e = _kernels.get(k)
+    if e is None:
+        src, name, kinds = build()
+        e = _kernels[k] = (compile_module(src, name=name).get_function(name), ArgPacker(kinds))
+    return e
+
+
+def resident_blocks(block=256):
+    """Blocks of `block` threads that fill every SM once (2048 threads per SM): the grid for
+    kernels whose blocks each merge a private result, so more blocks only add merges."""
+    return _sm_count() * (2048 // block)
+
+
+def launch(entry, grid, block, vals, shared=0):
+    """Launch a `kernel()` entry on the current stream."""
+    ensure_context()
+    fn, packer = entry
+    fn.launch((grid, 1, 1), (block, 1, 1), packer.pack(vals), shared, current_stream_ptr())

@@ -1,0 +1,107 @@
+"""Every argument ElementwiseKernel, ReductionKernel and var/std accept is honoured or
+refused: `block_size=` and `stream=` reach the launch, unknown keywords are a TypeError,
+`mean=` replaces the computed mean. Values run on the emulated host device ("emu") and
+on the GPU ("gpu")."""
+import numpy
+import pytest
+
+import cuarray
+from emulation import host_driver, pytest_generate_tests, rand  # noqa: F401  (the hook)
+
+
+def _kernel():
+    return cuarray.ElementwiseKernel("T x, T y", "T z", "z = x * y + x", "args_mul_add")
+
+
+def test_unknown_constructor_keywords_are_refused():
+    with pytest.raises(TypeError):
+        cuarray.ElementwiseKernel("T x", "T y", "y = x", "k", block_size=128)
+    with pytest.raises(TypeError):
+        cuarray.ReductionKernel("T x", "T y", "x", "a + b", "y = a", "0", "k", stream=None)
+
+
+def test_unknown_call_keywords_are_refused():
+    with pytest.raises(TypeError):
+        _kernel()(1.0, 2.0, grid=3)
+    red = cuarray.ReductionKernel("T x", "T y", "x", "a + b", "y = a", "0", "args_sum")
+    with pytest.raises(TypeError):
+        red(1.0, block_size=32)
+
+
+@pytest.mark.parametrize("bad, error", [(0, ValueError), (2048, ValueError), (1.5, TypeError),
+                                        (True, TypeError)])
+def test_bad_block_size_is_refused(bad, error):
+    x = cuarray.ndarray.__new__(cuarray.ndarray)  # never reached: the check comes first
+    with pytest.raises(error, match="block_size"):
+        _kernel()(x, x, block_size=bad)
+
+
+def test_bad_stream_is_refused():
+    with pytest.raises(TypeError, match="stream"):
+        _kernel()(1.0, 2.0, stream=7)
+
+
+@pytest.fixture
+def launches(emulated, monkeypatch):
+    """(block, stream) of every launch on the emulated device during the test."""
+    drv = host_driver()
+    seen = []
+    real = type(drv).cuLaunchKernel
+
+    def record(kernel, gx, gy, gz, bx, by, bz, shared, stream, params, extra):
+        seen.append(((bx, by, bz), int(stream)))
+        return real(drv, kernel, gx, gy, gz, bx, by, bz, shared, stream, params, extra)
+
+    monkeypatch.setattr(drv, "cuLaunchKernel", record)
+    return seen
+
+
+@pytest.mark.parametrize("block_size", [None, 32, 1024])
+def test_block_size_reaches_the_launch(launches, block_size):
+    rng = numpy.random.default_rng(7)
+    a, b = rng.standard_normal(1000), rng.standard_normal(1000)
+    k = _kernel()
+    for _ in range(2):   # the second call of a kernel takes its warm path where it may
+        z = k(cuarray.asarray(a), cuarray.asarray(b), block_size=block_size)
+        numpy.testing.assert_allclose(z.get(), a * b + a)
+    assert [blk for blk, _ in launches] == [(block_size or 256, 1, 1)] * 2
+
+
+def test_stream_reaches_the_launch(launches):
+    rng = numpy.random.default_rng(8)
+    a = rng.standard_normal(300)
+    s = cuarray.cuda.Stream()
+    z = _kernel()(cuarray.asarray(a), cuarray.asarray(a), stream=s)
+    red = cuarray.ReductionKernel("T x", "T y", "x", "a + b", "y = a", "0", "args_sum")
+    total = red(z, stream=s)
+    numpy.testing.assert_allclose(z.get(), a * a + a)
+    numpy.testing.assert_allclose(total.get(), (a * a + a).sum())
+    assert launches and all(stream == s.ptr for _, stream in launches)
+    assert cuarray.cuda.get_current_stream().ptr != s.ptr   # the stream was current only inside
+    del s   # destroyed now, by the emulated driver that made it
+
+
+@pytest.mark.parametrize("name", ["var", "std", "nanvar", "nanstd"])
+@pytest.mark.parametrize("axis", [None, 0, 1])
+def test_var_std_take_the_given_mean(xp, name, axis):
+    rng = numpy.random.default_rng(9)
+    h = rand((5, 7), numpy.float64, rng)
+    a = xp.asarray(h)
+    m = numpy.mean(h, axis=axis, keepdims=True)
+    f = getattr(xp, name)
+    got = f(a, axis=axis, mean=xp.asarray(m))
+    numpy.testing.assert_allclose(got.get(), getattr(numpy, name)(h, axis=axis, mean=m))
+    # A mean that is not the mean gives NumPy's result for it too: it is used, not recomputed.
+    off = m + 1.0
+    got = f(a, axis=axis, mean=xp.asarray(off), ddof=1)
+    numpy.testing.assert_allclose(got.get(), getattr(numpy, name)(h, axis=axis, mean=off, ddof=1))
+    if name in ("var", "std"):
+        got = getattr(a, name)(axis=axis, mean=xp.asarray(off), ddof=1)
+        numpy.testing.assert_allclose(got.get(), getattr(h, name)(axis=axis, mean=off, ddof=1))
+
+
+def test_ddof_and_correction_together_are_refused():
+    a = cuarray.ndarray.__new__(cuarray.ndarray)  # never reached: the check comes first
+    for f in (cuarray.var, cuarray.std):
+        with pytest.raises(ValueError, match="correction"):
+            f(a, ddof=1, correction=1)
