@@ -75,3 +75,31 @@ def test_as_comm_wraps_ints_once(fake):
     c = _nccl.as_comm(0x1234)
     assert isinstance(c, _Comm) and int(c) == 0x1234
     assert _nccl.as_comm(c) is c
+
+
+def test_init_all_comms_pass_the_bindings_comm(fake, monkeypatch):
+    import contextlib
+    made = []
+
+    def init_all(ndev, devlist):
+        made.extend(_Comm(0xA000 + d) for d in devlist)
+        return list(made)
+
+    monkeypatch.setattr(_nccl._n, "comm_init_all", init_all, raising=False)
+    monkeypatch.setattr(nccl, "Device", lambda d: contextlib.nullcontext())
+    comms = nccl.NcclCommunicator.initAll([0, 1])
+    assert [c.comm for c in comms] == [0xA000, 0xA001]
+    for c in comms:
+        assert c.size() == 1
+        c.send(16, 4, nccl.NCCL_FLOAT32, 0, 0)
+        c.destroy()
+        assert c.comm == 0
+        c.destroy()                       # a second destroy calls NCCL no more
+    assert fake == [("comm_count", 0xA000), ("send", 0xA000), ("comm_destroy", 0xA000),
+                    ("comm_count", 0xA001), ("send", 0xA001), ("comm_destroy", 0xA001)]
+
+
+def test_collecting_a_half_made_communicator_calls_nothing(fake):
+    c = nccl.NcclCommunicator.__new__(nccl.NcclCommunicator)
+    c.__del__()
+    assert fake == []

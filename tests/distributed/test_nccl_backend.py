@@ -1,6 +1,5 @@
 """NCCLBackend: argument checks and the NCCL calls it makes (CPU, a stand-in communicator on
 the host emulation), one rank on a real GPU, and two ranks on two GPUs."""
-import ctypes
 import os
 import subprocess
 import sys
@@ -9,6 +8,7 @@ import textwrap
 import numpy
 import pytest
 
+from cuarray._core import _copy
 from cuarray.distributed import _nccl_backend
 from cuarray.distributed._nccl_backend import NCCLBackend
 
@@ -26,7 +26,9 @@ class OneRankComm:
         self.pending = []
 
     def _copy(self, dst, src, count, dt):
-        ctypes.memmove(dst, src, count * self.SIZES[dt])
+        # Device pointers on a GPU (a host memmove of them crashes the process), host
+        # memory under the emulation: cuarray's device copy serves both.
+        _copy.memcpy(dst, src, count * self.SIZES[dt])
 
     def allReduce(self, s, r, count, dt, op, stream):
         self.calls.append(("allReduce", count, dt, op, stream))

@@ -81,7 +81,19 @@ def test_lsqr_lsmr(cp, damp):
     rh = sspla.lsmr(h, b, damp=damp, atol=1e-12, btol=1e-12)
     assert len(r) == 8 and r[1] == rh[1] and r[2] == rh[2]
     np.testing.assert_allclose(_get(r[0]), rh[0], rtol=1e-6, atol=1e-8)
-    np.testing.assert_allclose(r[3:], rh[3:], rtol=1e-5, atol=1e-9 * np.max(rh[3:]))
+    # This run stops at itn == n, where the Krylov space is exhausted: the last beta
+    # that normA sums is loss-of-orthogonality noise (a 1e-15 relative change of A
+    # moves normA by ~1% in SciPy itself), so compare the other statistics here and
+    # all of them on a run stopped before exhaustion.
+    keep = [3, 4, 6, 7]
+    np.testing.assert_allclose([r[i] for i in keep], [rh[i] for i in keep], rtol=1e-5,
+                               atol=1e-9 * np.max(rh[3:]))
+    r = spla.lsmr(_dev(h.tocsr()), cp.asarray(b), damp=damp, atol=1e-12, btol=1e-12,
+                  maxiter=10)
+    rh = sspla.lsmr(h, b, damp=damp, atol=1e-12, btol=1e-12, maxiter=10)
+    assert r[1:3] == rh[1:3]
+    np.testing.assert_allclose(_get(r[0]), rh[0], rtol=1e-8, atol=1e-10)
+    np.testing.assert_allclose(r[3:], rh[3:], rtol=1e-8)
     r1 = spla.lsmr(_dev(h.tocsr()), cp.asarray(b), damp, 1e-12, 1e-12)  # SciPy's order
     r2 = spla.lsmr(_dev(h.tocsr()), cp.asarray(b), None, damp, 1e-12, 1e-12)  # CuPy's
     np.testing.assert_allclose(_get(r1[0]), _get(r2[0]))
@@ -106,7 +118,14 @@ def test_norm_and_matrix_power(cp):
             # SciPy 1.18 gives a (1, n) np.matrix for a p-norm (p not 0/1/2/inf) of a
             # *_matrix; SciPy 1.17 and CuPy give 1-D, as cuarray does for every ord.
             want = np.asarray(sspla.norm(h, ord, axis=axis)).ravel()
-            assert got.shape == (h.shape[1 - axis],) and got.dtype == want.dtype
+            assert got.shape == (h.shape[1 - axis],)
+            if ord == 0:
+                # SciPy 1.17 counts in int64 on both axes; 1.18 gives the index dtype
+                # (np.diff of indptr) on the compressed axis when no stored value is
+                # zero, int64 otherwise. cuarray gives int64 counts throughout.
+                assert got.dtype == np.int64 and want.dtype in (np.int64, h.indptr.dtype)
+            else:
+                assert got.dtype == want.dtype
             np.testing.assert_allclose(got, want, rtol=1e-6)
     with pytest.raises(TypeError):
         spla.norm(cp.ones((2, 2)))

@@ -50,8 +50,9 @@ def unique_id_from(values):
 
 
 def init_all(devices):
-    """ncclCommInitAll over the device ids `devices`; the comm handles as ints."""
-    return [int(h) for h in lib().comm_init_all(len(devices), list(devices))]
+    """ncclCommInitAll over the device ids `devices`; the comms as the objects the
+    bindings' calls take (see `as_comm`)."""
+    return [as_comm(h) for h in lib().comm_init_all(len(devices), list(devices))]
 
 
 def init_rank(nranks, uid, rank):

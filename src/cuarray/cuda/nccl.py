@@ -97,7 +97,8 @@ class NcclCommunicator:
         comms = []
         for d, handle in zip(devices, _nccl.init_all(devices)):
             c = NcclCommunicator.__new__(NcclCommunicator)
-            c._lib, c._uid_data, c._comm, c._device = _nccl.lib(), None, handle, d
+            c._lib, c._uid_data, c._device = _nccl.lib(), None, d
+            c._handle, c._comm = handle, int(handle)
             comms.append(c)
         return comms
 
@@ -122,6 +123,9 @@ class NcclCommunicator:
             self._comm, self._handle = 0, None
 
     def __del__(self):
+        # A constructor that failed before NCCL made the comm leaves nothing to destroy.
+        if getattr(self, "_handle", None) is None:
+            return
         try:
             self.destroy()
         except Exception:
