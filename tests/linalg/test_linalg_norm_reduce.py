@@ -56,3 +56,15 @@ def test_one_op_per_family_and_dtype():
     assert c.acc_type == "float" and c.params[1].dtype == f
     # float16 accumulates in float32
     assert _norm_reduce.norm_op("lp", numpy.dtype("e"), numpy.dtype("e")).acc_type == "float"
+
+
+def test_unroll_is_selectable(monkeypatch):
+    f = numpy.dtype("f")
+    args = [numpy.empty(1, f), numpy.empty(1, f)]
+    for u in (4, 8):
+        monkeypatch.setattr(_norm_reduce, "UNROLL", u)
+        op = _norm_reduce.norm_op("l2", f, f)
+        assert op.unroll == u
+        src, _, _ = generate(op, args, 1, 1, True, 256, False, False)
+        assert f"type_reduce _b[{u}];" in src and f"_jb += {u} * 256" in src
+        assert _compile(src) is not None
