@@ -151,3 +151,24 @@ linalg.row("linalg.norm(a, 1, axis=1) 4096² complex64", unit="GB/s", copy_pct=T
     _norm_row(1, 1, "complex64"))
 linalg.row("linalg.norm(a, inf, axis=0) 4096² float32", unit="GB/s", copy_pct=True)(
     _norm_row(0, numpy.inf))
+
+
+def _norm_unroll_row(axis, unroll):
+    """linalg.norm along `axis` with cuarray's per-thread unroll forced (CuPy's figure is
+    the same in each), so the default can be checked by measurement."""
+    def row(xp, ctx):
+        if xp.__name__ != "cuarray":
+            return _norm_row(axis)(xp, ctx)
+        from cuarray.linalg import _norm_reduce
+        saved, _norm_reduce.UNROLL = _norm_reduce.UNROLL, unroll
+        try:
+            return _norm_row(axis)(xp, ctx)
+        finally:
+            _norm_reduce.UNROLL = saved
+    return row
+
+
+for _axis in (1, 0):
+    for _u in (4, 8):
+        linalg.row(f"linalg.norm(a, axis={_axis}) 4096² float32 [unroll {_u}]", unit="GB/s",
+                   copy_pct=True)(_norm_unroll_row(_axis, _u))
