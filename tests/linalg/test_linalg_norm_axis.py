@@ -35,7 +35,8 @@ def _close(got, ref, dtype):
     assert got.shape == ref.shape, (got.shape, ref.shape)
     assert got.dtype == ref.dtype, (got.dtype, ref.dtype)
     c = numpy.dtype(dtype).char
-    tol = 5e-3 if c == "e" else 2e-5 if c in "fF" else 1e-11
+    # float16: NumPy sums in float16 (ours in float32, rounded once), and ord=0.5 squares the gap
+    tol = 2e-2 if c == "e" else 2e-5 if c in "fF" else 1e-11
     numpy.testing.assert_allclose(got.astype(numpy.float64), ref.astype(numpy.float64),
                                   rtol=tol, atol=tol)
 
