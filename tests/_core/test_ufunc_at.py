@@ -188,7 +188,16 @@ def test_at_hot_indices(xp, dtype, rng, update, monkeypatch):
             getattr(numpy, name).at(want, idx, val)
             d = xp.asarray(a)
             getattr(xp, name).at(d, xp.asarray(idx), xp.asarray(val) if isinstance(val, numpy.ndarray) else val)
-            _close(d, want, dtype)
+            if dtype.char == "f":
+                # up to 3000 float32 terms in one element, summed in another order than
+                # NumPy's: compare with the float64 sum, within 3000 roundings of |partial| <= 150
+                exact = a.astype(numpy.float64)
+                getattr(numpy, name).at(exact, idx, numpy.asarray(val, numpy.float64))
+                g = d.get()
+                assert g.dtype == want.dtype
+                numpy.testing.assert_allclose(g, exact, rtol=1e-5, atol=2e-2)
+            else:
+                _close(d, want, dtype)
 
 
 @pytest.mark.parametrize("name", ["bitwise_or", "bitwise_and", "bitwise_xor"])
