@@ -20,7 +20,7 @@ from cuarray._runtime.stream import Event
 
 _PORTABLE = 1                 # CU_MEMHOSTALLOC_PORTABLE: usable from every context
 _MEMORYTYPE_HOST = 1          # CU_MEMORYTYPE_HOST
-_STAGE_MAX = 64 << 20         # above this, stream through two bounded buffers
+_STAGE_MAX = 64 << 20         # above this, stream through bounded buffers (2 in, _D2H_BUFFERS out)
 _CHUNK = 16 << 20             # size of each of those buffers
 _CHECK_PINNED_MIN = 64 << 10  # below this, staging costs less than asking the driver
 
