@@ -140,3 +140,22 @@ def cold_start(xp, ctx):
         if k:
             times.append(float(out.split()[-1]))
     return min(times)
+
+
+_IMPORT_ONLY = """
+import time
+t = time.perf_counter()
+import {mod}
+print(time.perf_counter() - t)
+"""
+
+
+@compute.row("fresh process: import only", unit="s")
+def import_only(xp, ctx):
+    mod = "cuarray" if xp.__name__ == "cuarray" else "cupy"
+    times = []
+    for _ in range(5):
+        out = subprocess.run([sys.executable, "-c", _IMPORT_ONLY.format(mod=mod)], capture_output=True,
+                             text=True, env=dict(os.environ), check=True).stdout
+        times.append(float(out.split()[-1]))
+    return min(times)

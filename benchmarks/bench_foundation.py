@@ -74,6 +74,26 @@ def d2h_pageable(xp, ctx):
     return _d2h(xp, ctx, pinned=False)
 
 
+@foundation.row("device→host {size}, pageable [driver's staging]", unit="GB/s")
+def d2h_pageable_driver(xp, ctx):
+    # cuarray with its staging pipeline off (CuPy's figure is the same as the row above)
+    if xp.__name__ != "cuarray":
+        return _d2h(xp, ctx, pinned=False)
+    from cuarray._runtime import pinned
+    saved, pinned.D2H_PIPELINE = pinned.D2H_PIPELINE, False
+    try:
+        return _d2h(xp, ctx, pinned=False)
+    finally:
+        pinned.D2H_PIPELINE = saved
+
+
+@foundation.row("asnumpy(x) {size}, new pageable array", unit="GB/s", target=Target.ratio(">=", 1.0))
+def d2h_asnumpy(xp, ctx):
+    # the destination is a fresh array each call: its pages fault in during the copy
+    d = xp.zeros(ctx.big, dtype=numpy.uint8)
+    return ctx.big / wall_time(lambda: xp.asnumpy(d), ctx.sync(xp), repeat=ctx.repeat) / 1e9
+
+
 @foundation.row("device→host {size}, pinned", unit="GB/s", target=Target.ratio(">=", 0.9))
 def d2h_pinned(xp, ctx):
     return _d2h(xp, ctx, pinned=True)

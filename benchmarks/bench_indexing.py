@@ -79,6 +79,38 @@ def add_at(xp, ctx):
     return _rate(n, device_time(lambda: xp.add.at(x, idx, v), xp, repeat=ctx.repeat))
 
 
+def _add_at_row(bins, update=None, sort=False):
+    """add.at of 2^26 float32 values into `bins` slots; `update` forces cuarray's kernel
+    variant (CuPy's figure is the same in each), so the default can be checked."""
+    def row(xp, ctx):
+        n = _n(ctx)
+        x, v = _uniform(xp, bins), _uniform(xp, n, 2)
+        h = numpy.random.default_rng(1).integers(0, bins, n, dtype=numpy.int64)
+        idx = xp.asarray(numpy.sort(h) if sort else h)
+
+        def run():
+            return _rate(n, device_time(lambda: xp.add.at(x, idx, v), xp, repeat=ctx.repeat))
+        if update is None or xp.__name__ != "cuarray":
+            return run()
+        from cuarray._core import _ufunc_at
+        saved, _ufunc_at.AT_UPDATE = _ufunc_at.AT_UPDATE, update
+        try:
+            return run()
+        finally:
+            _ufunc_at.AT_UPDATE = saved
+    return row
+
+
+for _u in ("aggregate", "prefetch", "plain"):
+    indexing.row(f"add.at(x, idx, v) 2^26 into 2^20 float32 [{_u}]", unit="G/s")(_add_at_row(1 << 20, _u))
+indexing.row("add.at(x, idx, v) 2^26 into 256 float32 (hot bins)", unit="G/s",
+             target=Target.ratio(">=", 1.0))(_add_at_row(256))
+indexing.row("add.at(x, idx, v) 2^26 sorted into 2^20 float32", unit="G/s",
+             target=Target.ratio(">=", 1.0))(_add_at_row(1 << 20, sort=True))
+for _u in ("aggregate", "plain"):
+    indexing.row(f"add.at(x, idx, v) 2^26 into 256 float32 [{_u}]", unit="G/s")(_add_at_row(256, _u))
+
+
 @indexing.row("x[mask] = 0 float32 2^26", unit="G/s", target=Target.ratio(">=", 1.0))
 def mask_fill(xp, ctx):
     x = _uniform(xp, _n(ctx))

@@ -132,3 +132,43 @@ def cholesky_4096(xp, ctx):
 def inv_batched_small(xp, ctx):
     a = _dev(xp, (1000, 8, 8), "float64") + 8 * xp.eye(8, dtype=numpy.float64)
     return host_time(lambda: xp.linalg.inv(a), ctx.sync(xp), n=max(ctx.calls // 10, 20))
+
+
+def _norm_row(axis, ord=None, dtype="float32"):
+    def row(xp, ctx):
+        a = _dev(xp, (4096, 4096), dtype)
+        ms = device_time(lambda: xp.linalg.norm(a, ord, axis=axis), xp, repeat=ctx.repeat)
+        return a.nbytes / (ms * 1e-3) / 1e9
+    return row
+
+
+# One read of the input: GB/s of that read, against the device-to-device copy's.
+linalg.row("linalg.norm(a, axis=1) 4096² float32", unit="GB/s", copy_pct=True,
+           target=Target.of_copy(">=", 85))(_norm_row(1))
+linalg.row("linalg.norm(a, axis=0) 4096² float32", unit="GB/s", copy_pct=True,
+           target=Target.of_copy(">=", 85))(_norm_row(0))
+linalg.row("linalg.norm(a, 1, axis=1) 4096² complex64", unit="GB/s", copy_pct=True)(
+    _norm_row(1, 1, "complex64"))
+linalg.row("linalg.norm(a, inf, axis=0) 4096² float32", unit="GB/s", copy_pct=True)(
+    _norm_row(0, numpy.inf))
+
+
+def _norm_unroll_row(axis, unroll):
+    """linalg.norm along `axis` with cuarray's per-thread unroll forced (CuPy's figure is
+    the same in each), so the default can be checked by measurement."""
+    def row(xp, ctx):
+        if xp.__name__ != "cuarray":
+            return _norm_row(axis)(xp, ctx)
+        from cuarray.linalg import _norm_reduce
+        saved, _norm_reduce.UNROLL = _norm_reduce.UNROLL, unroll
+        try:
+            return _norm_row(axis)(xp, ctx)
+        finally:
+            _norm_reduce.UNROLL = saved
+    return row
+
+
+for _axis in (1, 0):
+    for _u in (4, 8):
+        linalg.row(f"linalg.norm(a, axis={_axis}) 4096² float32 [unroll {_u}]", unit="GB/s",
+                   copy_pct=True)(_norm_unroll_row(_axis, _u))

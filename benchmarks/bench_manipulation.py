@@ -83,6 +83,29 @@ def batched_transpose(xp, ctx):
     return _gbps(2 * b * 1024 * 1024 * 4, ms)
 
 
+def _tile_row(side, dtype, tile):
+    """a.T.copy() with cuarray's transpose tile forced to `tile` (CuPy's figure is the same
+    in each), so the default tile can be checked by measurement."""
+    def row(xp, ctx):
+        n = side // 4 if ctx.quick else side
+        a = xp.asarray(numpy.random.default_rng(0).random((n, n)).astype(dtype))
+        if xp.__name__ != "cuarray":
+            return _gbps(2 * a.nbytes, device_time(lambda: a.T.copy(), xp, repeat=ctx.repeat))
+        from cuarray._core import _transpose
+        saved, _transpose.TILE_CHOICE = _transpose.TILE_CHOICE, tile
+        try:
+            return _gbps(2 * a.nbytes, device_time(lambda: a.T.copy(), xp, repeat=ctx.repeat))
+        finally:
+            _transpose.TILE_CHOICE = saved
+    return row
+
+
+for _dt_name, _side_n in (("float32", 16384), ("float64", 8192), ("float16", 16384)):
+    for _t in ("32", "64"):
+        manipulation.row(f"a.T.copy() {_side_n}² {_dt_name} [tile {_t}]", unit="GB/s", copy_pct=True)(
+            _tile_row(_side_n, _dt_name, _t))
+
+
 @manipulation.row("tile (4096, 4096) float32 × (2, 2)", unit="GB/s", copy_pct=True)
 def tile(xp, ctx):
     a = _uniform(xp, (4096, 4096))

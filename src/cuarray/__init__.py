@@ -8,7 +8,6 @@ import numpy as _numpy
 from cuarray._version import __version__  # noqa: F401
 from cuarray import cuda  # noqa: F401
 from cuarray._core.ndarray import ndarray  # noqa: F401
-from cuarray._core.raw import RawKernel, RawModule  # noqa: F401
 from cuarray._core.transfer import asnumpy  # noqa: F401
 from cuarray._core._copy import copyto  # noqa: F401
 # NumPy's scalar types and dtype utilities are cuarray's too, as in CuPy.
@@ -33,14 +32,12 @@ from cuarray._routines._names import NAMES as _ROUTINES
 from cuarray._routines.creation import (  # noqa: F401
     array, asarray, ascontiguousarray, asfortranarray, empty, zeros, ones, full, empty_like,
     zeros_like, ones_like, full_like, arange, copy)
-from cuarray._core.kernel import ElementwiseKernel, ReductionKernel  # noqa: F401
 from cuarray._core.ufunc import ufunc  # noqa: F401
 from cuarray._core._ops import *  # noqa: F401,F403  (every ufunc and its NumPy aliases)
 from cuarray._core._ops import real, imag, angle, where, clip  # noqa: F401
 from cuarray._core._reductions import (  # noqa: F401
     sum, prod, amax, amin, nanmax, nanmin, ptp, all, any, count_nonzero, mean, var, std,
     argmax, argmin, nanargmax, nanargmin, nansum, nanprod, nanmean, nanvar, nanstd)
-from cuarray._core.scan import cumsum, cumprod, nancumsum, nancumprod  # noqa: F401
 from cuarray._runtime.memory import get_default_memory_pool  # noqa: F401
 from cuarray._runtime.pinned import get_default_pinned_memory_pool  # noqa: F401
 
@@ -65,8 +62,14 @@ disable_experimental_feature_warning = False
 __array_api_version__ = "2024.12"
 
 
+# Names whose modules a program's first array operations do not need (start-up time is
+# measured: `import cuarray` and a first `a + 1`, `a.sum()`, `sin(a)`).
 _LAZY = {"fuse": "cuarray._core.fusion", "from_dlpack": "cuarray._core.interop",
-         "fromDlpack": "cuarray._core.interop", "flatiter": "cuarray._core.flatiter"}
+         "fromDlpack": "cuarray._core.interop", "flatiter": "cuarray._core.flatiter",
+         "RawKernel": "cuarray._core.raw", "RawModule": "cuarray._core.raw",
+         "ElementwiseKernel": "cuarray._core.kernel", "ReductionKernel": "cuarray._core.kernel",
+         "cumsum": "cuarray._core.scan", "cumprod": "cuarray._core.scan",
+         "nancumsum": "cuarray._core.scan", "nancumprod": "cuarray._core.scan"}
 # poly1d and its routines sit above linalg (roots, polyfit and poly of a matrix need it).
 _LAZY.update(dict.fromkeys(("poly", "poly1d", "polyadd", "polyder", "polydiv", "polyfit",
                             "polyint", "polymul", "polysub", "polyval", "roots"),

@@ -177,7 +177,7 @@ def test_transpose_decisions_match_plan_and_are_bounded(cp, monkeypatch):
         def launch(self, grid, block, params, shared, stream):
             launched.append(grid)
     packer = elementwise.ArgPacker("PP" + "q" * 8)      # the tiled kernel is not run here
-    monkeypatch.setattr(_transpose, "_kernel", lambda itemsize, idx64: (Recorder(), packer))
+    monkeypatch.setattr(_transpose, "_kernel", lambda itemsize, idx64, tile: (Recorder(), packer))
     monkeypatch.setattr(_transpose, "_plans", {})
     rng = numpy.random.default_rng(1012)
     outcomes = set()

@@ -44,16 +44,50 @@ def test_strategy(name, a, loop, kind):
     assert ("atomic" in stmt) == (kind == "atomic")
 
 
-def _at_source(name, a, b):
+def _at_source(name, a, b, value_kind="scalar", nd=1):
     uf = getattr(numpy, name)
     A = numpy.dtype(a)
     loop = tuple(uf.resolve_dtypes((A, numpy.dtype(b), None)) if uf.nin == 2 else
                  uf.resolve_dtypes((A, None)))
     kind, stmt, pre = ua.at_code(name, A, loop, uf.nin)
-    value = None if uf.nin == 1 else ("scalar", _dt.ctype(loop[1]), _SCALAR_KIND[loop[1].char])
-    serial = (1, 1) if kind == "serial" else ()
-    return _gather_scatter.gs_source("k", "scatter", 1, ("long long",), False, "wrap", _dt.ctype(A), value, stmt,
-                        pre, *serial)[0]
+    value = None if uf.nin == 1 else (
+        ("scalar", _dt.ctype(loop[1]), _SCALAR_KIND[loop[1].char]) if value_kind == "scalar" else
+        ("array", _dt.ctype(loop[1])))
+    serial = (1, 1) if kind == "serial" else (_gather_scatter._BLOCK, _gather_scatter._UNROLL)
+    return _gather_scatter.gs_source("k", "scatter", nd, ("long long",) * nd, False, "wrap", _dt.ctype(A),
+                                     value, stmt, pre, *serial, ua.at_update(name, A, loop, kind))[0]
+
+
+@pytest.mark.parametrize("name,a,loop,update", [
+    ("add", "f", "fff", "aggregate"), ("subtract", "d", "ddd", "aggregate"), ("add", "q", "qqq", "aggregate"),
+    ("add", "I", "III", "aggregate"), ("add", "F", "FFF", "prefetch"), ("add", "e", "eee", "prefetch"),
+    ("add", "q", "ddd", "prefetch"), ("maximum", "i", "iii", "prefetch"), ("multiply", "f", "fff", "prefetch"),
+    ("multiply", "D", "DDD", "plain"),
+])
+def test_update_mode(name, a, loop, update):
+    A, lp = numpy.dtype(a), tuple(numpy.dtype(c) for c in loop)
+    kind, _ = ua.at_strategy(name, A, lp)
+    assert ua.at_update(name, A, lp, kind) == update
+
+
+def test_update_mode_selectable(monkeypatch):
+    f = numpy.dtype("f")
+    monkeypatch.setattr(ua, "AT_UPDATE", "prefetch")
+    assert ua.at_update("add", f, (f, f, f), "atomic") == "prefetch"
+    monkeypatch.setattr(ua, "AT_UPDATE", "plain")
+    assert ua.at_update("add", f, (f, f, f), "atomic") == "plain"
+    src = _at_source("add", "f", "f", "array")
+    assert "__match_any_sync" not in src and "_pp[" not in src
+
+
+@pytest.mark.parametrize("name,a,value_kind,nd", [
+    ("add", "f", "array", 1), ("add", "d", "scalar", 1), ("subtract", "Q", "array", 2), ("add", "i", "array", 2),
+    ("maximum", "f", "array", 1), ("negative", "e", None, 1)])
+def test_aggregate_and_prefetch_sources_compile(name, a, value_kind, nd):
+    src = _at_source(name, a, a if value_kind else None, value_kind or "scalar", nd)
+    assert ("__match_any_sync" in src) == (name in ("add", "subtract"))
+    assert "_pp[" in src
+    _compiler.compile_cubin(src, (), (), "sm_90", "cuarray_test")
 
 
 _CASES = [("add", c, c) for c in "?bBhHiIlLqQefdFD"] + [
@@ -131,6 +165,35 @@ def test_at_accumulates_repeated_indices(xp, name, dtype, rng):
     d = xp.asarray(a)
     getattr(xp, name).at(d, xp.asarray(idx), xp.asarray(b))
     _close(d, want, dtype)
+
+
+@pytest.mark.parametrize("update", ["aggregate", "prefetch", "plain"])
+@dtypes(gpu="fdiIqQ", emu="fq")
+def test_at_hot_indices(xp, dtype, rng, update, monkeypatch):
+    # runs of equal indices (sorted, and a few bins) share warps: the aggregated path
+    monkeypatch.setattr(ua, "AT_UPDATE", update)
+    n = 3000
+    for idx in (numpy.sort(rng.integers(0, 40, n)), rng.integers(-3, 3, n), numpy.zeros(n, numpy.int64),
+                rng.integers(0, 5000, n)):
+        a = rand(5000, dtype, rng)
+        b = rand(n, dtype, rng)
+        for name, val in (("add", b), ("subtract", b), ("add", b[:1].copy().reshape(())), ("add", 1)):
+            if name == "subtract" and dtype.kind == "u":
+                continue
+            want = a.copy()
+            getattr(numpy, name).at(want, idx, val)
+            d = xp.asarray(a)
+            getattr(xp, name).at(d, xp.asarray(idx), xp.asarray(val) if isinstance(val, numpy.ndarray) else val)
+            if dtype.char == "f":
+                # up to 3000 float32 terms in one element, summed in another order than
+                # NumPy's: compare with the float64 sum, within 3000 roundings of |partial| <= 150
+                exact = a.astype(numpy.float64)
+                getattr(numpy, name).at(exact, idx, numpy.asarray(val, numpy.float64))
+                g = d.get()
+                assert g.dtype == want.dtype
+                numpy.testing.assert_allclose(g, exact, rtol=1e-5, atol=2e-2)
+            else:
+                _close(d, want, dtype)
 
 
 @pytest.mark.parametrize("name", ["bitwise_or", "bitwise_and", "bitwise_xor"])

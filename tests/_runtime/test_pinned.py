@@ -336,8 +336,55 @@ def test_device_to_host(drv, use_pool, nbytes):
     pinned.copy_device_to_host(out, _ptr(dev), nbytes, 5, True)
     numpy.testing.assert_array_equal(out, dev)
     assert pool.used_bytes() == 0
-    # Small copies stage through pinned memory; large ones go to the driver directly.
-    assert (pool.total_bytes() > 0) == (nbytes <= pinned._STAGE_MAX)
+    # Every synchronous copy into pageable memory stages through pinned memory: one
+    # buffer up to _STAGE_MAX, a pipeline of up to _D2H_BUFFERS chunk buffers above.
+    nb = min(pinned._D2H_BUFFERS, -(-nbytes // pinned._CHUNK))
+    assert pool.total_bytes() == (((nbytes + 511) & -512) if nbytes <= pinned._STAGE_MAX
+                                  else nb * pinned._CHUNK)
+
+
+@pytest.mark.parametrize("threads", [1, 3])
+@pytest.mark.parametrize("nbytes", [8193, 3 * 2048, 2048 * 9 + 5, 100_000])
+def test_device_to_host_pipeline(drv, use_pool, monkeypatch, threads, nbytes):
+    monkeypatch.setattr(pinned, "_D2H_THREADS", threads)
+    monkeypatch.setattr(pinned, "_D2H_SPLIT_MIN", 1000)
+    monkeypatch.setattr(pinned, "_STAGE_MAX", 4096)
+    monkeypatch.setattr(pinned, "_executor", None)
+    pool = use_pool(FakeHost(drv))
+    dev = numpy.random.default_rng(nbytes).integers(0, 256, nbytes, dtype=numpy.uint8)
+    out = numpy.zeros(nbytes, numpy.uint8)
+    # the queue driver runs a copy only when its event is waited for: a chunk copied out
+    # of its buffer before its copy ran, or a buffer refilled too early, shows here
+    pinned.copy_device_to_host(out, _ptr(dev), nbytes, 5, True)
+    numpy.testing.assert_array_equal(out, dev)
+    copies = [e for e in drv.log if e[0][0] == "DtoH"]
+    assert len(copies) == -(-nbytes // 2048)
+    assert len({e[0][1] for e in copies}) == min(pinned._D2H_BUFFERS, len(copies))
+    assert pool.used_bytes() == 0 and pool.n_free_blocks() == len({e[0][1] for e in copies})
+
+
+def test_device_to_host_pipeline_off_goes_direct(drv, use_pool, monkeypatch):
+    monkeypatch.setattr(pinned, "D2H_PIPELINE", False)
+    pool = use_pool(FakeHost(drv))
+    dev = numpy.arange(20000, dtype=numpy.uint32).view(numpy.uint8)[:20000]
+    out = numpy.zeros(20000, numpy.uint8)
+    pinned.copy_device_to_host(out, _ptr(dev), 20000, 5, True)
+    assert drv.log[0] == (("DtoH", _ptr(out)), 5) and pool.total_bytes() == 0
+    numpy.testing.assert_array_equal(out, dev)
+
+
+def test_parallel_memmove_parts(monkeypatch):
+    monkeypatch.setattr(pinned, "_D2H_THREADS", 4)
+    monkeypatch.setattr(pinned, "_D2H_SPLIT_MIN", 0)
+    monkeypatch.setattr(pinned, "_executor", None)
+    for n in (1, 4095, 4096 * 4, 4096 * 4 + 1, 123457):
+        src = numpy.random.default_rng(n).integers(0, 256, n, dtype=numpy.uint8)
+        dst = numpy.zeros(n + 16, numpy.uint8)
+        pinned._parallel_memmove(_ptr(dst), _ptr(src), n)
+        numpy.testing.assert_array_equal(dst[:n], src)
+        assert not dst[n:].any()
+    pool = pinned._thread_pool()
+    assert pinned._thread_pool() is pool   # one pool per process
 
 
 def test_device_to_host_without_sync_goes_direct(drv, use_pool):
@@ -400,7 +447,7 @@ def test_gpu_raw_pinned_memory():
 
 
 @pytest.mark.gpu
-@pytest.mark.parametrize("nbytes", [1, 400, 100_000, 3 << 20, 80 << 20])
+@pytest.mark.parametrize("nbytes", [1, 400, 100_000, 3 << 20, 80 << 20, (150 << 20) + 7])
 @pytest.mark.parametrize("sync", [True, False])
 def test_gpu_staged_copies(nbytes, sync):
     from cuarray._runtime.stream import Stream

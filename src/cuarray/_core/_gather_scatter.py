@@ -88,13 +88,18 @@ _kernels = {}
 
 
 def gs_source(name, kind, nd, idx_ctypes, idx64, mode, elem, value=None, stmt="",
-              preamble="", block=_BLOCK, unroll=_UNROLL):
+              preamble="", block=_BLOCK, unroll=_UNROLL, update="plain"):
     """CUDA source and ArgPacker kinds of a gather or scatter kernel.
 
     kind 'gather': out[i] = element at the addressed place (type `elem`, raw bytes).
     kind 'scatter': `stmt` runs with `_p` (char*, the addressed element) and, when `value`
     is ('array', ctype) or ('scalar', ctype, packer kind), `_v` (the value for result
     element i). mode: 'wrap' or 'clip' for out-of-range indices.
+    update (scatter only): 'plain' runs each element's loads and statement in turn;
+    'prefetch' loads the addresses and values of a thread's `unroll` elements first, then
+    runs the statements (more loads in flight ahead of the atomics); 'aggregate' also
+    sums the values of lanes of a warp that address the same element, so one lane updates
+    it for all (for `_v` summed into `_p` by `stmt`: ufunc.add.at with repeated indices).
     """
     I = "long long" if idx64 else "int"
     ik = "q" if idx64 else "i"
@@ -139,8 +144,14 @@ def gs_source(name, kind, nd, idx_ctypes, idx64, mode, elem, value=None, stmt=""
     offset_code = " ".join(off)
     step = block * unroll
     lines = [_PRELUDE, preamble,
-             f'extern "C" __global__ void {name}({", ".join(sig)}) {{',
-             f"  for ({I} _b = ({I})blockIdx.x * {step} + threadIdx.x; _b < _N; _b += ({I})gridDim.x * {step}) {{"]
+             f'extern "C" __global__ void {name}({", ".join(sig)}) {{']
+    if update == "aggregate":
+        # every lane runs every iteration (warp-wide shuffles need the whole warp)
+        lines += [f"  for ({I} _b0 = ({I})blockIdx.x * {step}; _b0 < _N; _b0 += ({I})gridDim.x * {step}) {{",
+                  f"    const {I} _b = _b0 + threadIdx.x;"]
+    else:
+        lines.append(f"  for ({I} _b = ({I})blockIdx.x * {step} + threadIdx.x; _b < _N;"
+                     f" _b += ({I})gridDim.x * {step}) {{")
     if gather:
         lines += [
             f"    {I} _off[{unroll}];",
@@ -162,13 +173,53 @@ def gs_source(name, kind, nd, idx_ctypes, idx64, mode, elem, value=None, stmt=""
             vload = f"const {value[1]} _v = _val;"
         else:
             vload = ""
-        lines += [
-            "    #pragma unroll",
-            f"    for (int _u = 0; _u < {unroll}; ++_u) {{ const {I} i = _b + _u * {block};"
-            f" if (i < _N) {{ {offset_code} char* _p = _base + _o; {vload} {stmt} }} }}",
-        ]
+        if update == "plain":
+            lines += [
+                "    #pragma unroll",
+                f"    for (int _u = 0; _u < {unroll}; ++_u) {{ const {I} i = _b + _u * {block};"
+                f" if (i < _N) {{ {offset_code} char* _p = _base + _o; {vload} {stmt} }} }}",
+            ]
+        else:
+            vt = value[1] if vmode else None
+            keep = f" _vv[_u] = _v;" if vt else ""
+            lines += [
+                f"    char* _pp[{unroll}];" + (f" {vt} _vv[{unroll}];" if vt else ""),
+                "    #pragma unroll",
+                f"    for (int _u = 0; _u < {unroll}; ++_u) {{ const {I} i = _b + _u * {block}; _pp[_u] = 0;"
+                f" if (i < _N) {{ {offset_code} _pp[_u] = _base + _o; {vload}{keep} }} }}",
+                "    #pragma unroll",
+                f"    for (int _u = 0; _u < {unroll}; ++_u) {{",
+                f"      const {I} i = _b + _u * {block}; char* _p = _pp[_u];" + (f" {vt} _v = _vv[_u];" if vt else ""),
+            ]
+            if update == "aggregate":
+                lines += _aggregate(vt)
+            lines += [f"      if (i < _N) {{ {stmt} }}", "    }"]
     lines += ["  }", "}"]
     return "\n".join(lines), kinds
+
+
+def _aggregate(vt):
+    """Lanes whose elements share an address: the lowest sums the others' `_v` and keeps
+    its element, the others drop theirs. Only when two neighbouring lanes share one (a
+    shuffle and a vote): random indices rarely repeat within a warp and skip the match."""
+    full = "0xffffffffu"
+    return [
+        "      { const unsigned _lane = threadIdx.x & 31u;",
+        "        const unsigned long long _key = i < _N ? (unsigned long long)_p : ~(unsigned long long)_lane;",
+        f"        const unsigned long long _prev = __shfl_up_sync({full}, _key, 1);",
+        f"        if (__any_sync({full}, _lane != 0u && _prev == _key)) {{",
+        f"          const unsigned _peers = __match_any_sync({full}, _key);",
+        f"          {vt} _acc = _v;",
+        "          #pragma unroll",
+        "          for (int _l = 0; _l < 32; ++_l) {",
+        f"            const {vt} _t = __shfl_sync({full}, _v, _l);",
+        "            if (_l != (int)_lane && ((_peers >> _l) & 1u)) _acc += _t;",
+        "          }",
+        "          _v = _acc;",
+        "          if ((unsigned)(__ffs(_peers) - 1) != _lane) _p = 0;   // a peer updates for us",
+        "        } }",
+        "      if (!_p) continue;",
+    ]
 
 
 def _extent(sizes, strides):
@@ -270,12 +321,13 @@ def gather(a, plan, entries, mode="wrap", out=None, check=True, record=None):
 
 
 def scatter_kernel(a, plan, entries, value, tag, stmt="*({T}*)_p = _v;", preamble="",
-                   elem=None, vdtype=None, serial=False, mode="wrap", check=True):
+                   elem=None, vdtype=None, serial=False, mode="wrap", check=True, update="plain"):
     """Run `stmt` on every element of `a` addressed by the plan.
 
     value: None, ('scalar', numpy scalar) or ('array', device array broadcastable to the
     result). `elem`: C type for `{T}` (default: raw bytes of a's itemsize); `vdtype`: the
     value's dtype as the kernel reads it (default: raw bytes). serial: one thread, in order.
+    update: how a thread runs its elements (see gs_source; serial: always 'plain').
     """
     ensure_context()
     if check and mode == "wrap" and check_bounds_enabled():
@@ -319,9 +371,12 @@ def scatter_kernel(a, plan, entries, value, tag, stmt="*({T}*)_p = _v;", preambl
     vals += list(sizes) + list(src) + [n]
     stmt = stmt.replace("{T}", elem)
     block, unroll = (1, 1) if serial else (_BLOCK, _UNROLL)
+    if serial:
+        update = "plain"
     key = (c_identifier(f"cuarray_scatter_{tag}_{it}_{nd}_{''.join(x.dtype.char for x in arrs)}_"
                         f"{vmode or 'none'}{vspec[1] if vspec else ''}_{mode}_{int(big)}"
-                        f"{'_serial' if serial else ''}"), stmt, preamble)
+                        f"{'_serial' if serial else ''}{'' if update == 'plain' else '_' + update}"),
+           stmt, preamble)
     _launch(key, lambda: gs_source(key[0], "scatter", nd, ctypes_, big, mode, elem, vspec, stmt,
-                                   preamble, block, unroll),
+                                   preamble, block, unroll, update),
             vals, n, block, unroll, 1 if serial else None)

@@ -8,7 +8,16 @@ reads the tile coalesced along the source's contiguous axis into shared memory (
 padded to 33 elements, so the transposed reads hit 32 different banks) and writes it
 coalesced along the destination's. Elements move as raw words of their size, so one
 kernel per itemsize serves every dtype.
+
+Elements of up to 4 bytes in large copies move in 64x64 tiles by the same 256 threads:
+16 loads in flight per thread instead of 4, and each tile row is 64 elements (256 bytes
+of float32) of a DRAM page rather than 32. Small copies keep 32x32 tiles, which make four
+times the blocks (a 64-tile grid under eight blocks per SM would leave SMs idle), and so
+do 8- and 16-byte elements, whose 32-element rows already span 256 bytes or more.
+CUARRAY_TRANSPOSE_TILE=32 or 64 forces one tile size (for measurement).
 """
+import os
+
 from cuarray._core._kernel_helpers import render
 from cuarray._runtime import stream as _stream
 from cuarray._runtime.compiler import compile_module
@@ -25,31 +34,41 @@ _SOURCE = r"""
 struct __align__(16) cuarray_b16 { unsigned long long lo, hi; };
 typedef ${WORD} W;
 typedef ${INDEX} I;
+#define T ${TILE}
+// a block of 32x8 threads moves a TxT tile; each thread T/32 columns of T/8 rows
 extern "C" __global__ void __launch_bounds__(256) ${NAME}(
     const W* __restrict__ src, W* __restrict__ dst, const I R, const I C, const I sc, const I dr,
     const I sb, const I db, const I tiles_r, const I tiles_c) {
-  __shared__ W tile[32][33];
+  __shared__ W tile[T][T + 1];
   I t = blockIdx.x;
   const I tr = t % tiles_r; t /= tiles_r;
   const I tc = t % tiles_c;
   const I b = t / tiles_c;
-  const I r0 = tr * 32, c0 = tc * 32;
+  const I r0 = tr * T, c0 = tc * T;
   src += b * sb;
   dst += b * db;
-  const I r = r0 + (I)threadIdx.x;
   #pragma unroll
-  for (int q = 0; q < 4; ++q) {
-    const int k = threadIdx.y + 8 * q;
-    const I c = c0 + k;
-    if (r < R && c < C) tile[k][threadIdx.x] = src[c * sc + r];
+  for (int h = 0; h < T / 32; ++h) {
+    const int x = threadIdx.x + 32 * h;
+    const I r = r0 + x;
+    #pragma unroll
+    for (int q = 0; q < T / 8; ++q) {
+      const int k = threadIdx.y + 8 * q;
+      const I c = c0 + k;
+      if (r < R && c < C) tile[k][x] = src[c * sc + r];
+    }
   }
   __syncthreads();
-  const I c = c0 + (I)threadIdx.x;
   #pragma unroll
-  for (int q = 0; q < 4; ++q) {
-    const int k = threadIdx.y + 8 * q;
-    const I rr = r0 + k;
-    if (rr < R && c < C) dst[rr * dr + c] = tile[threadIdx.x][k];
+  for (int h = 0; h < T / 32; ++h) {
+    const int x = threadIdx.x + 32 * h;
+    const I c = c0 + x;
+    #pragma unroll
+    for (int q = 0; q < T / 8; ++q) {
+      const int k = threadIdx.y + 8 * q;
+      const I rr = r0 + k;
+      if (rr < R && c < C) dst[rr * dr + c] = tile[x][k];
+    }
   }
 }
 """
@@ -58,21 +77,40 @@ _kernels = {}
 _plans = {}   # (shape, src strides, dst strides, itemsize) -> plan() or ()
 
 
-def source(itemsize, idx64):
-    """CUDA source and kernel name for one element size and index width."""
-    name = f"cuarray_transpose_{itemsize}{'_64' if idx64 else ''}"
-    src = render(_SOURCE, WORD=_WORD[itemsize], INDEX="long long" if idx64 else "int", NAME=name)
+TILE_CHOICE = os.environ.get("CUARRAY_TRANSPOSE_TILE", "auto")
+_BIG_TILE = 64
+_BIG_TILE_MAX_ITEMSIZE = 4
+_BLOCKS_PER_SM = 8   # the 64-tile grid must still fill every SM this many times over
+
+
+def source(itemsize, idx64, tile=TILE):
+    """CUDA source and kernel name for one element size, index width and tile side."""
+    name = f"cuarray_transpose_{itemsize}{'_64' if idx64 else ''}{'' if tile == TILE else f'_t{tile}'}"
+    src = render(_SOURCE, WORD=_WORD[itemsize], INDEX="long long" if idx64 else "int",
+                 NAME=name, TILE=str(tile))
     return src, name
 
 
-def _kernel(itemsize, idx64):
-    key = (itemsize, idx64)
+def _kernel(itemsize, idx64, tile):
+    key = (itemsize, idx64, tile)
     entry = _kernels.get(key)
     if entry is None:
-        src, name = source(itemsize, idx64)
+        src, name = source(itemsize, idx64, tile)
         fn = compile_module(src, name=name).get_function(name)
         entry = _kernels[key] = (fn, ArgPacker(("P", "P") + ("q" if idx64 else "i",) * 8))
     return entry
+
+
+def tile_side(R, C, batch, itemsize, sm_count):
+    """The tile side for one copy: 64 for elements of up to 4 bytes when the 64-tile grid
+    gives every SM `_BLOCKS_PER_SM` blocks, else 32 (or what CUARRAY_TRANSPOSE_TILE says)."""
+    if TILE_CHOICE in ("32", "64"):
+        return TILE if itemsize > 8 else int(TILE_CHOICE)   # 64x65 16-byte words overflow shared memory
+    big = _BIG_TILE
+    if itemsize <= _BIG_TILE_MAX_ITEMSIZE and R >= big and C >= big and \
+            ((R + big - 1) // big) * ((C + big - 1) // big) * batch >= _BLOCKS_PER_SM * sm_count:
+        return big
+    return TILE
 
 
 def plan(shape, src_strides, dst_strides, itemsize):
@@ -143,14 +181,16 @@ def transpose_copy(src, dst):
         (alo, ahi), (blo, bhi) = (_span(a._ptr, a._shape, a._strides, it) for a in (src, dst))
         if alo < bhi and blo < ahi:
             return False
-    tiles_r, tiles_c = (R + TILE - 1) // TILE, (C + TILE - 1) // TILE
+    ensure_context()
+    from cuarray._core.elementwise import _sm_count
+    tile = tile_side(R, C, batch, it, _sm_count())
+    tiles_r, tiles_c = (R + tile - 1) // tile, (C + tile - 1) // tile
     blocks = tiles_r * tiles_c * batch
     if blocks > _INT32_MAX:
         return False
     reach = max(abs(sc) * (C - 1) + R + abs(sb) * (batch - 1),
                 abs(dr) * (R - 1) + C + abs(db) * (batch - 1), blocks)
-    fn, packer = _kernel(it, reach > _INT32_MAX - TILE * TILE)
-    ensure_context()
+    fn, packer = _kernel(it, reach > _INT32_MAX - tile * tile, tile)
     fn.launch((blocks, 1, 1), (TILE, 8, 1),
               packer.pack((src._ptr, dst._ptr, R, C, sc, dr, sb, db, tiles_r, tiles_c)), 0,
               _stream.current_stream_ptr())

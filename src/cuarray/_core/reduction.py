@@ -47,7 +47,8 @@ class ReduceOp:
     """
 
     def __init__(self, name, params, map_expr, reduce_expr, post_map_expr, identity, acc_type,
-                 preamble="", options=(), acc_bytes=None, late_preamble="", step_expr=None):
+                 preamble="", options=(), acc_bytes=None, late_preamble="", step_expr=None,
+                 unroll=4):
         self.name = c_identifier(name)
         self.params = tuple(params)
         self.map_expr = map_expr
@@ -62,6 +63,8 @@ class ReduceOp:
         self.step_expr = step_expr
         self.options = tuple(options)
         self.acc_bytes = acc_bytes or _ACC_BYTES
+        # elements each thread loads before it combines them (loads in flight per thread)
+        self.unroll = unroll
         self._kernels = {}
         self._plans = {}
 
@@ -421,15 +424,16 @@ def generate(op, args, nk, nr, row, block, idx64, split):
 
 
 def _unrolled(start, step, I, r_offsets, load_lines, op):
-    """The accumulation loop, four elements per step: four independent loads in flight
-    per thread (the reduce itself is a dependent chain)."""
-    out = [f"{I} _jb = {start};", f"for (; _jb + 3 * {step} < _jend; _jb += 4 * {step}) {{",
-           "  type_reduce _b[4];", "  #pragma unroll", "  for (int _q = 0; _q < 4; ++_q) {",
+    """The accumulation loop, `op.unroll` (default four) elements per step: that many
+    independent loads in flight per thread (the reduce itself is a dependent chain)."""
+    u = op.unroll
+    out = [f"{I} _jb = {start};", f"for (; _jb + {u - 1} * {step} < _jend; _jb += {u} * {step}) {{",
+           f"  type_reduce _b[{u}];", "  #pragma unroll", f"  for (int _q = 0; _q < {u}; ++_q) {{",
            f"    const {I} _j = _jb + _q * {step};"]
     out += ["    " + x for x in r_offsets("_j")]
     out += ["    " + x for x in load_lines]
     out += [f"    _b[_q] = {op.map_expr};", "  }",
-            "  #pragma unroll", "  for (int _q = 0; _q < 4; ++_q) { type_reduce b = _b[_q]; a = STEP(a, b); }", "}"]
+            "  #pragma unroll", f"  for (int _q = 0; _q < {u}; ++_q) {{ type_reduce b = _b[_q]; a = STEP(a, b); }}", "}"]
     out += [f"for ({I} _j = _jb; _j < _jend; _j += {step}) {{"]
     out += ["  " + x for x in r_offsets("_j")]
     out += ["  " + x for x in load_lines]

@@ -84,6 +84,15 @@ template <class T> T cu_shfl(T v, int src) {
   T r = v; if (src >= 0 && (unsigned)src < cu_lanes()) std::memcpy(&r, &cu_xch[base + src], sizeof(T));
   cu_warp_wait(); return r;
 }
+template <class T> T __shfl_sync(unsigned, T v, int src) { return cu_shfl(v, src); }
+inline int __any_sync(unsigned m, int p) { return __ballot_sync(m, p) != 0u; }
+inline int __ffs(unsigned x) { return __builtin_ffs((int)x); }
+inline unsigned __match_any_sync(unsigned, unsigned long long k) {
+  const unsigned t = cu_tid(), base = t & ~31u;
+  cu_xch[t] = k; cu_warp_wait();
+  unsigned r = 0; for (unsigned l = 0; l < cu_lanes(); ++l) if (cu_xch[base + l] == k) r |= 1u << l;
+  cu_warp_wait(); return r;
+}
 template <class T> T __shfl_up_sync(unsigned, T v, unsigned d) { return cu_shfl(v, (int)(cu_tid() & 31u) - (int)d); }
 template <class T> T __shfl_down_sync(unsigned, T v, unsigned d) { return cu_shfl(v, (int)(cu_tid() & 31u) + (int)d); }
 template <class T> T cu_cas(T* p, T c, T v) { T e = c; __atomic_compare_exchange(p, &e, &v, false, __ATOMIC_SEQ_CST, __ATOMIC_SEQ_CST); return e; }

@@ -13,21 +13,24 @@ from cuarray._runtime.memory import (  # noqa: F401
 from cuarray._runtime.pinned import (  # noqa: F401
     PinnedMemory, PinnedMemoryPointer, PinnedMemoryPool, alloc_pinned_memory,
     set_pinned_memory_allocator)
-from cuarray._runtime.paths import get_cuda_path, get_nvcc_path  # noqa: F401
-from cuarray.cuda import memory, pinned_memory, runtime, compiler  # noqa: F401
+from cuarray.cuda import memory, pinned_memory  # noqa: F401
 from cuarray.cuda.device import Device  # noqa: F401
 
+# `runtime` (with its texture constants), `compiler` and the CUDA path helpers are not
+# needed by a program's first array operations: they load on first use.
 _SUBMODULES = ("device", "driver", "function", "graph", "nvtx", "profiler", "stream",
                "texture", "memory_hook", "memory_hooks", "cublas", "cufft", "curand",
-               "cusolver", "cusparse", "nccl")
+               "cusolver", "cusparse", "nccl", "runtime", "compiler")
 _LAZY = {"Graph": ("graph", "Graph"), "Module": ("function", "Module"),
          "Function": ("function", "Function"), "MemoryHook": ("memory_hook", "MemoryHook"),
          "compile_with_cache": ("compiler", "compile_with_cache"),
          "profile": ("profiler", "profile")}
+_LAZY_RUNTIME = {"get_cuda_path": "cuarray._runtime.paths", "get_nvcc_path": "cuarray._runtime.paths"}
 
 
 def get_local_runtime_version():
     """The version of the CUDA runtime library installed here (as `cupy.cuda.get_local_runtime_version`)."""
+    from cuarray.cuda import runtime
     return runtime.get_local_runtime_version()
 
 
@@ -35,9 +38,13 @@ def __getattr__(name):
     import importlib
     if name in _SUBMODULES:
         return importlib.import_module(f"cuarray.cuda.{name}")
-    if name in _LAZY:
-        mod, attr = _LAZY[name]
-        value = getattr(importlib.import_module(f"cuarray.cuda.{mod}"), attr)
+    if name in _LAZY or name in _LAZY_RUNTIME:
+        if name in _LAZY:
+            mod, attr = _LAZY[name]
+            mod = f"cuarray.cuda.{mod}"
+        else:
+            mod, attr = _LAZY_RUNTIME[name], name
+        value = getattr(importlib.import_module(mod), attr)
         globals()[name] = value
         return value
     raise AttributeError(f"module 'cuarray.cuda' has no attribute {name!r}")

@@ -13,6 +13,7 @@ from cuarray.linalg._products import dot
 from cuarray.linalg._decompositions import svd
 from cuarray.linalg._lapack import _c_copy, _square_stack
 from cuarray.linalg._solve import _inv, lu_factor
+from cuarray.linalg._norm_reduce import vector_norm_reduce
 from cuarray.linalg._util import (
     as_array, assert_stacked_2d, assert_stacked_square, common_type, normalize_axis, prod,
     real_dtype)
@@ -179,27 +180,14 @@ def cond(x, p=None):
 
 
 # ----------------------------------------------------------------------------- norms
-def _sq(x):
-    """|x|**2 elementwise, NumPy's way: (conj(x) * x).real."""
-    return (cuarray.conj(x) * x).real if x.dtype.kind == "c" else x * x
-
-
 def norm(x, ord=None, axis=None, keepdims=False):
     """Matrix or vector norm (cuarray version of `numpy.linalg.norm`); every `ord`,
-    `axis` and `keepdims` of NumPy."""
+    `axis` and `keepdims` of NumPy. Vector norms are one reduction kernel."""
     x = as_array(x, "linalg.norm")
-    if x.dtype.kind not in "fc":
-        x = x.astype(numpy.float64)
     if axis is None:
         nd = x.ndim
         if ord is None or (ord in ("f", "fro") and nd == 2) or (ord == 2 and nd == 1):
-            v = x.ravel()
-            if v.dtype.kind == "c":
-                sq = dot(v.real, v.real) + dot(v.imag, v.imag)
-            else:
-                sq = dot(v, v)
-            ret = cuarray.sqrt(sq)
-            return ret.reshape((1,) * nd) if keepdims else ret
+            return vector_norm_reduce(x, None, None, keepdims)
         axis = tuple(range(nd))
     elif not isinstance(axis, tuple):
         try:
@@ -207,28 +195,12 @@ def norm(x, ord=None, axis=None, keepdims=False):
         except Exception as e:
             raise TypeError("'axis' must be None, an integer or a tuple of integers") from e
     if len(axis) == 1:
-        return _vector_norm(x, ord, axis, keepdims)
+        return vector_norm_reduce(x, ord, axis, keepdims)
     if len(axis) == 2:
+        if x.dtype.kind not in "fc":
+            x = x.astype(numpy.float64)
         return _matrix_norm(x, ord, axis, keepdims)
     raise ValueError("Improper number of dimensions to norm.")
-
-
-def _vector_norm(x, ord, axis, keepdims):
-    if ord == numpy.inf:
-        return cuarray.max(cuarray.abs(x), axis=axis, keepdims=keepdims)
-    if ord == -numpy.inf:
-        return cuarray.min(cuarray.abs(x), axis=axis, keepdims=keepdims)
-    if ord == 0:
-        return cuarray.sum((x != 0).astype(real_dtype(x.dtype)), axis=axis, keepdims=keepdims)
-    if ord == 1:
-        return cuarray.sum(cuarray.abs(x), axis=axis, keepdims=keepdims)
-    if ord is None or ord == 2:
-        return cuarray.sqrt(cuarray.sum(_sq(x), axis=axis, keepdims=keepdims))
-    if isinstance(ord, str):
-        raise ValueError(f"Invalid norm order '{ord}' for vectors")
-    absx = cuarray.abs(x) ** ord
-    ret = cuarray.sum(absx, axis=axis, keepdims=keepdims)
-    return ret ** (1.0 / ord)
 
 
 def _matrix_norm(x, ord, axis, keepdims):
@@ -249,7 +221,7 @@ def _matrix_norm(x, ord, axis, keepdims):
         sums = cuarray.sum(cuarray.abs(x), axis=col)
         ret = cuarray.max(sums, axis=r) if ord == numpy.inf else cuarray.min(sums, axis=r)
     elif ord in (None, "fro", "f"):
-        ret = cuarray.sqrt(cuarray.sum(_sq(x), axis=(row, col)))
+        ret = vector_norm_reduce(x, None, (row, col), False)
     else:
         raise ValueError("Invalid norm order for matrices.")
     if keepdims:
@@ -261,27 +233,9 @@ def _matrix_norm(x, ord, axis, keepdims):
 
 def vector_norm(x, /, *, axis=None, keepdims=False, ord=2):
     """Vector norm over any number of axes (cuarray version of
-    `numpy.linalg.vector_norm`)."""
+    `numpy.linalg.vector_norm`); one reduction kernel, the reduced axes read in place."""
     x = as_array(x, "linalg.vector_norm")
-    shape = list(x.shape)
-    if axis is None:
-        y, ax = x.ravel(), 0
-    elif isinstance(axis, tuple):
-        axes = tuple(normalize_axis(a, x.ndim) for a in axis)
-        rest = tuple(i for i in range(x.ndim) if i not in axes)
-        y = x.transpose(axes + rest).reshape(
-            (prod(x.shape[i] for i in axes),) + tuple(x.shape[i] for i in rest))
-        ax = 0
-    else:
-        y, ax = x, axis
-    res = norm(y, axis=ax, ord=ord)
-    if keepdims:
-        axes = range(len(shape)) if axis is None else (
-            axis if isinstance(axis, tuple) else (axis,))
-        for i in axes:
-            shape[normalize_axis(i, len(shape))] = 1
-        res = res.reshape(tuple(shape))
-    return res
+    return vector_norm_reduce(x, ord, axis, keepdims)
 
 
 def matrix_norm(x, /, *, keepdims=False, ord="fro"):
