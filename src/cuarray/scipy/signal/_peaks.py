@@ -88,7 +88,8 @@ extern "C" __global__ void widths(const double* x, const long long* peaks, const
   for (long long t = (long long)blockIdx.x * blockDim.x + threadIdx.x; t < np;
        t += (long long)gridDim.x * blockDim.x) {
     const long long p = peaks[t], i_min = lb[t], i_max = rb[t];
-    const double h = x[p] - prom[t] * rel;
+    // SciPy rounds the product on its own; a fused x - prom * rel moves widths off 1.0 or 3.0.
+    const double h = x[p] - cuarray_mul_rn(prom[t], rel);
     long long i = p;
     while (i_min < i && h < x[i]) --i;
     double left = (double)i;
