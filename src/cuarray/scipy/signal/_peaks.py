@@ -93,11 +93,12 @@ extern "C" __global__ void widths(const double* x, const long long* peaks, const
     long long i = p;
     while (i_min < i && h < x[i]) --i;
     double left = (double)i;
-    if (x[i] < h) left += (h - x[i]) / (x[i + 1] - x[i]);
+    // SciPy 1.18 skips the interpolation across a flat step (user prominence data).
+    if (x[i] < h && x[i + 1] != x[i]) left += (h - x[i]) / (x[i + 1] - x[i]);
     i = p;
     while (i < i_max && h < x[i]) ++i;
     double right = (double)i;
-    if (x[i] < h) right -= (h - x[i]) / (x[i - 1] - x[i]);
+    if (x[i] < h && x[i - 1] != x[i]) right -= (h - x[i]) / (x[i - 1] - x[i]);
     w[t] = right - left;
     wh[t] = h;
     lip[t] = left;
