@@ -50,8 +50,13 @@ def test_conversions(xp):
     sos = ss.butter(5, 0.3, output="sos")
     for g, w in zip(s.sos2tf(xp.asarray(sos)), ss.sos2tf(sos)):
         np.testing.assert_allclose(xp.asnumpy(g), w, rtol=1e-9, atol=1e-12)
-    np.testing.assert_allclose(xp.asnumpy(s.tf2sos(xp.asarray(b), xp.asarray(a))),
-                               ss.tf2sos(b, a), rtol=1e-6, atol=1e-8)
+    got, want = xp.asnumpy(s.tf2sos(xp.asarray(b), xp.asarray(a))), ss.tf2sos(b, a)
+    # The poles are simple: tight. Splitting a 4-fold zero cluster into sections moves each
+    # numerator by the clusters' spread; the sections' product is checked tightly instead.
+    np.testing.assert_allclose(got[:, 3:], want[:, 3:], rtol=1e-6, atol=1e-8)
+    np.testing.assert_allclose(got[:, :3], want[:, :3], rtol=0, atol=1e-3)
+    for g, w in zip(ss.sos2tf(got), (b, a)):
+        np.testing.assert_allclose(g, w, rtol=1e-6, atol=1e-12)
     for pairing in ("nearest", "keep_odd", "minimal"):
         z, p, k = ss.butter(5, 0.3, output="zpk")
         np.testing.assert_allclose(
