@@ -2,6 +2,7 @@
 (GPU; host emulation with NumPy stand-ins elsewhere)."""
 import numpy as np
 import pytest
+import scipy
 import scipy.signal as ss
 
 from signal_standins import xp  # noqa: F401  (fixture)
@@ -38,13 +39,24 @@ def test_conversions(xp):
     z, p, k = s.tf2zpk(xp.asarray(b), xp.asarray(a))
     wz, wp, wk = ss.tf2zpk(b, a)
     np.testing.assert_allclose(np.sort_complex(xp.asnumpy(p)), np.sort_complex(wp), atol=1e-8)
-    np.testing.assert_allclose(np.sort_complex(xp.asnumpy(z)), np.sort_complex(wz), atol=1e-6)
+    # b's zeros are 4-fold at -1 and +1: any backward-stable root finder moves them by
+    # about eps**(1/4) ~ 1e-4 (SciPy's own sit 6e-5 off), so they are checked by the
+    # polynomial they rebuild and by a cluster-sized distance.
+    zg = xp.asnumpy(z)
+    np.testing.assert_allclose(np.sort_complex(zg), np.sort_complex(wz), atol=5e-4)
+    np.testing.assert_allclose(float(xp.asnumpy(k)) * np.poly(zg).real, b, rtol=0,
+                               atol=1e-12)
     np.testing.assert_allclose(float(xp.asnumpy(k)), wk, rtol=1e-9)
     sos = ss.butter(5, 0.3, output="sos")
     for g, w in zip(s.sos2tf(xp.asarray(sos)), ss.sos2tf(sos)):
         np.testing.assert_allclose(xp.asnumpy(g), w, rtol=1e-9, atol=1e-12)
-    np.testing.assert_allclose(xp.asnumpy(s.tf2sos(xp.asarray(b), xp.asarray(a))),
-                               ss.tf2sos(b, a), rtol=1e-6, atol=1e-8)
+    got, want = xp.asnumpy(s.tf2sos(xp.asarray(b), xp.asarray(a))), ss.tf2sos(b, a)
+    # The poles are simple: tight. Splitting a 4-fold zero cluster into sections moves each
+    # numerator by the clusters' spread; the sections' product is checked tightly instead.
+    np.testing.assert_allclose(got[:, 3:], want[:, 3:], rtol=1e-6, atol=1e-8)
+    np.testing.assert_allclose(got[:, :3], want[:, :3], rtol=0, atol=1e-3)
+    for g, w in zip(ss.sos2tf(got), (b, a)):
+        np.testing.assert_allclose(g, w, rtol=1e-6, atol=1e-12)
     for pairing in ("nearest", "keep_odd", "minimal"):
         z, p, k = ss.butter(5, 0.3, output="zpk")
         np.testing.assert_allclose(
@@ -163,12 +175,36 @@ def test_order_selection(xp, f):
         getattr(s, f)(0.2, 0.3, 0, 40)
 
 
+# SciPy 1.18 weights the cepstrum's middle bin 1 for an even n_fft (1.17: 0) and 2 for an
+# odd one (1.17: 1); cuarray follows 1.18, so older SciPy is replaced by this reference.
+_MINPHASE_118 = tuple(int(v) for v in scipy.__version__.split(".")[:2]) >= (1, 18)
+
+
+def _homomorphic_118(h, n_fft=None, half=True):
+    n = h.shape[0]
+    if n_fft is None:
+        n_fft = 2 ** int(np.ceil(np.log2(2 * (n - 1) / 0.01)))
+    mag = np.abs(np.fft.fft(h, n_fft))
+    logmag = np.log(mag + 1e-7 * mag[mag > 0].min()) * (0.5 if half else 1.0)
+    ceps = np.fft.ifft(logmag).real
+    fold = np.zeros(n_fft)
+    fold[0] = 1
+    fold[1:n_fft // 2] = 2
+    fold[n_fft // 2] = 1 + n_fft % 2
+    out = np.fft.ifft(np.exp(np.fft.fft(ceps * fold))).real
+    return out[:n // 2 + n % 2] if half else out[:n]
+
+
 def test_minimum_phase_and_findfreqs(xp):
     from cuarray.scipy import signal as s
     h = ss.firwin(31, 0.3)
-    for kw in ({}, {"method": "hilbert"}, {"half": False}, {"n_fft": 4096}):
+    for kw in ({}, {"method": "hilbert"}, {"half": False}, {"n_fft": 4096}, {"n_fft": 4095}):
+        if _MINPHASE_118 or kw.get("method") == "hilbert":
+            want = ss.minimum_phase(h, **kw)
+        else:
+            want = _homomorphic_118(h, **kw)
         np.testing.assert_allclose(xp.asnumpy(s.minimum_phase(xp.asarray(h), **kw)),
-                                   ss.minimum_phase(h, **kw), rtol=1e-7, atol=1e-10)
+                                   want, rtol=1e-7, atol=1e-10, err_msg=str(kw))
     with pytest.raises(ValueError):
         s.minimum_phase(xp.asarray(h), method="bad")
     b, a = ss.butter(3, 2.0, analog=True)

@@ -59,7 +59,14 @@ def test_waveforms(xp):
         _close(xp.asnumpy(s.square(xp.asarray(t), w)), ss.square(t, w), atol=1e-12)
     t32 = t.astype("f4")
     _close(xp.asnumpy(s.sawtooth(xp.asarray(t32), 0.5)), ss.sawtooth(t32, 0.5), atol=1e-5)
-    assert s.sawtooth(xp.asarray(t32)).dtype == ss.sawtooth(t32).dtype
+    # SciPy 1.18 keeps float32 (t, width and a Python float promote, the Python width weak);
+    # 1.17 always gave float64. cuarray follows 1.18.
+    for f in (s.sawtooth, s.square):
+        assert f(xp.asarray(t32)).dtype == np.float32
+        assert f(xp.asarray(t32), np.float64(0.5)).dtype == np.float64
+        assert f(xp.asarray(t32), xp.asarray(np.full(301, 0.5, "f4"))).dtype == np.float32
+        assert f(xp.asarray(np.arange(5, dtype="i4"))).dtype == np.float64
+    _close(xp.asnumpy(s.square(xp.asarray(t32), 0.3)), ss.square(t32, 0.3))
     tt = np.linspace(0, 2, 500)
     for m in ["linear", "quadratic", "logarithmic", "hyperbolic"]:
         for vz in (True, False):
@@ -132,3 +139,17 @@ def test_wavelets(xp):
     for row, width in zip(xp.asnumpy(got), [1, 2, 5]):
         wv = xp.asnumpy(s.ricker(min(10 * width, 200), width))[::-1]
         np.testing.assert_allclose(row, np.convolve(sig, wv, mode="same"), atol=1e-12)
+
+
+def test_peak_widths_flat_step(xp):
+    """SciPy 1.18 skips the interpolation where the crossing step is flat (1.17 divided by
+    zero); a negative prominence puts the width height above the peak's plateau."""
+    from cuarray.scipy import signal as s
+    x = xp.asarray(np.array([0.0, 1.0, 1.0, 0.0]))
+    data = (xp.asarray(np.array([-1.0])), xp.asarray(np.array([0])), xp.asarray(np.array([3])))
+    w, wh, lip, rip = (xp.asnumpy(v) for v in s.peak_widths(x, xp.asarray(np.array([1])),
+                                                          prominence_data=data))
+    np.testing.assert_array_equal(wh, [1.5])
+    np.testing.assert_array_equal(lip, [1.0])   # x[2] == x[1]: no interpolation
+    np.testing.assert_array_equal(rip, [1.5])   # 1 - (1.5 - 1) / (0 - 1)
+    np.testing.assert_array_equal(w, [0.5])

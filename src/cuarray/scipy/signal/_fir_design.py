@@ -157,8 +157,9 @@ def minimum_phase(h, method="homomorphic", n_fft=None, *, half=True):
         win[0] = 1
         stop = n_fft // 2
         win[1:stop] = 2
-        if n_fft % 2:
-            win[stop] = 1
+        # SciPy 1.18's window: the Nyquist bin of an even n_fft counts once, the last
+        # positive bin of an odd one twice (1.17 gave 0 and 1).
+        win[stop] = 1 + n_fft % 2
         h_min = _fft.ifft(cuarray.exp(_fft.fft(t * win))).real
     n_out = (n_half + h.shape[0] % 2) if half else h.shape[0]
     return h_min[:n_out]

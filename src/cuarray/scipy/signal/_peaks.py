@@ -88,15 +88,17 @@ extern "C" __global__ void widths(const double* x, const long long* peaks, const
   for (long long t = (long long)blockIdx.x * blockDim.x + threadIdx.x; t < np;
        t += (long long)gridDim.x * blockDim.x) {
     const long long p = peaks[t], i_min = lb[t], i_max = rb[t];
-    const double h = x[p] - prom[t] * rel;
+    // SciPy rounds the product on its own; a fused x - prom * rel moves widths off 1.0 or 3.0.
+    const double h = x[p] - cuarray_mul_rn(prom[t], rel);
     long long i = p;
     while (i_min < i && h < x[i]) --i;
     double left = (double)i;
-    if (x[i] < h) left += (h - x[i]) / (x[i + 1] - x[i]);
+    // SciPy 1.18 skips the interpolation across a flat step (user prominence data).
+    if (x[i] < h && x[i + 1] != x[i]) left += (h - x[i]) / (x[i + 1] - x[i]);
     i = p;
     while (i < i_max && h < x[i]) ++i;
     double right = (double)i;
-    if (x[i] < h) right -= (h - x[i]) / (x[i - 1] - x[i]);
+    if (x[i] < h && x[i - 1] != x[i]) right -= (h - x[i]) / (x[i - 1] - x[i]);
     w[t] = right - left;
     wh[t] = h;
     lip[t] = left;

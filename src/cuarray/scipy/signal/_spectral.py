@@ -373,7 +373,13 @@ def istft(Zxx, fs=1.0, window="hann_periodic", nperseg=None, noverlap=None, nfft
             raise ValueError(f"window must have length of {nperseg}")
     ifunc = _fft.irfft if input_onesided else _fft.ifft
     xsubs = ifunc(Zxx, axis=-2, n=nfft)[..., :nperseg, :]
-    win = win.astype(numpy.result_type(win.dtype, xsubs.dtype), copy=False)
+    # SciPy windows, overlap-adds and normalises in the transform's precision: a float64
+    # window meets float32 segments as float32, and the output stays float32.
+    real = numpy.finfo(xsubs.dtype).dtype
+    if win.dtype.kind == "c":
+        win = win.astype(numpy.result_type(win.dtype, xsubs.dtype), copy=False)
+    elif numpy.result_type(win.dtype, real) != real:
+        win = win.astype(real)
     if scaling == "spectrum":
         xsubs = xsubs * cuarray.sum(win)
     elif scaling == "psd":
@@ -386,7 +392,7 @@ def istft(Zxx, fs=1.0, window="hann_periodic", nperseg=None, noverlap=None, nfft
     frames = cuarray.moveaxis(xsubs, -1, -2) * win          # (..., nseg, nperseg)
     lead = frames.shape[:-2]
     x = cuarray.zeros(lead + (outputlength,), frames.dtype)
-    norm = cuarray.zeros(outputlength, win.dtype)
+    norm = cuarray.zeros(outputlength, win.dtype if win.dtype.kind == "c" else real)
     per = -(-nperseg // nstep)
     w2 = win * win if win.dtype.kind != "c" else (win * win.conj()).real
     for r in range(per):

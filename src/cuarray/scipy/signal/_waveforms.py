@@ -15,12 +15,15 @@ def _arr(t):
 
 
 def _periodic(t, w, name):
-    t, w = _arr(t), _arr(w)
+    t = _arr(t)
+    # SciPy 1.18's promotion: t, the width and a Python float, a Python width staying weak
+    # (float32 t gives float32; integer t float64); the wave is computed in that type.
+    weak = type(w) in (int, float)  # NumPy scalars are strong, as in SciPy
+    w = w if weak else _arr(w)
+    ytype = numpy.result_type(t.dtype, w if weak else w.dtype, 1.0)
+    t = t.astype(ytype, copy=False)
+    w = cuarray.asarray(w, dtype=ytype) if weak else w.astype(ytype, copy=False)
     t, w = cuarray.broadcast_arrays(t, w)
-    # SciPy adds zeros_like(width) to t: a Python width promotes as an int64/float64 array.
-    ytype = numpy.result_type(t.dtype, w.dtype)
-    if ytype.char not in "fFdD":
-        ytype = numpy.dtype(numpy.float64)
     bad = (w > 1) | (w < 0)
     tmod = cuarray.mod(t, 2 * math.pi)
     first = ~bad & (tmod < w * 2 * math.pi)
@@ -34,14 +37,14 @@ def sawtooth(t, width=1):
         rise = tmod / (math.pi * w) - 1
         fall = (math.pi * (w + 1) - tmod) / (math.pi * (1 - w))
     y = cuarray.where(first, rise, fall)
-    return cuarray.where(bad, numpy.nan, y).astype(ytype)
+    return cuarray.where(bad, numpy.nan, y).astype(ytype, copy=False)
 
 
 def square(t, duty=0.5):
     """cuarray version of `scipy.signal.square`."""
     t, w, ytype, bad, tmod, first = _periodic(t, duty, "square")
     y = cuarray.where(first, 1.0, -1.0)
-    return cuarray.where(bad, numpy.nan, y).astype(ytype)
+    return cuarray.where(bad, numpy.nan, y).astype(ytype, copy=False)
 
 
 def gausspulse(t, fc=1000, bw=0.5, bwr=-6, tpr=-60, retquad=False, retenv=False):
