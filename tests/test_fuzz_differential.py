@@ -245,9 +245,22 @@ def _undefined(first, prog, want):
         if step[0] == "setitem" and isinstance(step[2], float) and \
                 numpy.dtype(first["dtype"]).kind in "ui":
             return True   # NumPy truncates a Python float through int and range-checks it
-        if step[0] == "reduce" and step[2] is not None and isinstance(want, numpy.ndarray) \
-                and first["shape"] == () and not first["views"]:
-            return True   # NumPy lets argmax/count_nonzero take axis 0 or -1 of a 0-d array
+    return _zero_d_axis(first, prog)
+
+
+def _zero_d_axis(first, prog):
+    """A reduction given an axis of a 0-d array: NumPy answers for axis 0 or -1 where CuPy
+    raises AxisError (and cuarray with it)."""
+    try:
+        with warnings.catch_warnings(), numpy.errstate(all="ignore"):
+            warnings.simplefilter("ignore")
+            a = _make(numpy, first)
+            for step in prog:
+                if step[0] == "reduce" and step[2] is not None and numpy.ndim(a) == 0:
+                    return True
+                a = numpy.asarray(_step(numpy, a, step))
+    except Exception:
+        return False
     return False
 
 

@@ -32,3 +32,14 @@ def test_take_from_an_empty_axis_of_an_empty_array(cp):
         cp.take(cp.zeros((2, 0)), [1], axis=-1)
     with pytest.raises(IndexError, match="empty"):
         cp.take(cp.zeros((2, 0)), 1, axis=-1)
+
+
+def test_take_along_axis_0_of_a_0d_array(cp):
+    h = numpy.array(5.0)
+    a = cp.asarray(h)
+    for idx, axis in (([0, 0], 0), ([], 0), (0, -1)):
+        want = numpy.take(h, idx, axis=axis)
+        got = cp.take(a, cp.asarray(numpy.array(idx, numpy.int64)) if isinstance(idx, list) else idx,
+                      axis=axis)
+        assert got.shape == want.shape
+        numpy.testing.assert_array_equal(got.get(), want)

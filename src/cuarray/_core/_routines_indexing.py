@@ -111,6 +111,8 @@ def take(a, indices, axis=None, out=None, mode="raise"):
     CUARRAY_CHECK_BOUNDS=1); 'wrap' and 'clip' are NumPy's."""
     a = _need(a, "take")
     mode = _clipmode(mode)
+    if a.ndim == 0 and axis is not None:
+        a = a.reshape(1)    # as NumPy (and CuPy): a 0-d array takes along axis 0 or -1
     a, axis = _flat_or_axis(a, axis)
     n = a._shape[axis]
     _check_out_kind(a.dtype, out, "take")
