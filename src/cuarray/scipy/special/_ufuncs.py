@@ -164,7 +164,8 @@ def _more():
     """The ufuncs whose device code lives beside its own table (the preamble of each holds
     only the code it needs)."""
     from cuarray.scipy.special._cdf import SOURCE_CDF, TABLE_CDF
-    for table, source in ((TABLE_CDF, SOURCE_CDF),):
+    from cuarray.scipy.special._elementary import SOURCE_ELEMENTARY, TABLE_ELEMENTARY
+    for table, source in ((TABLE_CDF, SOURCE_CDF), (TABLE_ELEMENTARY, SOURCE_ELEMENTARY)):
         for name, (types, fn, doc) in table.items():
             UFUNCS[name] = SpecialUfunc(name, types, fn, f"{doc}\n\ncuarray version of "
                                         f"`scipy.special.{name}`.", source)
