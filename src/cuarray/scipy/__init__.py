@@ -6,6 +6,7 @@ Subpackages load on first use: `cuarray.scipy.sparse`, `linalg`, `fft`, `fftpack
 import importlib
 
 _SUBPACKAGES = ("fft", "fftpack", "linalg", "sparse", "special")
+_SUBPACKAGES += ("stats",)
 __all__ = list(_SUBPACKAGES) + ["get_array_module"]
 
 
