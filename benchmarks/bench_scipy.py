@@ -65,3 +65,14 @@ def zscore_f32(xp, ctx):
     x = xp.asarray(numpy.random.default_rng(3).standard_normal((8192, 4096), numpy.float32))
     stats = _sp(xp, "stats")
     return device_time(lambda: stats.zscore(x, axis=0), xp, repeat=ctx.repeat)
+
+
+@scipy16.row("cdist euclidean 16384×8192 by 64 float32", unit="ms",
+             target=Target.ratio("<=", 1.0))
+def cdist_euclidean(xp, ctx):
+    rng = numpy.random.default_rng(4)
+    m = 4096 if ctx.quick else 16384
+    a = xp.asarray(rng.random((m, 64), numpy.float32))
+    b = xp.asarray(rng.random((m // 2, 64), numpy.float32))
+    distance = _sp(xp, "spatial.distance")
+    return device_time(lambda: distance.cdist(a, b, "euclidean"), xp, repeat=ctx.repeat)

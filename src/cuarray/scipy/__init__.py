@@ -7,6 +7,7 @@ import importlib
 
 _SUBPACKAGES = ("fft", "fftpack", "linalg", "sparse", "special")
 _SUBPACKAGES += ("stats",)
+_SUBPACKAGES += ("spatial",)
 __all__ = list(_SUBPACKAGES) + ["get_array_module"]
 
 
