@@ -143,8 +143,10 @@ CUARRAY_FN double cusp_igam_inv(double a, double p, double q) {
     const double dens = exp((a - 1) * log(x) - x - lga);   // dP/dx
     double xn = CUSP_NAN;
     if (F > 0 && dens > 0 && isfinite(dens)) {
+      // P grows as a power of x near 0: there Newton runs in log x
       const double step = (log(F) - log(target)) * F / dens;
-      xn = upper ? x + step : x - step;
+      xn = upper ? x + step : x * exp(-step / x);
+      if (fabs(xn - x) <= 1e-15 * x) { x = xn; break; }
     }
     if (!(xn > lo && xn < hi)) {
       if (isinf(hi)) xn = 2 * x + 1;
@@ -236,8 +238,10 @@ CUARRAY_FN double cusp_betaincinv(double a, double b, double y) {
     const double dens = cusp_ibeta_fac(a, b, x, 1 - x) / (x * (1 - x));   // dI/dx
     double xn = CUSP_NAN;
     if (F > 0 && dens > 0 && isfinite(dens)) {
+      // I grows as x^a near 0 and 1 - I as (1 - x)^b near 1: Newton in log x, log(1 - x)
       const double step = (log(F) - log(target)) * F / dens;
-      xn = upper ? x + step : x - step;
+      xn = upper ? 1 - (1 - x) * exp(-step / (1 - x)) : x * exp(-step / x);
+      if (fabs(xn - x) <= 1e-15 * x) { x = xn; break; }
     }
     if (!(xn > lo && xn < hi)) xn = (lo > 0 && hi > 2 * lo) ? sqrt(lo * hi)
                                     : (lo == 0 ? hi / 16 : 0.5 * (lo + hi));
