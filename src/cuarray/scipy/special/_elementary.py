@@ -373,6 +373,38 @@ CUARRAY_FN double cusp_yn(double nd, double x) {
   return (n < 0 && (n & 1)) ? -r : r;
 }
 
+// spherical Bessel y_n(x) (upward recurrence, stable for Y) and its derivative
+CUARRAY_FN double cusp_sph_yn_pair(long long n, double x, double* prev) {
+  const double y0 = -cos(x) / x;
+  *prev = CUSP_NAN;
+  if (n == 0) return y0;
+  double ym = y0, y = (y0 - sin(x)) / x;
+  for (long long k = 1; k < n; ++k) {
+    const double yp = (2 * k + 1) / x * y - ym;
+    ym = y; y = yp;
+    if (isinf(y)) break;
+  }
+  *prev = ym;
+  return y;
+}
+CUARRAY_FN double cusp_spherical_yn(double nd, double x) {
+  const long long n = (long long)nd;
+  if (x != x || nd != nd || n < 0) return CUSP_NAN;
+  if (x == 0) return -CUSP_INF;
+  if (isinf(x)) return 0.0;
+  double prev;
+  const double r = cusp_sph_yn_pair(n, fabs(x), &prev);
+  return (x < 0 && !(n & 1)) ? -r : r;   // y_n(-x) = (-1)^(n+1) y_n(x)
+}
+CUARRAY_FN double cusp_spherical_yn_d(double nd, double x) {
+  const long long n = (long long)nd;
+  if (x != x || nd != nd || n < 0) return CUSP_NAN;
+  if (x == 0) return n == 0 ? CUSP_INF : CUSP_NAN;   // SciPy's values
+  if (isinf(x)) return 0.0;
+  if (n == 0) return -cusp_spherical_yn(1.0, x);
+  return cusp_spherical_yn(n - 1.0, x) - (n + 1) / x * cusp_spherical_yn(nd, x);
+}
+
 // ---- elliptic integrals (Carlson) -----------------------------------------------------------------
 CUARRAY_FN double cusp_rf(double x, double y, double z) {
   for (int it = 0; it < 100; ++it) {
@@ -523,6 +555,10 @@ TABLE_ELEMENTARY = {
     "k1e": (_D, "k1e", "The exponentially scaled modified Bessel function K of order 1."),
     "kn": (_LFD, "kn", "The modified Bessel function of the second kind of integer order."),
     "yn": (_LFD, "yn", "The Bessel function of the second kind of integer order."),
+    "_spherical_yn": (["ld->d", "lf->f"], "spherical_yn",
+                      "The spherical Bessel function of the second kind."),
+    "_spherical_yn_d": (["ld->d", "lf->f"], "spherical_yn_d",
+                        "The derivative of the spherical Bessel function y_n."),
     "ellipk": (_D, "ellipk", "The complete elliptic integral of the first kind."),
     "ellipkm1": (_D, "ellipkm1", "The complete elliptic integral of the first kind around "
                                  "m = 1 (of p = 1 - m)."),

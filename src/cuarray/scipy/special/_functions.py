@@ -1,5 +1,5 @@
 """Functions of cuarray.scipy.special that are not single ufuncs: zeta, polygamma,
-multigammaln, softmax, log_softmax, logsumexp (cuarray versions of SciPy's)."""
+multigammaln, softmax, log_softmax, logsumexp, spherical_yn (cuarray versions of SciPy's)."""
 import numpy
 
 from cuarray._core.ndarray import ndarray
@@ -102,3 +102,9 @@ def _squeeze(x, axis, ndim):
         return x.reshape(())
     axes = (axis,) if isinstance(axis, (int, numpy.integer)) else tuple(axis)
     return x.squeeze(tuple(a % ndim for a in axes))
+
+
+def spherical_yn(n, z, derivative=False):
+    """The spherical Bessel function of the second kind y_n(z) or its derivative (cuarray
+    version of `scipy.special.spherical_yn`, real z)."""
+    return UFUNCS["_spherical_yn_d" if derivative else "_spherical_yn"](n, z)
