@@ -170,3 +170,20 @@ def test_lambertw(cp):
                                    ss.lambertw(zc, k), rtol=1e-7)
     np.testing.assert_allclose(special.lambertw(cp.asarray(x[:50]), 0, tol=1e-14).get(),
                                ss.lambertw(x[:50], 0, tol=1e-14), rtol=1e-13, atol=1e-15)
+
+
+def test_sph_harm_y(cp):
+    from cuarray.scipy import special
+    rng = np.random.default_rng(13)
+    theta, phi = rng.uniform(0, np.pi, 50), rng.uniform(0, 2 * np.pi, 50)
+    for n in (0, 1, 2, 5, 20, -1):
+        for m in sorted({0, 1, -1, 2, n, -n, n + 1}):
+            want = ss.sph_harm_y(n, m, theta, phi)
+            got = special.sph_harm_y(n, m, cp.asarray(theta), cp.asarray(phi))
+            assert got.dtype == np.complex128
+            np.testing.assert_allclose(got.get(), want, rtol=1e-11, atol=1e-13,
+                                       err_msg=f"{n} {m}")
+    got = special.sph_harm(1, 3, cp.asarray(phi), cp.asarray(theta))
+    np.testing.assert_allclose(got.get(), ss.sph_harm_y(3, 1, theta, phi), rtol=1e-11)
+    with pytest.raises(ValueError, match="diff_n"):
+        special.sph_harm_y(1, 1, cp.asarray(theta), cp.asarray(phi), diff_n=1)
