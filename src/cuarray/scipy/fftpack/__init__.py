@@ -5,5 +5,5 @@ from cuarray.scipy.fftpack._fftpack import (  # noqa: F401
     next_fast_len, dct, idct, dst, idst, dctn, idctn, dstn, idstn)
 
 __all__ = ["fft", "ifft", "fft2", "ifft2", "fftn", "ifftn", "rfft", "irfft", "fftfreq",
-           "rfftfreq", "fftshift", "ifftshift", "next_fast_len", "dct", "idct", "dst", "idst", "dctn",
-           "idctn", "dstn", "idstn"]
+           "rfftfreq", "fftshift", "ifftshift", "next_fast_len", "dct", "idct", "dst", "idst",
+           "dctn", "idctn", "dstn", "idstn"]

@@ -283,7 +283,7 @@ CUARRAY_FN void cusp_shichi(float x, float& shi, float& chi) {
   double s, c; cusp_shichi((double)x, s, c); shi = (float)s; chi = (float)c;
 }
 
-// ---- Bessel K_0, K_1, K_n and Y_n ----------------------------------------------------------------
+// ---- Bessel K_0, K_1, K_n and Y_n ----------------------------------------------------
 // exp(x) K_0(x) and exp(x) K_1(x) for x > 0
 CUARRAY_FN void cusp_k01e(double x, double& k0e, double& k1e) {
   if (x <= 2) {
@@ -405,7 +405,7 @@ CUARRAY_FN double cusp_spherical_yn_d(double nd, double x) {
   return cusp_spherical_yn(n - 1.0, x) - (n + 1) / x * cusp_spherical_yn(nd, x);
 }
 
-// ---- elliptic integrals (Carlson) -----------------------------------------------------------------
+// ---- elliptic integrals (Carlson) -----------------------------------------------------
 CUARRAY_FN double cusp_rf(double x, double y, double z) {
   for (int it = 0; it < 100; ++it) {
     const double sx = sqrt(x), sy = sqrt(y), sz = sqrt(z);
