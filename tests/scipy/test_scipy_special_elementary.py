@@ -70,6 +70,8 @@ def _samples(name, rng):
                           np.concatenate([u(-30, 30, n // 2), lu(-2, 2)[:n // 2]])],
         "_spherical_yn_d": [np.floor(u(0, 30, n)),
                             np.concatenate([u(-30, 30, n // 2), lu(-2, 2)[:n // 2]])],
+        "lpmv": [np.floor(u(-4, 5, 2 * n)),
+                 np.concatenate([u(-5, 10, n), np.floor(u(0, 12, n))]), u(-0.9, 1, 2 * n)],
         "ellipk": [np.concatenate([u(-100, 1, n), 1 - lu(-15, 0)])],
         "ellipkm1": [lu(-300, 2)], "ellipe": [np.concatenate([u(-100, 1, n), 1 - lu(-15, 0)])],
         "ellipkinc": [u(-10, 10, n), u(-5, 1, n)], "ellipeinc": [u(-10, 10, n), u(-5, 1, n)],
@@ -82,7 +84,7 @@ def _samples(name, rng):
 _LOOSE = {"binom": 1e-11, "poch": 1e-11, "zetac": 1e-12, "expi": 1e-12, "sici": 1e-12,
           "shichi": 1e-12, "k0": 1e-12, "k1": 1e-12, "k0e": 1e-12, "k1e": 1e-12, "kn": 1e-11,
           "yn": 1e-11, "ellipkinc": 1e-12, "ellipeinc": 1e-12, "ellipj": 1e-11, "expn": 1e-12,
-          "tandg": 1e-13, "cotdg": 1e-13, "boxcox1p": 1e-12, "boxcox": 1e-12}
+          "tandg": 1e-13, "cotdg": 1e-13, "boxcox1p": 1e-12, "boxcox": 1e-12, "lpmv": 1e-10}
 
 
 @pytest.mark.parametrize("name", list(TABLE_ELEMENTARY))
