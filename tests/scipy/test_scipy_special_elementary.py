@@ -72,6 +72,8 @@ def _samples(name, rng):
                             np.concatenate([u(-30, 30, n // 2), lu(-2, 2)[:n // 2]])],
         "lpmv": [np.floor(u(-4, 5, 2 * n)),
                  np.concatenate([u(-5, 10, n), np.floor(u(0, 12, n))]), u(-0.9, 1, 2 * n)],
+        "wright_bessel": [u(0, 5, 2 * n), u(0, 5, 2 * n),
+                          np.concatenate([u(0, 50, n), lu(-5, 1)])],
         "ellipk": [np.concatenate([u(-100, 1, n), 1 - lu(-15, 0)])],
         "ellipkm1": [lu(-300, 2)], "ellipe": [np.concatenate([u(-100, 1, n), 1 - lu(-15, 0)])],
         "ellipkinc": [u(-10, 10, n), u(-5, 1, n)], "ellipeinc": [u(-10, 10, n), u(-5, 1, n)],
@@ -84,7 +86,8 @@ def _samples(name, rng):
 _LOOSE = {"binom": 1e-11, "poch": 1e-11, "zetac": 1e-12, "expi": 1e-12, "sici": 1e-12,
           "shichi": 1e-12, "k0": 1e-12, "k1": 1e-12, "k0e": 1e-12, "k1e": 1e-12, "kn": 1e-11,
           "yn": 1e-11, "ellipkinc": 1e-12, "ellipeinc": 1e-12, "ellipj": 1e-11, "expn": 1e-12,
-          "tandg": 1e-13, "cotdg": 1e-13, "boxcox1p": 1e-12, "boxcox": 1e-12, "lpmv": 1e-10}
+          "tandg": 1e-13, "cotdg": 1e-13, "boxcox1p": 1e-12, "boxcox": 1e-12, "lpmv": 1e-10,
+          "wright_bessel": 1e-11}
 
 
 @pytest.mark.parametrize("name", list(TABLE_ELEMENTARY))
@@ -193,3 +196,15 @@ def test_sph_harm_y(cp):
     np.testing.assert_allclose(got.get(), ss.sph_harm_y(3, 1, theta, phi), rtol=1e-11)
     with pytest.raises(ValueError, match="diff_n"):
         special.sph_harm_y(1, 1, cp.asarray(theta), cp.asarray(phi), diff_n=1)
+
+
+def test_wright_bessel_edges(cp):
+    from cuarray.scipy import special
+    vals = np.array([0.0, 0.5, 2.0, np.inf, np.nan, -1.0])
+    g = [x.ravel() for x in np.meshgrid(vals, vals, vals)]
+    with np.errstate(all="ignore"):
+        want = ss.wright_bessel(*g)
+    got = special.wright_bessel(*[cp.asarray(x) for x in g]).get()
+    np.testing.assert_allclose(got, want, rtol=1e-12, equal_nan=True,
+                               err_msg=str([x[~np.isclose(got, want, equal_nan=True)]
+                                            for x in g]))

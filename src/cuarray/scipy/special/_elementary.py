@@ -449,6 +449,27 @@ CUARRAY_FN double cusp_lpmv(double md, double v, double x) {
   return r * cusp_lpmv_pos(k, v, x);
 }
 
+// Wright's generalized Bessel function sum_k x^k / (k! Gamma(a k + b)) for a, b, x >= 0:
+// positive terms, each formed in logarithms, summed past the largest one
+CUARRAY_FN double cusp_wright_bessel(double a, double b, double x) {
+  if (a != a || b != b || x != x || a < 0 || b < 0 || x < 0) return CUSP_NAN;
+  if (isinf(a) || isinf(b)) return CUSP_NAN;   // SciPy's value
+  if (isinf(x)) return CUSP_INF;
+  if (x == 0) return cusp_rgamma(b);
+  if (a == 0) return exp(x) * cusp_rgamma(b);
+  const double lx = log(x);
+  double sum = 0, prev = 0;
+  for (int k = 0; k < 200000; ++k) {
+    const double g = a * k + b;
+    if (g == 0) continue;   // 1 / Gamma(0) = 0
+    const double t = exp(k * lx - lgamma(k + 1.0) - lgamma(g)) * cusp_gammasgn(g);
+    sum += t;
+    if (k > 2 && fabs(t) < 1e-17 * fabs(sum) && fabs(t) <= fabs(prev)) break;
+    prev = t;
+  }
+  return sum;
+}
+
 // ---- elliptic integrals (Carlson) -----------------------------------------------------
 CUARRAY_FN double cusp_rf(double x, double y, double z) {
   for (int it = 0; it < 100; ++it) {
@@ -605,6 +626,8 @@ TABLE_ELEMENTARY = {
                         "The derivative of the spherical Bessel function y_n."),
     "lpmv": (["fff->f", "ddd->d"], "lpmv", "The associated Legendre function of integer "
                                           "order and real degree."),
+    "wright_bessel": (["ddd->d", "fff->f"], "wright_bessel",
+                      "Wright's generalized Bessel function."),
     "ellipk": (_D, "ellipk", "The complete elliptic integral of the first kind."),
     "ellipkm1": (_D, "ellipkm1", "The complete elliptic integral of the first kind around "
                                  "m = 1 (of p = 1 - m)."),
