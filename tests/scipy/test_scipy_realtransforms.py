@@ -193,3 +193,29 @@ def test_uarray_backend(cp):
         got = sf.dct(h)
     assert isinstance(got, cuarray.ndarray)
     np.testing.assert_allclose(got.get(), want, rtol=1e-10)
+
+
+def test_linalg_protocol(cp):
+    """cuarray.scipy.linalg answers SciPy's uarray protocol: known names run, unknown ones
+    and host arrays (without coercion) give NotImplemented."""
+    import cuarray
+    import cuarray.scipy.linalg as cl
+    assert cl.__ua_domain__ == "numpy.scipy.linalg"
+
+    class Method:
+        def __init__(self, name):
+            self.__name__ = name
+
+    class D:
+        def __init__(self, value, coercible=True):
+            self.value, self.type, self.coercible = value, np.ndarray, coercible
+
+    h = np.arange(1.0, 5.0)
+    got = cl.__ua_function__(Method("toeplitz"), (cp.asarray(h),), {})
+    assert isinstance(got, cuarray.ndarray)
+    import scipy.linalg as sl
+    np.testing.assert_array_equal(got.get(), sl.toeplitz(h))
+    assert cl.__ua_function__(Method("no_such_function"), (), {}) is NotImplemented
+    assert cl.__ua_convert__([D(h)], False) is NotImplemented
+    conv = cl.__ua_convert__([D(h)], True)
+    assert isinstance(conv[0], cuarray.ndarray)

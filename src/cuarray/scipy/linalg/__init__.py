@@ -10,6 +10,11 @@ from cuarray.scipy.linalg._solve import (  # noqa: F401
 from cuarray.scipy.linalg._special_matrices import (  # noqa: F401
     block_diag, circulant, hankel, kron, toeplitz)
 from cuarray.scipy.linalg._util import LinAlgError, LinAlgWarning  # noqa: F401
+from cuarray.scipy.fft._backend import protocol as _protocol
+
+# SciPy's uarray protocol, as CuPy offers it (domain "numpy.scipy.linalg")
+__ua_domain__ = "numpy.scipy.linalg"
+__ua_function__, __ua_convert__ = _protocol("cuarray.scipy.linalg")
 
 __all__ = ["solve", "solve_triangular", "lu_factor", "lu_solve", "lu", "cho_factor",
            "cho_solve", "inv", "det", "norm", "pinv", "svd", "qr", "eigh", "block_diag", "kron",
