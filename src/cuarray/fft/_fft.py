@@ -22,6 +22,7 @@ last, never as one N-D C2R plan (cuFFT's assumes Hermitian symmetry along every 
 import functools
 import math
 import operator
+import threading
 import warnings
 
 import numpy
@@ -364,7 +365,18 @@ def _cook(a, axes, lengths, dtype, owned):
     return a, owned
 
 
+# The plan a `with plan:` block (cuarray.scipy.fft.get_fft_plan) asks every transform to
+# use: a transform needing another plan raises, as CuPy's.
+_context = threading.local()
+
+
 def _plan_for(key):
+    want = getattr(_context, "plan", None)
+    if want is not None:
+        if want.key != key:
+            raise ValueError("The cuFFT plan of this `with plan:` block does not match the "
+                             "transform asked for (shape, axes, dtype, layout or device)")
+        return want.plan
     cache = config.get_plan_cache()
     plan = cache.get(key)
     if plan is None:
