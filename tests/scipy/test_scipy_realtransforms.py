@@ -193,3 +193,59 @@ def test_uarray_backend(cp):
         got = sf.dct(h)
     assert isinstance(got, cuarray.ndarray)
     np.testing.assert_allclose(got.get(), want, rtol=1e-10)
+
+
+def test_linalg_protocol(cp):
+    """cuarray.scipy.linalg answers SciPy's uarray protocol: known names run, unknown ones
+    and host arrays (without coercion) give NotImplemented."""
+    import cuarray
+    import cuarray.scipy.linalg as cl
+    assert cl.__ua_domain__ == "numpy.scipy.linalg"
+
+    class Method:
+        def __init__(self, name):
+            self.__name__ = name
+
+    class D:
+        def __init__(self, value, coercible=True):
+            self.value, self.type, self.coercible = value, np.ndarray, coercible
+
+    h = np.arange(1.0, 5.0)
+    got = cl.__ua_function__(Method("toeplitz"), (cp.asarray(h),), {})
+    assert isinstance(got, cuarray.ndarray)
+    import scipy.linalg as sl
+    np.testing.assert_array_equal(got.get(), sl.toeplitz(h))
+    assert cl.__ua_function__(Method("no_such_function"), (), {}) is NotImplemented
+    assert cl.__ua_convert__([D(h)], False) is NotImplemented
+    conv = cl.__ua_convert__([D(h)], True)
+    assert isinstance(conv[0], cuarray.ndarray)
+
+
+@pytest.mark.gpu
+def test_get_fft_plan(gpu_cp):
+    import cuarray
+    from cuarray.scipy import fft, fftpack
+    cp = gpu_cp
+    rng = np.random.default_rng(21)
+    h = (rng.standard_normal((8, 64)) + 1j * rng.standard_normal((8, 64))).astype(np.complex64)
+    x = cp.asarray(h)
+    plan = fft.get_fft_plan(x, axes=-1)
+    with plan:
+        got = cuarray.fft.fft(x)
+    np.testing.assert_allclose(got.get(), np.fft.fft(h), rtol=1e-4, atol=1e-4)
+    np.testing.assert_allclose(fft.ifft(x, plan=plan).get(), np.fft.ifft(h), rtol=1e-4,
+                               atol=1e-5)
+    with plan, pytest.raises(ValueError, match="does not match"):
+        cuarray.fft.fft(cp.asarray(h[:, :32]))
+    plan2 = fftpack.get_fft_plan(x, axes=(0, 1))
+    with plan2:
+        np.testing.assert_allclose(cuarray.fft.fft2(x).get(), np.fft.fft2(h), rtol=1e-4,
+                                   atol=1e-3)
+    r = cp.asarray(rng.standard_normal((4, 32)).astype(np.float32))
+    with fft.get_fft_plan(r, axes=-1, value_type="R2C"):
+        np.testing.assert_allclose(cuarray.fft.rfft(r).get(), np.fft.rfft(r.get()),
+                                   rtol=1e-4, atol=1e-4)
+    with pytest.raises(ValueError, match="value_type"):
+        fft.get_fft_plan(x, value_type="X")
+    with pytest.raises(ValueError, match="plan must be"):
+        fft.fft(x, plan=object())

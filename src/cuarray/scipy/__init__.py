@@ -6,7 +6,8 @@ too.
 """
 import importlib
 
-_SUBPACKAGES = ("fft", "fftpack", "linalg", "ndimage", "signal", "sparse", "special")
+_SUBPACKAGES = ("fft", "fftpack", "linalg", "ndimage", "signal", "sparse", "spatial", "special",
+                "stats")
 __all__ = list(_SUBPACKAGES) + ["get_array_module"]
 
 

@@ -8,10 +8,12 @@ from cuarray.scipy.fft._fft import (  # noqa: F401
     hfft2, ihfft2, hfftn, ihfftn, fftfreq, rfftfreq, fftshift, ifftshift)
 from cuarray.scipy.fft._fftlog import fht, fhtoffset, ifht  # noqa: F401
 from cuarray.scipy.fft._helper import next_fast_len  # noqa: F401
+from cuarray.scipy.fft._plan import get_fft_plan  # noqa: F401
 from cuarray.scipy.fft._realtransforms import (  # noqa: F401
     dct, dctn, dst, dstn, idct, idctn, idst, idstn)
 
 __all__ = ["fft", "ifft", "fft2", "ifft2", "fftn", "ifftn", "rfft", "irfft", "rfft2", "irfft2",
            "rfftn", "irfftn", "hfft", "ihfft", "hfft2", "ihfft2", "hfftn", "ihfftn",
            "fftfreq", "rfftfreq", "fftshift", "ifftshift", "next_fast_len", "dct", "idct",
-           "dst", "idst", "dctn", "idctn", "dstn", "idstn", "fht", "ifht", "fhtoffset"]
+           "dst", "idst", "dctn", "idctn", "dstn", "idstn", "fht", "ifht", "fhtoffset",
+           "get_fft_plan"]

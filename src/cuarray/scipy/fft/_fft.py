@@ -3,21 +3,20 @@
 SciPy's signatures and argument rules (N-D lengths and axes as `_init_nd_shape_and_axes`,
 unique axes, -1 for the input's length); the transforms are cuarray.fft's, on cuFFT.
 `overwrite_x` and `workers` are accepted and ignored; cuarray plans and caches cuFFT plans
-itself (`cuarray.fft.config`), so `plan` must be None.
+itself (`cuarray.fft.config`); `plan` takes one made by `get_fft_plan`.
 """
 from cuarray import fft as _np_fft
 from cuarray._core.ndarray import ndarray
 from cuarray.scipy.fft._helper import init_nd_shape_and_axes
+from cuarray.scipy.fft._plan import using
 
 _SWAP = {None: "forward", "backward": "forward", "ortho": "ortho", "forward": "backward"}
 
 
 def _check(x, name, plan):
-    if plan is not None:
-        raise ValueError(f"cuarray.scipy.fft.{name}: plan must be None (cuarray plans and "
-                         "caches cuFFT plans itself)")
     if not isinstance(x, ndarray):
         _np_fft._fft._check_array(x, name)
+    return using(plan)
 
 
 def _swap(norm):
@@ -36,53 +35,53 @@ def _nd(x, s, axes, real_out=False):
 
 def fft(x, n=None, axis=-1, norm=None, overwrite_x=False, workers=None, *, plan=None):
     """The 1-D discrete Fourier transform (cuarray version of `scipy.fft.fft`)."""
-    _check(x, "fft", plan)
-    return _np_fft.fft(x, n, axis, norm)
+    with _check(x, "fft", plan):
+        return _np_fft.fft(x, n, axis, norm)
 
 
 def ifft(x, n=None, axis=-1, norm=None, overwrite_x=False, workers=None, *, plan=None):
     """The 1-D inverse discrete Fourier transform (cuarray version of `scipy.fft.ifft`)."""
-    _check(x, "ifft", plan)
-    return _np_fft.ifft(x, n, axis, norm)
+    with _check(x, "ifft", plan):
+        return _np_fft.ifft(x, n, axis, norm)
 
 
 def rfft(x, n=None, axis=-1, norm=None, overwrite_x=False, workers=None, *, plan=None):
     """The 1-D transform of real input (cuarray version of `scipy.fft.rfft`)."""
-    _check(x, "rfft", plan)
-    return _np_fft.rfft(x, n, axis, norm)
+    with _check(x, "rfft", plan):
+        return _np_fft.rfft(x, n, axis, norm)
 
 
 def irfft(x, n=None, axis=-1, norm=None, overwrite_x=False, workers=None, *, plan=None):
     """The inverse of `rfft` (cuarray version of `scipy.fft.irfft`)."""
-    _check(x, "irfft", plan)
-    return _np_fft.irfft(x, n, axis, norm)
+    with _check(x, "irfft", plan):
+        return _np_fft.irfft(x, n, axis, norm)
 
 
 def hfft(x, n=None, axis=-1, norm=None, overwrite_x=False, workers=None, *, plan=None):
     """The transform of a Hermitian-symmetric signal (cuarray version of
     `scipy.fft.hfft`)."""
-    _check(x, "hfft", plan)
-    return _np_fft.hfft(x, n, axis, norm)
+    with _check(x, "hfft", plan):
+        return _np_fft.hfft(x, n, axis, norm)
 
 
 def ihfft(x, n=None, axis=-1, norm=None, overwrite_x=False, workers=None, *, plan=None):
     """The inverse of `hfft` (cuarray version of `scipy.fft.ihfft`)."""
-    _check(x, "ihfft", plan)
-    return _np_fft.ihfft(x, n, axis, norm)
+    with _check(x, "ihfft", plan):
+        return _np_fft.ihfft(x, n, axis, norm)
 
 
 def fftn(x, s=None, axes=None, norm=None, overwrite_x=False, workers=None, *, plan=None):
     """The N-D discrete Fourier transform (cuarray version of `scipy.fft.fftn`)."""
-    _check(x, "fftn", plan)
-    s, axes = _nd(x, s, axes)
-    return _np_fft.fftn(x, s, axes, norm)
+    with _check(x, "fftn", plan):
+        s, axes = _nd(x, s, axes)
+        return _np_fft.fftn(x, s, axes, norm)
 
 
 def ifftn(x, s=None, axes=None, norm=None, overwrite_x=False, workers=None, *, plan=None):
     """The N-D inverse discrete Fourier transform (cuarray version of `scipy.fft.ifftn`)."""
-    _check(x, "ifftn", plan)
-    s, axes = _nd(x, s, axes)
-    return _np_fft.ifftn(x, s, axes, norm)
+    with _check(x, "ifftn", plan):
+        s, axes = _nd(x, s, axes)
+        return _np_fft.ifftn(x, s, axes, norm)
 
 
 def fft2(x, s=None, axes=(-2, -1), norm=None, overwrite_x=False, workers=None, *, plan=None):
@@ -102,18 +101,18 @@ def _at_least_one(axes):
 
 def rfftn(x, s=None, axes=None, norm=None, overwrite_x=False, workers=None, *, plan=None):
     """The N-D transform of real input (cuarray version of `scipy.fft.rfftn`)."""
-    _check(x, "rfftn", plan)
-    s, axes = _nd(x, s, axes)
-    _at_least_one(axes)
-    return _np_fft.rfftn(x, s, axes, norm)
+    with _check(x, "rfftn", plan):
+        s, axes = _nd(x, s, axes)
+        _at_least_one(axes)
+        return _np_fft.rfftn(x, s, axes, norm)
 
 
 def irfftn(x, s=None, axes=None, norm=None, overwrite_x=False, workers=None, *, plan=None):
     """The inverse of `rfftn` (cuarray version of `scipy.fft.irfftn`)."""
-    _check(x, "irfftn", plan)
-    s, axes = _nd(x, s, axes, real_out=True)
-    _at_least_one(axes)
-    return _np_fft.irfftn(x, s, axes, norm)
+    with _check(x, "irfftn", plan):
+        s, axes = _nd(x, s, axes, real_out=True)
+        _at_least_one(axes)
+        return _np_fft.irfftn(x, s, axes, norm)
 
 
 def rfft2(x, s=None, axes=(-2, -1), norm=None, overwrite_x=False, workers=None, *, plan=None):
@@ -130,22 +129,22 @@ def irfft2(x, s=None, axes=(-2, -1), norm=None, overwrite_x=False, workers=None,
 def hfftn(x, s=None, axes=None, norm=None, overwrite_x=False, workers=None, *, plan=None):
     """The N-D transform of a Hermitian-symmetric signal: irfftn of its conjugate with the
     normalisation swapped (cuarray version of `scipy.fft.hfftn`)."""
-    _check(x, "hfftn", plan)
-    s, axes = _nd(x, s, axes, real_out=True)
-    _at_least_one(axes)
-    from cuarray._core._ops import conjugate
-    xc = conjugate(x) if x.dtype.kind == "c" else x
-    return _np_fft.irfftn(xc, s, axes, _swap(norm))
+    with _check(x, "hfftn", plan):
+        s, axes = _nd(x, s, axes, real_out=True)
+        _at_least_one(axes)
+        from cuarray._core._ops import conjugate
+        xc = conjugate(x) if x.dtype.kind == "c" else x
+        return _np_fft.irfftn(xc, s, axes, _swap(norm))
 
 
 def ihfftn(x, s=None, axes=None, norm=None, overwrite_x=False, workers=None, *, plan=None):
     """The inverse of `hfftn` (cuarray version of `scipy.fft.ihfftn`)."""
-    _check(x, "ihfftn", plan)
-    s, axes = _nd(x, s, axes)
-    _at_least_one(axes)
-    from cuarray._core._ops import conjugate
-    r = _np_fft.rfftn(x, s, axes, _swap(norm))
-    return conjugate(r, out=r)
+    with _check(x, "ihfftn", plan):
+        s, axes = _nd(x, s, axes)
+        _at_least_one(axes)
+        from cuarray._core._ops import conjugate
+        r = _np_fft.rfftn(x, s, axes, _swap(norm))
+        return conjugate(r, out=r)
 
 
 def hfft2(x, s=None, axes=(-2, -1), norm=None, overwrite_x=False, workers=None, *, plan=None):

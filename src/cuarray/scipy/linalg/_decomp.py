@@ -124,17 +124,18 @@ def svd(a, full_matrices=True, compute_uv=True, overwrite_a=False, check_finite=
 def qr(a, overwrite_a=False, lwork=None, mode="full", pivoting=False, check_finite=True):
     """QR decomposition (cuarray version of `scipy.linalg.qr`): mode 'full' (Q m x m),
     'economic' (Q m x k), 'r' (the tuple (R,), R m x n) or 'raw' ((the Householder
-    matrix, tau), R). Column pivoting is not provided: cuSOLVER has no geqp3."""
+    matrix, tau), R); `pivoting=True` adds the column permutation P, A[:, P] = Q R
+    (computed column by column, reading one pivot index per column)."""
     a = as_array(a, "qr")
     if mode not in ("full", "r", "economic", "raw"):
         raise ValueError("Mode argument should be one of ['full', 'r', 'economic', 'raw']")
-    if pivoting:
-        raise NotImplementedError("cuarray.scipy.linalg.qr(pivoting=True): cuSOLVER has no "
-                                  "QR with column pivoting (geqp3)")
     if a.ndim != 2:
         raise ValueError("expected a 2-D array")
     if check_finite:
         _check_finite(a)
+    if pivoting:
+        from cuarray.scipy.linalg._qr_pivoting import qr_pivoting
+        return qr_pivoting(a.astype(lapack_dtype(a), copy=True), mode)
     from cuarray._routines.creation_more import triu
     from cuarray.linalg import qr as _qr
     a = a.astype(lapack_dtype(a), copy=False)

@@ -3,7 +3,8 @@
 with SciPy's float32/float64 loops."""
 from cuarray.scipy.special._ufuncs import UFUNCS as _UFUNCS
 from cuarray.scipy.special._functions import (  # noqa: F401
-    log_softmax, logsumexp, multigammaln, polygamma, softmax, zeta)
+    lambertw, log_softmax, logsumexp, multigammaln, polygamma, softmax, sph_harm, sph_harm_y,
+    spherical_yn, zeta)
 
 globals().update({k: v for k, v in _UFUNCS.items() if not k.startswith("_")})
 
@@ -15,4 +16,5 @@ def sinc(x):
 
 
 __all__ = sorted([k for k in _UFUNCS if not k.startswith("_")] + [
-    "log_softmax", "logsumexp", "multigammaln", "polygamma", "softmax", "zeta", "sinc"])
+    "log_softmax", "logsumexp", "multigammaln", "polygamma", "softmax", "zeta", "sinc",
+    "spherical_yn", "lambertw", "sph_harm", "sph_harm_y"])

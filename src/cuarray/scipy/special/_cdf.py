@@ -143,8 +143,10 @@ CUARRAY_FN double cusp_igam_inv(double a, double p, double q) {
     const double dens = exp((a - 1) * log(x) - x - lga);   // dP/dx
     double xn = CUSP_NAN;
     if (F > 0 && dens > 0 && isfinite(dens)) {
-      const double step = (log(F) - log(target)) * F / dens;
-      xn = upper ? x + step : x - step;
+      // the Newton step in x; below x = 1, where P grows as a power of x, in log x
+      const double step = (log(target) - log(F)) * F / (upper ? -dens : dens);
+      xn = x < 1 ? x * exp(step / x) : x + step;
+      if (fabs(xn - x) <= 1e-15 * x) { x = xn; break; }
     }
     if (!(xn > lo && xn < hi)) {
       if (isinf(hi)) xn = 2 * x + 1;
@@ -202,6 +204,7 @@ CUARRAY_FN double cusp_betainc(double a, double b, double x) {
 // x with I_x(a, b) = y
 CUARRAY_FN double cusp_betaincinv(double a, double b, double y) {
   if (a != a || b != b || y != y || a <= 0 || b <= 0 || y < 0 || y > 1) return CUSP_NAN;
+  if (isinf(a) || isinf(b)) return CUSP_NAN;
   if (y == 0) return 0.0;
   if (y == 1) return 1.0;
   double x;
@@ -236,8 +239,11 @@ CUARRAY_FN double cusp_betaincinv(double a, double b, double y) {
     const double dens = cusp_ibeta_fac(a, b, x, 1 - x) / (x * (1 - x));   // dI/dx
     double xn = CUSP_NAN;
     if (F > 0 && dens > 0 && isfinite(dens)) {
-      const double step = (log(F) - log(target)) * F / dens;
-      xn = upper ? x + step : x - step;
+      // I grows as x^a near 0 and 1 - I as (1 - x)^b near 1: the Newton step in x,
+      // taken in log x below 1/2 and in log(1 - x) above
+      const double step = (log(target) - log(F)) * F / (upper ? -dens : dens);
+      xn = x < 0.5 ? x * exp(step / x) : 1 - (1 - x) * exp(-step / (1 - x));
+      if (xn == x || fabs(xn - x) <= 1e-15 * fmin(x, 1 - x)) { x = xn; break; }
     }
     if (!(xn > lo && xn < hi)) xn = (lo > 0 && hi > 2 * lo) ? sqrt(lo * hi)
                                     : (lo == 0 ? hi / 16 : 0.5 * (lo + hi));
@@ -311,8 +317,9 @@ CUARRAY_FN double cusp_nbdtrc(double k, double n, double p) {
   return cusp_betainc(k + 1, n, 1 - p);
 }
 CUARRAY_FN double cusp_nbdtri(double k, double n, double y) {
-  if (y == 0 || y == 1) return y;
-  if (k != k || n != n || y != y || y < 0 || y > 1) return CUSP_NAN;
+  if (k != k || n != n || y != y || k < 0 || isinf(k)) return CUSP_NAN;
+  if (y == 0 || y == 1) return y;   // before n is checked, as SciPy
+  if (y < 0 || y > 1) return CUSP_NAN;
   k = floor(k); n = floor(n);
   if (k < 0 || n <= 0) return CUSP_NAN;
   return cusp_betaincinv(n, k + 1, y);

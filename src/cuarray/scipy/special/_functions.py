@@ -1,5 +1,6 @@
 """Functions of cuarray.scipy.special that are not single ufuncs: zeta, polygamma,
-multigammaln, softmax, log_softmax, logsumexp (cuarray versions of SciPy's)."""
+multigammaln, softmax, log_softmax, logsumexp, spherical_yn, lambertw, sph_harm_y, sph_harm
+(cuarray versions of SciPy's)."""
 import numpy
 
 from cuarray._core.ndarray import ndarray
@@ -100,3 +101,31 @@ def _squeeze(x, axis, ndim):
         return x.reshape(())
     axes = (axis,) if isinstance(axis, (int, numpy.integer)) else tuple(axis)
     return x.squeeze(tuple(a % ndim for a in axes))
+
+
+def spherical_yn(n, z, derivative=False):
+    """The spherical Bessel function of the second kind y_n(z) or its derivative (cuarray
+    version of `scipy.special.spherical_yn`, real z)."""
+    return UFUNCS["_spherical_yn_d" if derivative else "_spherical_yn"](n, z)
+
+
+def lambertw(z, k=0, tol=1e-8):
+    """The branch k of the Lambert W function, complex128 (cuarray version of
+    `scipy.special.lambertw`)."""
+    return UFUNCS["_lambertw"](z, k, tol)
+
+
+def sph_harm_y(n, m, theta, phi, *, diff_n=0):
+    """The spherical harmonic Y_n^m(theta, phi), theta the polar and phi the azimuthal
+    angle (cuarray version of `scipy.special.sph_harm_y`; diff_n=0 only: the gradients
+    SciPy returns for diff_n = 1, 2 are not provided)."""
+    if diff_n != 0:
+        raise ValueError("cuarray.scipy.special.sph_harm_y supports diff_n=0 only")
+    return UFUNCS["_sph_harm_y"](n, m, theta, phi)
+
+
+def sph_harm(m, n, theta, phi, out=None):
+    """The spherical harmonic Y_n^m with theta the azimuthal and phi the polar angle
+    (cuarray version of the deprecated `scipy.special.sph_harm`; sph_harm_y(n, m, phi,
+    theta))."""
+    return UFUNCS["_sph_harm_y"](n, m, phi, theta, out=out)

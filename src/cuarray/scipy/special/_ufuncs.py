@@ -32,7 +32,8 @@ def resolve(name, types, in_dtypes, dtype=None, casting="same_kind"):
 
     As NumPy's legacy type resolver: a loop matching the operands exactly wins (only when
     none is a Python scalar), else the first loop they all cast to safely, where a Python
-    int also fits any integer loop (SciPy's `pdtri(3, float32_array)` takes 'ld->d').
+    int also fits any integer loop (SciPy's `pdtri(3, float32_array)` takes 'ld->d') and
+    a Python float a double one (`lambertw(complex_array, 0, 1e-8)` takes 'Dld->D').
     """
     arrays = [numpy.dtype(d) for d in in_dtypes if not isinstance(d, type)]
     has_py = len(arrays) != len(in_dtypes)
@@ -51,7 +52,8 @@ def resolve(name, types, in_dtypes, dtype=None, casting="same_kind"):
                 if tuple(ins) == lin:
                     return lin, lout
         for lin, lout in loops:
-            if all(numpy.can_cast(i, li, "safe") or (d is int and li.kind in "iu")
+            if all(numpy.can_cast(i, li, "safe") or (d is int and li.kind in "iu") or
+                   (d is float and li == _PY[float])
                    for d, i, li in zip(in_dtypes, ins, lin)):
                 return lin, lout
     if any(i.kind == "c" for i in ins):
@@ -165,7 +167,10 @@ def _more():
     """The ufuncs whose device code lives beside its own table (the preamble of each holds
     only the code it needs)."""
     from cuarray.scipy.special._cdf import SOURCE_CDF, TABLE_CDF
-    for table, source in ((TABLE_CDF, SOURCE_CDF),):
+    from cuarray.scipy.special._elementary import SOURCE_ELEMENTARY, TABLE_ELEMENTARY
+    from cuarray.scipy.special._lambertw import SOURCE_LAMBERTW, TABLE_LAMBERTW
+    for table, source in ((TABLE_CDF, SOURCE_CDF), (TABLE_ELEMENTARY, SOURCE_ELEMENTARY),
+                          (TABLE_LAMBERTW, SOURCE_LAMBERTW)):
         for name, (types, fn, doc) in table.items():
             UFUNCS[name] = SpecialUfunc(name, types, fn, f"{doc}\n\ncuarray version of "
                                         f"`scipy.special.{name}`.", source)

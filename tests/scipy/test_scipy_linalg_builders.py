@@ -1,0 +1,77 @@
+"""cuarray.scipy.linalg's structured matrices and array utilities against scipy.linalg
+(GPU, and the host emulation without one)."""
+import numpy as np
+import pytest
+import scipy.linalg as sl
+
+
+def _eq(got, want, rtol=1e-13):
+    assert got.dtype == want.dtype, (got.dtype, want.dtype)
+    assert got.shape == want.shape
+    np.testing.assert_allclose(got.get(), want, rtol=rtol, atol=1e-13)
+
+
+def test_generated(cp):
+    from cuarray.scipy import linalg
+    for n in (1, 2, 5):
+        _eq(linalg.hilbert(n), sl.hilbert(n))
+        _eq(linalg.helmert(n), sl.helmert(n))
+        _eq(linalg.helmert(n, full=True), sl.helmert(n, full=True))
+        for scale in (None, "sqrtn", "n"):
+            _eq(linalg.dft(n, scale), sl.dft(n, scale))
+    for n in (1, 2, 8):
+        _eq(linalg.hadamard(n), sl.hadamard(n))
+        _eq(linalg.hadamard(n, dtype=np.float32), sl.hadamard(n, dtype=np.float32))
+    with pytest.raises(ValueError, match="power of 2"):
+        linalg.hadamard(6)
+    with pytest.raises(ValueError, match="scale"):
+        linalg.dft(3, "x")
+
+
+def test_from_vectors(cp):
+    from cuarray.scipy import linalg
+    rng = np.random.default_rng(4)
+    f, s = rng.random(5), rng.random(4)
+    _eq(linalg.leslie(cp.asarray(f), cp.asarray(s)), sl.leslie(f, s))
+    with pytest.raises(ValueError, match="one less"):
+        linalg.leslie(cp.asarray(f), cp.asarray(f))
+    for a in (np.array([2.0, -1, 3, 4]), np.array([1, 2, 3]), np.array([1.0, 5.0])):
+        _eq(linalg.companion(cp.asarray(a)), sl.companion(a))
+    with pytest.raises(ValueError, match="zero"):
+        linalg.companion(cp.asarray(np.array([0.0, 1, 2])))
+    a = rng.random(6)
+    _eq(linalg.fiedler(cp.asarray(a)), sl.fiedler(a))
+    for m in (1, 3, 4):
+        v = rng.random(m)
+        for n in (1, 2, 5, 6):
+            for mode in ("full", "same", "valid"):
+                _eq(linalg.convolution_matrix(cp.asarray(v), n, mode),
+                    sl.convolution_matrix(v, n, mode))
+    with pytest.raises(ValueError, match="mode"):
+        linalg.convolution_matrix(cp.asarray(v), 2, "x")
+
+
+@pytest.mark.gpu
+def test_bandwidth(gpu_cp):
+    from cuarray.scipy import linalg
+    cp = gpu_cp
+    rng = np.random.default_rng(6)
+    for shape in ((5, 5), (4, 7), (7, 3), (1, 1)):
+        a = rng.random(shape)
+        for lo, up in ((0, 0), (1, 2), (3, 0)):
+            b = np.triu(np.tril(a, up), -lo)
+            assert linalg.bandwidth(cp.asarray(b)) == sl.bandwidth(b)
+    assert linalg.bandwidth(cp.zeros((0, 3))) == (0, 0)
+    with pytest.raises(ValueError, match="2D"):
+        linalg.bandwidth(cp.zeros(3))
+
+
+def test_khatri_rao(cp):
+    from cuarray.scipy import linalg
+    rng = np.random.default_rng(7)
+    a, b = rng.random((3, 4)), rng.random((5, 4))
+    _eq(linalg.khatri_rao(cp.asarray(a), cp.asarray(b)), sl.khatri_rao(a, b))
+    with pytest.raises(ValueError, match="columns"):
+        linalg.khatri_rao(cp.asarray(a), cp.asarray(rng.random((5, 3))))
+    with pytest.raises(ValueError, match="2-dimensional"):
+        linalg.khatri_rao(cp.asarray(a[0]), cp.asarray(b))
