@@ -146,10 +146,14 @@ CUARRAY_FN double cusp_igam_inv(double a, double p, double q) {
       const double step = (log(F) - log(target)) * F / dens;
       xn = upper ? x + step : x - step;
     }
+    // a Newton step that lands on an end of the bracket (x itself, at the last ulps) or
+    // within the tolerance has converged: bisecting from there would lose the root
+    if (xn >= lo && xn <= hi && fabs(xn - x) <= 1e-15 * x) { x = xn; break; }
     if (!(xn > lo && xn < hi)) {
       if (isinf(hi)) xn = 2 * x + 1;
       else if (lo == 0) xn = hi / 16;
-      else xn = hi > 2 * lo ? sqrt(lo * hi) : 0.5 * (lo + hi);
+      // the geometric mean as sqrt(lo) sqrt(hi): lo hi underflows below 1e-154
+      else xn = hi > 2 * lo ? sqrt(lo) * sqrt(hi) : 0.5 * (lo + hi);
     }
     const double dx = fabs(xn - x);
     x = xn;
@@ -239,7 +243,8 @@ CUARRAY_FN double cusp_betaincinv(double a, double b, double y) {
       const double step = (log(F) - log(target)) * F / dens;
       xn = upper ? x + step : x - step;
     }
-    if (!(xn > lo && xn < hi)) xn = (lo > 0 && hi > 2 * lo) ? sqrt(lo * hi)
+    if (xn >= lo && xn <= hi && fabs(xn - x) <= 1e-15 * x) { x = xn; break; }
+    if (!(xn > lo && xn < hi)) xn = (lo > 0 && hi > 2 * lo) ? sqrt(lo) * sqrt(hi)
                                     : (lo == 0 ? hi / 16 : 0.5 * (lo + hi));
     const double dx = fabs(xn - x);
     x = xn;
