@@ -110,8 +110,19 @@ CUARRAY_FN double cusp_igam_any(double a, double x, bool upper) {
 CUARRAY_FN double cusp_gammainc(double a, double x) { return cusp_igam_any(a, x, false); }
 CUARRAY_FN double cusp_gammaincc(double a, double x) { return cusp_igam_any(a, x, true); }
 
+// The inverses are real calls on the device, as are the forward functions their
+// iterations evaluate: inlined, every kernel holding them (fdtri holds two betaincinv)
+// repeats the continued fractions at each call site, and NVRTC takes tens of seconds
+#if defined(__CUDACC__)
+#define CUSP_CALL __device__ __noinline__
+#else
+#define CUSP_CALL inline
+#endif
+CUSP_CALL double cusp_igam_call(double a, double x, bool upper) {
+  return cusp_igam_any(a, x, upper);
+}
 // x with P(a, x) = p (and Q(a, x) = q = 1 - p, the accurate one of the two given)
-CUARRAY_FN double cusp_igam_inv(double a, double p, double q) {
+CUSP_CALL double cusp_igam_inv(double a, double p, double q) {
   if (a != a || p != p || q != q || a <= 0 || p < 0 || q < 0 || isinf(a)) return CUSP_NAN;
   if (p == 0) return 0.0;
   if (q == 0) return CUSP_INF;
@@ -136,7 +147,7 @@ CUARRAY_FN double cusp_igam_inv(double a, double p, double q) {
   const double lga = lgamma(a), target = upper ? q : p;
   double lo = 0, hi = CUSP_INF;
   for (int it = 0; it < 300; ++it) {
-    const double F = cusp_igam_any(a, x, upper);
+    const double F = cusp_igam_call(a, x, upper);
     const double f = upper ? target - F : F - target;   // increasing in x
     if (f == 0) break;
     if (f < 0) lo = x; else hi = x;
@@ -203,8 +214,11 @@ CUARRAY_FN double cusp_betainc(double a, double b, double x) {
   if (x > (a + 1) / (a + b + 2)) return 1 - cusp_incbet_cf(b, a, 1 - x, x);
   return cusp_incbet_cf(a, b, x, 1 - x);
 }
+CUSP_CALL double cusp_betainc_call(double a, double b, double x) {
+  return cusp_betainc(a, b, x);
+}
 // x with I_x(a, b) = y
-CUARRAY_FN double cusp_betaincinv(double a, double b, double y) {
+CUSP_CALL double cusp_betaincinv(double a, double b, double y) {
   if (a != a || b != b || y != y || a <= 0 || b <= 0 || y < 0 || y > 1) return CUSP_NAN;
   if (y == 0) return 0.0;
   if (y == 1) return 1.0;
@@ -232,7 +246,7 @@ CUARRAY_FN double cusp_betaincinv(double a, double b, double y) {
   double lo = 0, hi = 1;
   for (int it = 0; it < 300; ++it) {
     if (!(x > lo && x < hi)) x = 0.5 * (lo + hi);
-    const double I = cusp_betainc(a, b, x);
+    const double I = cusp_betainc_call(a, b, x);
     const double F = upper ? 1 - I : I;
     const double f = upper ? target - F : F - target;   // increasing in x
     if (f == 0) break;
