@@ -330,10 +330,13 @@ CUARRAY_FN double cusp_nbdtrc(double k, double n, double p) {
   return cusp_betainc(k + 1, n, 1 - p);
 }
 CUARRAY_FN double cusp_nbdtri(double k, double n, double y) {
-  if (y == 0 || y == 1) return y;
+  // SciPy's order: NaN anywhere and k outside [0, inf) give NaN first; y at 0 or 1 is
+  // the answer before n is looked at
   if (k != k || n != n || y != y || y < 0 || y > 1) return CUSP_NAN;
   k = floor(k); n = floor(n);
-  if (k < 0 || n <= 0) return CUSP_NAN;
+  if (k < 0 || isinf(k)) return CUSP_NAN;
+  if (y == 0 || y == 1) return y == 0 ? 0.0 : 1.0;
+  if (n <= 0 || isinf(n)) return CUSP_NAN;
   return cusp_betaincinv(n, k + 1, y);
 }
 CUARRAY_FN double cusp_fdtr(double a, double b, double x) {
