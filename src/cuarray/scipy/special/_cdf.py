@@ -110,8 +110,19 @@ CUARRAY_FN double cusp_igam_any(double a, double x, bool upper) {
 CUARRAY_FN double cusp_gammainc(double a, double x) { return cusp_igam_any(a, x, false); }
 CUARRAY_FN double cusp_gammaincc(double a, double x) { return cusp_igam_any(a, x, true); }
 
+// The inverses are real calls on the device, as are the forward functions their
+// iterations evaluate: inlined, every kernel holding them (fdtri holds two betaincinv)
+// repeats the continued fractions at each call site, and NVRTC takes tens of seconds
+#if defined(__CUDACC__)
+#define CUSP_CALL __device__ __noinline__
+#else
+#define CUSP_CALL inline
+#endif
+CUSP_CALL double cusp_igam_call(double a, double x, bool upper) {
+  return cusp_igam_any(a, x, upper);
+}
 // x with P(a, x) = p (and Q(a, x) = q = 1 - p, the accurate one of the two given)
-CUARRAY_FN double cusp_igam_inv(double a, double p, double q) {
+CUSP_CALL double cusp_igam_inv(double a, double p, double q) {
   if (a != a || p != p || q != q || a <= 0 || p < 0 || q < 0 || isinf(a)) return CUSP_NAN;
   if (p == 0) return 0.0;
   if (q == 0) return CUSP_INF;
@@ -136,7 +147,7 @@ CUARRAY_FN double cusp_igam_inv(double a, double p, double q) {
   const double lga = lgamma(a), target = upper ? q : p;
   double lo = 0, hi = CUSP_INF;
   for (int it = 0; it < 300; ++it) {
-    const double F = cusp_igam_any(a, x, upper);
+    const double F = cusp_igam_call(a, x, upper);
     const double f = upper ? target - F : F - target;   // increasing in x
     if (f == 0) break;
     if (f < 0) lo = x; else hi = x;
@@ -148,10 +159,14 @@ CUARRAY_FN double cusp_igam_inv(double a, double p, double q) {
       xn = x < 1 ? x * exp(step / x) : x + step;
       if (fabs(xn - x) <= 1e-15 * x) { x = xn; break; }
     }
+    // a Newton step that lands on an end of the bracket (x itself, at the last ulps) or
+    // within the tolerance has converged: bisecting from there would lose the root
+    if (xn >= lo && xn <= hi && fabs(xn - x) <= 1e-15 * x) { x = xn; break; }
     if (!(xn > lo && xn < hi)) {
       if (isinf(hi)) xn = 2 * x + 1;
       else if (lo == 0) xn = hi / 16;
-      else xn = hi > 2 * lo ? sqrt(lo * hi) : 0.5 * (lo + hi);
+      // the geometric mean as sqrt(lo) sqrt(hi): lo hi underflows below 1e-154
+      else xn = hi > 2 * lo ? sqrt(lo) * sqrt(hi) : 0.5 * (lo + hi);
     }
     const double dx = fabs(xn - x);
     x = xn;
@@ -201,8 +216,11 @@ CUARRAY_FN double cusp_betainc(double a, double b, double x) {
   if (x > (a + 1) / (a + b + 2)) return 1 - cusp_incbet_cf(b, a, 1 - x, x);
   return cusp_incbet_cf(a, b, x, 1 - x);
 }
+CUSP_CALL double cusp_betainc_call(double a, double b, double x) {
+  return cusp_betainc(a, b, x);
+}
 // x with I_x(a, b) = y
-CUARRAY_FN double cusp_betaincinv(double a, double b, double y) {
+CUSP_CALL double cusp_betaincinv(double a, double b, double y) {
   if (a != a || b != b || y != y || a <= 0 || b <= 0 || y < 0 || y > 1) return CUSP_NAN;
   if (isinf(a) || isinf(b)) return CUSP_NAN;
   if (y == 0) return 0.0;
@@ -231,7 +249,7 @@ CUARRAY_FN double cusp_betaincinv(double a, double b, double y) {
   double lo = 0, hi = 1;
   for (int it = 0; it < 300; ++it) {
     if (!(x > lo && x < hi)) x = 0.5 * (lo + hi);
-    const double I = cusp_betainc(a, b, x);
+    const double I = cusp_betainc_call(a, b, x);
     const double F = upper ? 1 - I : I;
     const double f = upper ? target - F : F - target;   // increasing in x
     if (f == 0) break;
@@ -245,7 +263,8 @@ CUARRAY_FN double cusp_betaincinv(double a, double b, double y) {
       xn = x < 0.5 ? x * exp(step / x) : 1 - (1 - x) * exp(-step / (1 - x));
       if (xn == x || fabs(xn - x) <= 1e-15 * fmin(x, 1 - x)) { x = xn; break; }
     }
-    if (!(xn > lo && xn < hi)) xn = (lo > 0 && hi > 2 * lo) ? sqrt(lo * hi)
+    if (xn >= lo && xn <= hi && fabs(xn - x) <= 1e-15 * x) { x = xn; break; }
+    if (!(xn > lo && xn < hi)) xn = (lo > 0 && hi > 2 * lo) ? sqrt(lo) * sqrt(hi)
                                     : (lo == 0 ? hi / 16 : 0.5 * (lo + hi));
     const double dx = fabs(xn - x);
     x = xn;
@@ -317,11 +336,13 @@ CUARRAY_FN double cusp_nbdtrc(double k, double n, double p) {
   return cusp_betainc(k + 1, n, 1 - p);
 }
 CUARRAY_FN double cusp_nbdtri(double k, double n, double y) {
-  if (k != k || n != n || y != y || k < 0 || isinf(k)) return CUSP_NAN;
-  if (y == 0 || y == 1) return y;   // before n is checked, as SciPy
-  if (y < 0 || y > 1) return CUSP_NAN;
+  // SciPy's order: NaN anywhere and k outside [0, inf) give NaN first; y at 0 or 1 is
+  // the answer before n is looked at
+  if (k != k || n != n || y != y || y < 0 || y > 1) return CUSP_NAN;
   k = floor(k); n = floor(n);
-  if (k < 0 || n <= 0) return CUSP_NAN;
+  if (k < 0 || isinf(k)) return CUSP_NAN;
+  if (y == 0 || y == 1) return y == 0 ? 0.0 : 1.0;
+  if (n <= 0 || isinf(n)) return CUSP_NAN;
   return cusp_betaincinv(n, k + 1, y);
 }
 CUARRAY_FN double cusp_fdtr(double a, double b, double x) {
