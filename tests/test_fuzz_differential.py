@@ -242,9 +242,6 @@ def _undefined(first, prog, want):
             step[1], tuple) and any(isinstance(k, list) for k in step[1]))
         if fancy and isinstance(want, IndexError):
             return True   # out-of-bounds index arrays wrap, as in CuPy
-        if step[0] == "setitem" and isinstance(step[2], float) and \
-                numpy.dtype(first["dtype"]).kind in "ui":
-            return True   # NumPy truncates a Python float through int and range-checks it
     return _zero_d_axis(first, prog)
 
 

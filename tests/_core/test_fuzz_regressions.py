@@ -43,3 +43,20 @@ def test_take_along_axis_0_of_a_0d_array(cp):
                       axis=axis)
         assert got.shape == want.shape
         numpy.testing.assert_array_equal(got.get(), want)
+
+
+@pytest.mark.parametrize("dtype", ["uint8", "int8", "uint32"])
+def test_python_float_assigned_to_integers_goes_through_int(cp, dtype):
+    for value in (-1.5, 300.5, 7.9, -128.2):
+        h = numpy.zeros(3, dtype)
+        d = cp.zeros(3, dtype)
+        try:
+            h[1:] = value
+        except OverflowError:
+            with pytest.raises(OverflowError, match="out of bounds"):
+                d[1:] = value
+            continue
+        d[1:] = value
+        numpy.testing.assert_array_equal(d.get(), h)
+    with pytest.raises(ValueError):
+        cp.zeros(2, dtype)[0] = float("nan")

@@ -5,7 +5,7 @@ import json
 
 import pytest
 
-from cuarray._runtime import graph, memory, memory_hooks, memory_pool
+from cuarray._runtime import memory_blocks, graph, memory, memory_hooks, memory_pool
 from cuarray.cuda import memory_hooks as public_hooks
 from cuarray.cuda.memory_hook import MemoryHook
 
@@ -33,9 +33,11 @@ class FakeDevice:
 @pytest.fixture
 def env(monkeypatch):
     state = {"stream": 0}
-    for mod in (memory, memory_pool):
-        monkeypatch.setattr(mod, "get_device_id", lambda: 0)
-        monkeypatch.setattr(mod, "current_stream_ptr", lambda: state["stream"])
+    for mod in (memory, memory_blocks, memory_pool):
+        for name, value in (("get_device_id", lambda: 0),
+                            ("current_stream_ptr", lambda: state["stream"])):
+            if hasattr(mod, name):
+                monkeypatch.setattr(mod, name, value)
     monkeypatch.setattr(memory_pool, "_total_memory", lambda dev: 1 << 30)
     monkeypatch.delenv("CUARRAY_GPU_MEMORY_LIMIT", raising=False)
     yield state

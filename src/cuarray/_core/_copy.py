@@ -156,6 +156,14 @@ def to_scalar(value, dtype):
     """A Python/NumPy scalar as a NumPy scalar of `dtype` (NumPy's conversion rules)."""
     if isinstance(value, numpy.generic) and value.dtype == dtype:
         return value
+    if dtype.kind in "iu" and type(value) is float:
+        # NumPy: a Python float goes through int() and must fit (NaN: ValueError)
+        return to_scalar(int(value), dtype)
+    if dtype.kind in "iu" and type(value) is int:
+        info = numpy.iinfo(dtype)
+        if not info.min <= value <= info.max:
+            raise OverflowError(f"Python integer {value} out of bounds for {dtype}")
+        return dtype.type(value)
     if dtype.kind in "biu" and isinstance(value, (float, numpy.floating, complex, numpy.complexfloating)):
         return numpy.array(value).astype(dtype)[()]
     if dtype.kind != "c" and isinstance(value, (complex, numpy.complexfloating)):

@@ -3,7 +3,7 @@
 A graph is an N x N cuarray sparse matrix (every stored entry is an edge, as SciPy's
 csgraph reads sparse input) or a dense 2-D cuarray array (nonzero, finite entries are
 edges). Kernels updating shared state use atomics; `HOST_ATOMICS` gives host builds of
-the same source (CPU tests run one thread at a time) plain equivalents.
+the same source (the CPU emulator) the bit casts between double and long long.
 """
 import numpy
 
@@ -17,8 +17,6 @@ F64 = numpy.dtype(numpy.float64)
 
 HOST_ATOMICS = r"""
 #ifndef __CUDA_ARCH__
-template <class T> T atomicMin(T* a, T v) { T o = *a; if (v < o) *a = v; return o; }
-template <class T> T atomicMax(T* a, T v) { T o = *a; if (v > o) *a = v; return o; }
 inline long long __double_as_longlong(double x) { long long r; memcpy(&r, &x, 8); return r; }
 inline double __longlong_as_double(long long x) { double r; memcpy(&r, &x, 8); return r; }
 #endif
