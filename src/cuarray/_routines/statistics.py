@@ -426,7 +426,7 @@ def _quantile(name, a, q, axis, out, method, keepdims, weights, nanmode, percent
 
 def _order_stat(v2, qd, mid, nanmode, out_dt, weights=None, a=None, axis=None):
     """(nq, rows) quantiles of the rows of v2 at the float64 device quantiles qd."""
-    n = v2.shape[1]
+    rows, n = v2.shape
     nq = qd.size
     if weights is None and rows == 1 and n >= SELECT_MIN and 0 < nq <= _KMAX // 2 and v2.dtype.kind != "c":
         x = v2.reshape(n)
