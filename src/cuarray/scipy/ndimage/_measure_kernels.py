@@ -7,9 +7,8 @@ under the smaller one with compare-and-swap, so each component's root is its fir
 pixel in raster order. A flatten pass points every pixel at its root and flags the roots;
 an inclusive scan of the flags numbers them in raster order, SciPy's label numbering.
 
-Statistics accumulate into per-bin arrays with atomics (double add, min/max by CAS).
-Outside CUDA (the host emulation runs threads one after another) the atomics are plain
-read-modify-writes.
+Statistics accumulate into per-bin arrays with atomics (double add, min/max by CAS); the
+CPU emulator builds the same code with its own atomics.
 """
 import numpy
 
@@ -17,7 +16,11 @@ from cuarray._core import dtypes as _dt
 from cuarray.scipy.ndimage._filter_kernels import PRELUDE, _code, _get, _launch
 
 ATOMICS = r"""
-#if defined(__CUDACC__)
+#if !defined(__CUDACC__)
+// the CPU emulator runs threads concurrently with real atomics; it lacks these bit casts
+inline long long __double_as_longlong(double x) { long long r; memcpy(&r, &x, 8); return r; }
+inline double __longlong_as_double(long long x) { double r; memcpy(&r, &x, 8); return r; }
+#endif
 __device__ __forceinline__ void nd_aadd(double* p, double v) { atomicAdd(p, v); }
 __device__ __forceinline__ void nd_amin(double* p, double v) {
   unsigned long long* a = (unsigned long long*)p;
@@ -37,14 +40,6 @@ __device__ __forceinline__ int nd_cas(int* p, int cmp, int v) { return atomicCAS
 __device__ __forceinline__ long long nd_cas(long long* p, long long cmp, long long v) {
   return (long long)atomicCAS((unsigned long long*)p, (unsigned long long)cmp, (unsigned long long)v);
 }
-#else
-inline void nd_aadd(double* p, double v) { *p += v; }
-inline void nd_amin(double* p, double v) { if (v < *p) *p = v; }
-inline void nd_amax(double* p, double v) { if (v > *p) *p = v; }
-inline void nd_aminl(long long* p, long long v) { if (v < *p) *p = v; }
-inline void nd_amaxl(long long* p, long long v) { if (v > *p) *p = v; }
-template <class I> inline I nd_cas(I* p, I cmp, I v) { const I o = *p; if (o == cmp) *p = v; return o; }
-#endif
 """
 
 
