@@ -296,22 +296,37 @@ def sobel(input, axis=-1, output=None, mode="reflect", cval=0.0):
     return _edge(input, axis, output, mode, cval, [1.0, 2.0, 1.0])
 
 
+def _sum_over_axes(input, derivative, output, mode, cval, extra_arguments, extra_keywords,
+                   axes, square):
+    """Sum over `axes` of derivative(input, axis, ...) (squared first if `square`), into
+    output: the body shared by generic_laplace and generic_gradient_magnitude. True when
+    something was summed (no axes: the input itself is copied)."""
+    extra_keywords = {} if extra_keywords is None else extra_keywords
+    if len(axes) == 0:
+        if input.size:
+            output[...] = input
+        return False
+    modes = normalize_sequence(mode, len(axes), "mode")
+    derivative(input, axes[0], output, modes[0], cval, *extra_arguments, **extra_keywords)
+    if square:
+        cuarray.multiply(output, output, output)
+    for ii in range(1, len(axes)):
+        tmp = derivative(input, axes[ii], output.dtype, modes[ii], cval,
+                         *extra_arguments, **extra_keywords)
+        if square:
+            cuarray.multiply(tmp, tmp, tmp)
+        output += tmp
+    return True
+
+
 def generic_laplace(input, derivative2, output=None, mode="reflect", cval=0.0,
                     extra_arguments=(), extra_keywords=None, *, axes=None):
     """cuarray version of `scipy.ndimage.generic_laplace`."""
-    extra_keywords = {} if extra_keywords is None else extra_keywords
     input = check_input(input)
     output = get_output(output, input)
     axes = check_axes(axes, input.ndim)
-    if len(axes) > 0:
-        modes = normalize_sequence(mode, len(axes), "mode")
-        derivative2(input, axes[0], output, modes[0], cval, *extra_arguments, **extra_keywords)
-        for ii in range(1, len(axes)):
-            tmp = derivative2(input, axes[ii], output.dtype, modes[ii], cval,
-                              *extra_arguments, **extra_keywords)
-            output += tmp
-    elif input.size:
-        output[...] = input
+    _sum_over_axes(input, derivative2, output, mode, cval, extra_arguments, extra_keywords,
+                   axes, False)
     return output
 
 
@@ -350,22 +365,12 @@ def gaussian_laplace(input, sigma, output=None, mode="reflect", cval=0.0, *, axe
 def generic_gradient_magnitude(input, derivative, output=None, mode="reflect", cval=0.0,
                                extra_arguments=(), extra_keywords=None, *, axes=None):
     """cuarray version of `scipy.ndimage.generic_gradient_magnitude`."""
-    extra_keywords = {} if extra_keywords is None else extra_keywords
     input = check_input(input)
     output = get_output(output, input)
     axes = check_axes(axes, input.ndim)
-    if len(axes) > 0:
-        modes = normalize_sequence(mode, len(axes), "mode")
-        derivative(input, axes[0], output, modes[0], cval, *extra_arguments, **extra_keywords)
-        cuarray.multiply(output, output, output)
-        for ii in range(1, len(axes)):
-            tmp = derivative(input, axes[ii], output.dtype, modes[ii], cval,
-                             *extra_arguments, **extra_keywords)
-            cuarray.multiply(tmp, tmp, tmp)
-            output += tmp
+    if _sum_over_axes(input, derivative, output, mode, cval, extra_arguments, extra_keywords,
+                      axes, True):
         cuarray.sqrt(output, output, casting="unsafe")
-    elif input.size:
-        output[...] = input
     return output
 
 

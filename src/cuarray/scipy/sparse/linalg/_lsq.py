@@ -11,6 +11,26 @@ from cuarray._core.ndarray import ndarray
 from cuarray.scipy.sparse.linalg._interface import aslinearoperator
 
 
+
+def _stop_code(istop, at_limit, test1, test2, test3, t1, rtol, atol, ctol):
+    """lsqr's and lsmr's stopping rule (SciPy's istop codes): the last test that holds wins,
+    so the order below is the codes' priority."""
+    if at_limit:
+        istop = 7
+    if 1 + test3 <= 1:
+        istop = 6
+    if 1 + test2 <= 1:
+        istop = 5
+    if 1 + t1 <= 1:
+        istop = 4
+    if test3 <= ctol:
+        istop = 3
+    if test2 <= atol:
+        istop = 2
+    if test1 <= rtol:
+        istop = 1
+    return istop
+
 def _norm(x):
     from cuarray.linalg import norm
     return float(norm(x))
@@ -139,20 +159,7 @@ def lsqr(A, b, damp=0.0, atol=1e-6, btol=1e-6, conlim=1e8, iter_lim=None, show=F
         test3 = 1.0 / (acond + eps)
         t1 = test1 / (1 + anorm * xnorm / bnorm)
         rtol = btol + atol * anorm * xnorm / bnorm
-        if itn >= iter_lim:
-            istop = 7
-        if 1 + test3 <= 1:
-            istop = 6
-        if 1 + test2 <= 1:
-            istop = 5
-        if 1 + t1 <= 1:
-            istop = 4
-        if test3 <= ctol:
-            istop = 3
-        if test2 <= atol:
-            istop = 2
-        if test1 <= rtol:
-            istop = 1
+        istop = _stop_code(istop, itn >= iter_lim, test1, test2, test3, t1, rtol, atol, ctol)
         if istop != 0:
             break
     return x, istop, itn, r1norm, r2norm, anorm, acond, arnorm, xnorm, var
@@ -255,20 +262,7 @@ def lsmr(A, b, *args, x0=None, damp=0.0, atol=1e-6, btol=1e-6, conlim=1e8, maxit
         test3 = 1.0 / condA
         t1 = test1 / (1 + normA * normx / normb)
         rtol = btol + atol * normA * normx / normb
-        if itn >= maxiter:
-            istop = 7
-        if 1 + test3 <= 1:
-            istop = 6
-        if 1 + test2 <= 1:
-            istop = 5
-        if 1 + t1 <= 1:
-            istop = 4
-        if test3 <= ctol:
-            istop = 3
-        if test2 <= atol:
-            istop = 2
-        if test1 <= rtol:
-            istop = 1
+        istop = _stop_code(istop, itn >= maxiter, test1, test2, test3, t1, rtol, atol, ctol)
         if istop > 0:
             break
     return x, istop, itn, normr, normar, normA, condA, normx
