@@ -255,6 +255,7 @@ def _uf(name):
 
 # Each checks the warm path first (see _key): `a.sum()` on a small array is a benchmark row.
 def sum(a, axis=None, dtype=None, out=None, keepdims=False, initial=None, where=True):
+    """cuarray version of `numpy.sum`."""
     key = _key("sum", a, axis, keepdims, dtype) if out is None and initial is None and where is True else None
     warm = _warm.get(key)
     if warm is not None:
@@ -263,6 +264,7 @@ def sum(a, axis=None, dtype=None, out=None, keepdims=False, initial=None, where=
 
 
 def prod(a, axis=None, dtype=None, out=None, keepdims=False, initial=None, where=True):
+    """cuarray version of `numpy.prod`."""
     key = _key("prod", a, axis, keepdims, dtype) if out is None and initial is None and where is True else None
     warm = _warm.get(key)
     if warm is not None:
@@ -287,6 +289,8 @@ def _complex_extreme(name, a, axis, out, keepdims, greater):
 
 
 def amax(a, axis=None, out=None, keepdims=False, initial=None, where=True):
+    """cuarray version of `numpy.amax`."""
+    """cuarray version of `numpy.max`."""
     if isinstance(a, ndarray) and a.dtype.kind == "c" and initial is None and where is True:
         return _complex_extreme("max", a, axis, out, keepdims, True)
     key = _key("max", a, axis, keepdims) if out is None and initial is None and where is True else None
@@ -297,6 +301,8 @@ def amax(a, axis=None, out=None, keepdims=False, initial=None, where=True):
 
 
 def amin(a, axis=None, out=None, keepdims=False, initial=None, where=True):
+    """cuarray version of `numpy.amin`."""
+    """cuarray version of `numpy.min`."""
     if isinstance(a, ndarray) and a.dtype.kind == "c" and initial is None and where is True:
         return _complex_extreme("min", a, axis, out, keepdims, False)
     key = _key("min", a, axis, keepdims) if out is None and initial is None and where is True else None
@@ -307,14 +313,17 @@ def amin(a, axis=None, out=None, keepdims=False, initial=None, where=True):
 
 
 def nanmax(a, axis=None, out=None, keepdims=False, initial=None, where=True):
+    """cuarray version of `numpy.nanmax`."""
     return reduce(_uf("fmax"), a, axis, None, out, keepdims, initial, where, _name="nanmax")
 
 
 def nanmin(a, axis=None, out=None, keepdims=False, initial=None, where=True):
+    """cuarray version of `numpy.nanmin`."""
     return reduce(_uf("fmin"), a, axis, None, out, keepdims, initial, where, _name="nanmin")
 
 
 def ptp(a, axis=None, out=None, keepdims=False):
+    """cuarray version of `numpy.ptp`."""
     a = _check(a, "ptp")
     r = amax(a, axis, None, keepdims)
     _uf("subtract")(r, amin(a, axis, None, keepdims), out=r)
@@ -359,6 +368,7 @@ def _simple(name, a, axis, out, keepdims, res, acc, in_dt, mp, red, post, ident,
 
 
 def all(a, axis=None, out=None, keepdims=False, *, where=True):
+    """cuarray version of `numpy.all`."""
     key = _key("all", a, axis, keepdims) if out is None and where is True else None
     warm = _warm.get(key)
     if warm is not None:
@@ -368,6 +378,7 @@ def all(a, axis=None, out=None, keepdims=False, *, where=True):
 
 
 def any(a, axis=None, out=None, keepdims=False, *, where=True):
+    """cuarray version of `numpy.any`."""
     key = _key("any", a, axis, keepdims) if out is None and where is True else None
     warm = _warm.get(key)
     if warm is not None:
@@ -398,6 +409,7 @@ def _mean_dtypes(a, dtype):
 
 
 def mean(a, axis=None, dtype=None, out=None, keepdims=False, *, where=True):
+    """cuarray version of `numpy.mean`."""
     key = _key("mean", a, axis, keepdims, dtype) if out is None and where is True else None
     warm = _warm.get(key)
     if warm is not None:
@@ -477,11 +489,13 @@ def _ddof(ddof, correction):
 
 def var(a, axis=None, dtype=None, out=None, ddof=0, keepdims=False, *, where=True, mean=None,
         correction=None):
+    """cuarray version of `numpy.var`."""
     return _var("var", a, axis, dtype, out, _ddof(ddof, correction), keepdims, False, where, mean)
 
 
 def std(a, axis=None, dtype=None, out=None, ddof=0, keepdims=False, *, where=True, mean=None,
         correction=None):
+    """cuarray version of `numpy.std`."""
     return _var("std", a, axis, dtype, out, _ddof(ddof, correction), keepdims, True, where, mean)
 
 
@@ -578,10 +592,12 @@ def _arg_launch(name, a, axes, out, keepdims, vt, pre, warm_key, value=False):
 
 
 def argmax(a, axis=None, out=None, *, keepdims=False):
+    """cuarray version of `numpy.argmax`."""
     return _argreduce("argmax", a, axis, out, keepdims, True, False)
 
 
 def argmin(a, axis=None, out=None, *, keepdims=False):
+    """cuarray version of `numpy.argmin`."""
     return _argreduce("argmin", a, axis, out, keepdims, False, False)
 
 
@@ -598,6 +614,7 @@ def nanargmin(a, axis=None, out=None, *, keepdims=False):
 
 # ---- nan-ignoring sums and statistics ----------------------------------------------------
 def nansum(a, axis=None, dtype=None, out=None, keepdims=False, initial=None, where=True):
+    """cuarray version of `numpy.nansum`."""
     a = _check(a, "nansum")
     if a.dtype.kind not in "fc":
         return sum(a, axis, dtype, out, keepdims, initial, where)
@@ -605,6 +622,7 @@ def nansum(a, axis=None, dtype=None, out=None, keepdims=False, initial=None, whe
 
 
 def nanprod(a, axis=None, dtype=None, out=None, keepdims=False, initial=None, where=True):
+    """cuarray version of `numpy.nanprod`."""
     a = _check(a, "nanprod")
     if a.dtype.kind not in "fc":
         return prod(a, axis, dtype, out, keepdims, initial, where)
@@ -628,6 +646,7 @@ def _nanreduce(name, ufname, a, axis, dtype, out, keepdims, initial, where):
 
 
 def nanmean(a, axis=None, dtype=None, out=None, keepdims=False, *, where=True):
+    """cuarray version of `numpy.nanmean`."""
     a = _check(a, "nanmean")
     if a.dtype.kind not in "fc":
         return mean(a, axis, dtype, out, keepdims, where=where)
@@ -637,6 +656,7 @@ def nanmean(a, axis=None, dtype=None, out=None, keepdims=False, *, where=True):
 
 def nanvar(a, axis=None, dtype=None, out=None, ddof=0, keepdims=False, *, where=True, mean=None,
            correction=None):
+    """cuarray version of `numpy.nanvar`."""
     a = _check(a, "nanvar")
     ddof = _ddof(ddof, correction)
     if a.dtype.kind not in "fc":
@@ -647,6 +667,7 @@ def nanvar(a, axis=None, dtype=None, out=None, ddof=0, keepdims=False, *, where=
 
 def nanstd(a, axis=None, dtype=None, out=None, ddof=0, keepdims=False, *, where=True, mean=None,
            correction=None):
+    """cuarray version of `numpy.nanstd`."""
     a = _check(a, "nanstd")
     ddof = _ddof(ddof, correction)
     if a.dtype.kind not in "fc":

@@ -195,6 +195,7 @@ class ndarray:
         return self.get().item()
 
     def tolist(self):
+        """cuarray version of `numpy.ndarray.tolist` (copies the array to the host)."""
         return self.get().tolist()
 
     def __array__(self, dtype=None, copy=None):

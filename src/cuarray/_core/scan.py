@@ -530,14 +530,17 @@ def cumsum(a, axis=None, dtype=None, out=None):
 
 
 def cumprod(a, axis=None, dtype=None, out=None):
+    """cuarray version of `numpy.cumprod`."""
     return _scan("cumprod", numpy.multiply, a, axis, dtype, out)
 
 
 def nancumsum(a, axis=None, dtype=None, out=None):
+    """cuarray version of `numpy.nancumsum`."""
     return _scan("nancumsum", numpy.add, a, axis, dtype, out, nan_neutral=0)
 
 
 def nancumprod(a, axis=None, dtype=None, out=None):
+    """cuarray version of `numpy.nancumprod`."""
     return _scan("nancumprod", numpy.multiply, a, axis, dtype, out, nan_neutral=1)
 
 

@@ -225,11 +225,13 @@ def _asarray_api(a, dtype, order, device, copy):
 
 
 def ascontiguousarray(a, dtype=None):
+    """cuarray version of `numpy.ascontiguousarray`."""
     return asarray(a, dtype=dtype, order="C") if not (isinstance(a, ndarray) and a.ndim == 0) \
         else asarray(a, dtype=dtype)
 
 
 def asfortranarray(a, dtype=None):
+    """cuarray version of `numpy.asfortranarray`."""
     return asarray(a, dtype=dtype, order="F")
 
 

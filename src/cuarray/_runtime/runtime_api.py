@@ -97,10 +97,12 @@ def _drv():
 
 # ---- devices ------------------------------------------------------------------------------
 def getDeviceCount():
+    """cuarray version of `cupy.cuda.runtime.getDeviceCount`."""
     return _driver.device_count()
 
 
 def getDevice():
+    """cuarray version of `cupy.cuda.runtime.getDevice`."""
     return _device.get_device_id()
 
 
@@ -113,11 +115,13 @@ def _valid(device):
 
 
 def setDevice(device):
+    """cuarray version of `cupy.cuda.runtime.setDevice`."""
     _valid(device)
     _device.set_device_id(device)
 
 
 def deviceSynchronize():
+    """cuarray version of `cupy.cuda.runtime.deviceSynchronize`."""
     _call(_drv().cuCtxSynchronize())
 
 
@@ -127,6 +131,7 @@ def _cudevice(device):
 
 
 def deviceGetAttribute(attrib, device):
+    """cuarray version of `cupy.cuda.runtime.deviceGetAttribute`."""
     drv = _driver._drv()
     try:
         a = drv.CUdevice_attribute(int(attrib))
@@ -136,10 +141,12 @@ def deviceGetAttribute(attrib, device):
 
 
 def deviceGetPCIBusId(device):
+    """cuarray version of `cupy.cuda.runtime.deviceGetPCIBusId`."""
     return _device.Device(_valid(device)).pci_bus_id
 
 
 def deviceGetByPCIBusId(pci_bus_id):
+    """cuarray version of `cupy.cuda.runtime.deviceGetByPCIBusId`."""
     drv = _driver._drv()
     _driver.init()
     dev = _call(drv.cuDeviceGetByPCIBusId(pci_bus_id.encode()), f"PCI bus id {pci_bus_id!r}")
@@ -147,21 +154,25 @@ def deviceGetByPCIBusId(pci_bus_id):
 
 
 def deviceCanAccessPeer(device, peerDevice):
+    """cuarray version of `cupy.cuda.runtime.deviceCanAccessPeer`."""
     return int(_call(_driver._drv().cuDeviceCanAccessPeer(_cudevice(device),
                                                           _cudevice(peerDevice))))
 
 
 def deviceEnablePeerAccess(peerDevice):
+    """cuarray version of `cupy.cuda.runtime.deviceEnablePeerAccess`."""
     ctx = _device._primary_context(_valid(peerDevice))
     _call(_drv().cuCtxEnablePeerAccess(ctx, 0))
 
 
 def deviceGetLimit(limit):
+    """cuarray version of `cupy.cuda.runtime.deviceGetLimit`."""
     drv = _drv()
     return _call(drv.cuCtxGetLimit(drv.CUlimit(limit)))
 
 
 def deviceSetLimit(limit, value):
+    """cuarray version of `cupy.cuda.runtime.deviceSetLimit`."""
     drv = _drv()
     _call(drv.cuCtxSetLimit(drv.CUlimit(limit), value))
 
@@ -213,6 +224,7 @@ def _properties_from_driver(device):
 
 
 def driverGetVersion():
+    """cuarray version of `cupy.cuda.runtime.driverGetVersion`."""
     return _driver.driver_version()
 
 
@@ -244,30 +256,37 @@ def get_local_runtime_version():
 
 # ---- memory -------------------------------------------------------------------------------
 def memGetInfo():
+    """cuarray version of `cupy.cuda.runtime.memGetInfo`."""
     return tuple(_call(_drv().cuMemGetInfo()))
 
 
 def malloc(size):
+    """cuarray version of `cupy.cuda.runtime.malloc`."""
     return int(_call(_drv().cuMemAlloc(size), f"allocating {size} bytes"))
 
 
 def mallocManaged(size, flags=cudaMemAttachGlobal):
+    """cuarray version of `cupy.cuda.runtime.mallocManaged`."""
     return int(_call(_drv().cuMemAllocManaged(size, flags), f"allocating {size} bytes"))
 
 
 def mallocAsync(size, stream):
+    """cuarray version of `cupy.cuda.runtime.mallocAsync`."""
     return int(_call(_drv().cuMemAllocAsync(size, stream), f"allocating {size} bytes"))
 
 
 def free(ptr):
+    """cuarray version of `cupy.cuda.runtime.free`."""
     _call(_drv().cuMemFree(ptr))
 
 
 def freeAsync(ptr, stream):
+    """cuarray version of `cupy.cuda.runtime.freeAsync`."""
     _call(_drv().cuMemFreeAsync(ptr, stream))
 
 
 def hostAlloc(size, flags=hostAllocDefault):
+    """cuarray version of `cupy.cuda.runtime.hostAlloc`."""
     return int(_call(_drv().cuMemHostAlloc(size, flags), f"allocating {size} pinned bytes"))
 
 
@@ -276,14 +295,17 @@ def mallocHost(size):
 
 
 def freeHost(ptr):
+    """cuarray version of `cupy.cuda.runtime.freeHost`."""
     _call(_drv().cuMemFreeHost(ptr))
 
 
 def hostRegister(ptr, size, flags=0):
+    """cuarray version of `cupy.cuda.runtime.hostRegister`."""
     _call(_drv().cuMemHostRegister(ptr, size, flags))
 
 
 def hostUnregister(ptr):
+    """cuarray version of `cupy.cuda.runtime.hostUnregister`."""
     _call(_drv().cuMemHostUnregister(ptr))
 
 
@@ -303,29 +325,35 @@ def memcpy(dst, src, size, kind):
 
 
 def memcpyAsync(dst, src, size, kind, stream):
+    """cuarray version of `cupy.cuda.runtime.memcpyAsync`."""
     _check_kind(kind)
     _call(_drv().cuMemcpyAsync(dst, src, size, stream))
 
 
 def memcpyPeer(dst, dstDevice, src, srcDevice, size):
+    """cuarray version of `cupy.cuda.runtime.memcpyPeer`."""
     ctx = _device._primary_context
     _call(_drv().cuMemcpyPeer(dst, ctx(dstDevice), src, ctx(srcDevice), size))
 
 
 def memcpyPeerAsync(dst, dstDevice, src, srcDevice, size, stream):
+    """cuarray version of `cupy.cuda.runtime.memcpyPeerAsync`."""
     ctx = _device._primary_context
     _call(_drv().cuMemcpyPeerAsync(dst, ctx(dstDevice), src, ctx(srcDevice), size, stream))
 
 
 def memset(ptr, value, size):
+    """cuarray version of `cupy.cuda.runtime.memset`."""
     _call(_drv().cuMemsetD8(ptr, value & 0xFF, size))
 
 
 def memsetAsync(ptr, value, size, stream):
+    """cuarray version of `cupy.cuda.runtime.memsetAsync`."""
     _call(_drv().cuMemsetD8Async(ptr, value & 0xFF, size, stream))
 
 
 def memPrefetchAsync(devPtr, count, dstDevice, stream):
+    """cuarray version of `cupy.cuda.runtime.memPrefetchAsync`."""
     drv = _drv()
     loc = drv.CUmemLocation()
     if dstDevice == -1:  # cudaCpuDeviceId
@@ -351,6 +379,7 @@ class PointerAttributes:
 
 
 def pointerGetAttributes(ptr):
+    """cuarray version of `cupy.cuda.runtime.pointerGetAttributes`."""
     drv = _drv()
     A = drv.CUpointer_attribute
     attrs = [A.CU_POINTER_ATTRIBUTE_MEMORY_TYPE, A.CU_POINTER_ATTRIBUTE_DEVICE_ORDINAL,
@@ -369,18 +398,22 @@ def pointerGetAttributes(ptr):
 
 # ---- streams and events -------------------------------------------------------------------
 def streamCreate():
+    """cuarray version of `cupy.cuda.runtime.streamCreate`."""
     return int(_call(_drv().cuStreamCreate(streamDefault)))
 
 
 def streamCreateWithFlags(flags):
+    """cuarray version of `cupy.cuda.runtime.streamCreateWithFlags`."""
     return int(_call(_drv().cuStreamCreate(flags)))
 
 
 def streamDestroy(stream):
+    """cuarray version of `cupy.cuda.runtime.streamDestroy`."""
     _call(_drv().cuStreamDestroy(stream))
 
 
 def streamSynchronize(stream):
+    """cuarray version of `cupy.cuda.runtime.streamSynchronize`."""
     _call(_drv().cuStreamSynchronize(stream))
 
 
@@ -390,6 +423,7 @@ def streamQuery(stream):
 
 
 def streamWaitEvent(stream, event, flags=0):
+    """cuarray version of `cupy.cuda.runtime.streamWaitEvent`."""
     _call(_drv().cuStreamWaitEvent(stream, event, flags))
 
 
@@ -408,49 +442,61 @@ def streamIsCapturing(stream):
 
 
 def eventCreate():
+    """cuarray version of `cupy.cuda.runtime.eventCreate`."""
     return int(_call(_drv().cuEventCreate(eventDefault)))
 
 
 def eventCreateWithFlags(flags):
+    """cuarray version of `cupy.cuda.runtime.eventCreateWithFlags`."""
     return int(_call(_drv().cuEventCreate(flags)))
 
 
 def eventDestroy(event):
+    """cuarray version of `cupy.cuda.runtime.eventDestroy`."""
     _call(_drv().cuEventDestroy(event))
 
 
 def eventRecord(event, stream):
+    """cuarray version of `cupy.cuda.runtime.eventRecord`."""
     _call(_drv().cuEventRecord(event, stream))
 
 
 def eventSynchronize(event):
+    """cuarray version of `cupy.cuda.runtime.eventSynchronize`."""
     _call(_drv().cuEventSynchronize(event))
 
 
 def eventQuery(event):
+    """cuarray version of `cupy.cuda.runtime.eventQuery`."""
     return int(_drv().cuEventQuery(event)[0])
 
 
 def eventElapsedTime(start, end):
+    """cuarray version of `cupy.cuda.runtime.eventElapsedTime`."""
     return float(_call(_drv().cuEventElapsedTime(start, end)))
 
 
 # ---- graphs -------------------------------------------------------------------------------
 def graphInstantiate(graph):
+    """cuarray version of `cupy.cuda.runtime.graphInstantiate`."""
     return int(_call(_drv().cuGraphInstantiate(graph, 0)))
 
 
 def graphLaunch(graphExec, stream):
+    """cuarray version of `cupy.cuda.runtime.graphLaunch`."""
     _call(_drv().cuGraphLaunch(graphExec, stream))
 
 
 def graphUpload(graphExec, stream):
+    """cuarray version of `cupy.cuda.runtime.graphUpload`."""
     _call(_drv().cuGraphUpload(graphExec, stream))
 
 
 def graphDestroy(graph):
+    """cuarray version of `cupy.cuda.runtime.graphDestroy`."""
     _call(_drv().cuGraphDestroy(graph))
 
 
 def graphExecDestroy(graphExec):
+    """cuarray version of `cupy.cuda.runtime.graphExecDestroy`."""
     _call(_drv().cuGraphExecDestroy(graphExec))

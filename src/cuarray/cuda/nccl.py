@@ -38,6 +38,7 @@ def get_unique_id():
 
 
 def get_version():
+    """cuarray version of `cupy.cuda.nccl.get_version`."""
     return int(_nccl.lib().get_version())
 
 
@@ -47,10 +48,12 @@ def get_build_version():
 
 
 def groupStart():
+    """cuarray version of `cupy.cuda.nccl.groupStart`."""
     _nccl.lib().group_start()
 
 
 def groupEnd():
+    """cuarray version of `cupy.cuda.nccl.groupEnd`."""
     _nccl.lib().group_end()
 
 

@@ -296,3 +296,5 @@ syncthreads = _syncthreads
 syncwarp = _syncwarp
 shared_memory = _shared_memory
 range = Range()
+range.__doc__ = ("cuarray version of `cupyx.jit.range`: `range(start, stop, step, unroll=None)` "
+                 "in a kernel, unrolled as `unroll` asks.")

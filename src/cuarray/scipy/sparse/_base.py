@@ -739,18 +739,22 @@ def isspmatrix(x):
 
 
 def isspmatrix_csr(x):
+    """cuarray version of `scipy.sparse.isspmatrix_csr`."""
     return isspmatrix(x) and x.format == "csr"
 
 
 def isspmatrix_csc(x):
+    """cuarray version of `scipy.sparse.isspmatrix_csc`."""
     return isspmatrix(x) and x.format == "csc"
 
 
 def isspmatrix_coo(x):
+    """cuarray version of `scipy.sparse.isspmatrix_coo`."""
     return isspmatrix(x) and x.format == "coo"
 
 
 def isspmatrix_dia(x):
+    """cuarray version of `scipy.sparse.isspmatrix_dia`."""
     return isspmatrix(x) and x.format == "dia"
 
 
