@@ -30,6 +30,7 @@ class _Methods:
     # ---- attributes that need the engines ----------------------------------------------
     @property
     def imag(self):
+        """The imaginary part (a view for complex arrays; a new zero array for real ones)."""
         if self.dtype.kind != "c":
             return _copy.zeros(self._shape, self.dtype)
         rd = _dt.real_dtype(self.dtype)

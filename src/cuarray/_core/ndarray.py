@@ -113,6 +113,7 @@ class ndarray:
     # ---- attributes -----------------------------------------------------------------------
     @property
     def shape(self):
+        """Tuple of array dimensions; assigning a shape reshapes in place (a view's shape must be compatible)."""
         return self._shape
 
     @shape.setter
@@ -126,47 +127,57 @@ class ndarray:
 
     @property
     def strides(self):
+        """Tuple of bytes to step in each dimension."""
         return self._strides
 
     @property
     def ndim(self):
+        """Number of dimensions."""
         return len(self._shape)
 
     @property
     def itemsize(self):
+        """Bytes per element."""
         return self.dtype.itemsize
 
     @property
     def nbytes(self):
+        """Bytes the elements take (size times itemsize)."""
         return self.size * self.dtype.itemsize
 
     @property
     def data(self):
+        """The `cuarray.cuda.MemoryPointer` to the first element."""
         return _memory.MemoryPointer(self._mem, self._ptr - self._mem.ptr)
 
     @property
     def device(self):
+        """The `cuarray.cuda.Device` the array lives on."""
         from cuarray._runtime.device import Device
         return Device(self._device_id)
 
     @property
     def flags(self):
+        """Memory layout flags (C_CONTIGUOUS, F_CONTIGUOUS, OWNDATA)."""
         return Flags(self._c_contig, self._f_contig, self.base is None)
 
     @property
     def T(self):
+        """The transposed array (a view)."""
         # Reversing the axes swaps C and F contiguity: the flags need no working out.
         return self._view(self._shape[::-1], self._strides[::-1],
                           contig=(self._f_contig, self._c_contig))
 
     @property
     def mT(self):
+        """The transpose of the last two axes (a view)."""
         if self.ndim < 2:
             raise ValueError("matrix transpose with ndim < 2 is undefined")
         return self.swapaxes(-1, -2)
 
     @property
     def real(self):
+        """The real part (a view for complex arrays; the array itself for real ones)."""
         if self.dtype.kind != "c":
             return self
         rd = _dt.real_dtype(self.dtype)
