@@ -45,7 +45,8 @@ def check_key(shape, entries):
             continue
         if _is_array(e) and e.dtype.kind == "b":
             for j, m in enumerate(e.shape):
-                if m != shape[d + j]:
+                # NumPy lets a mask axis of length 0 stand for any length (nothing is selected)
+                if m != shape[d + j] and m != 0:
                     raise IndexError(
                         f"boolean index did not match indexed array along axis {d + j}; size of "
                         f"axis is {shape[d + j]} but size of corresponding boolean axis is {m}")

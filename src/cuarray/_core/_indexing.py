@@ -111,7 +111,8 @@ def _full_mask(a, entries):
         m = entries[0]
         if isinstance(m, ndarray) and m.dtype.kind == "b" and m.ndim == a.ndim and m.ndim:
             check_key(a._shape, entries)
-            return m
+            # a mask with zero-length axes where `a` has others selects nothing: general path
+            return m if m._shape == a._shape else None
     return None
 
 

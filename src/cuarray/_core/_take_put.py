@@ -108,6 +108,8 @@ def repeat(a, repeats, axis=None):
             return repeat(a, int(reps.get()[0]), axis)
         if reps.size != n:
             raise ValueError(f"operands could not be broadcast together with shape ({n},) ({reps.size},)")
+        if n == 0:  # nothing to repeat, and min() of no repeats has no value
+            return ndarray._alloc(a._shape, a.dtype)
         pair = ndarray._alloc((2,), _i64)  # both read back in one transfer
         _copy.copy_into(pair[0], _reductions.sum(reps, dtype=_i64))
         _copy.copy_into(pair[1], _reductions.amin(reps))
