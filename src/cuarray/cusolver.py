@@ -126,11 +126,12 @@ def gels(a, b):
 
 
 def _csr_operand(A, name):
-    for attr in ("data", "indices", "indptr", "shape"):
-        if not hasattr(A, attr):
-            raise TypeError(f"{name}: A must be a cuarray.scipy.sparse.csr_matrix")
+    # ValueError for anything but a CSR matrix, as CuPy's csrlsvqr
+    if not all(hasattr(A, attr) for attr in ("data", "indices", "indptr", "shape")):
+        raise ValueError(f"{name}: A must be a cuarray.scipy.sparse.csr_matrix, got "
+                         f"{type(A).__name__}")
     if getattr(A, "format", "csr") != "csr":
-        raise TypeError(f"{name}: A must be in CSR format, got {A.format!r}; use A.tocsr()")
+        raise ValueError(f"{name}: A must be in CSR format, got {A.format!r}; use A.tocsr()")
     m, n = A.shape
     if m != n:
         raise ValueError(f"{name}: A must be square, got shape {A.shape}")

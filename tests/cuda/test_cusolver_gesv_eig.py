@@ -138,21 +138,29 @@ def test_csreigvsi_general_matrix_and_x0():
     numpy.testing.assert_allclose(dense @ hx, 10.0 * hx, atol=1e-8 * numpy.abs(hx).max())
 
 
-@pytest.mark.gpu
-def test_csreigvsi_errors():
+def test_sparse_argument_errors(emulated):
     from cuarray.scipy import sparse
     a = numpy.eye(4)
+
+    def csr(x):
+        return sparse.csr_matrix(emulated.asarray(x))
     with pytest.raises(ValueError, match="square"):
-        cusolver.csreigvsi(_csr(numpy.ones((3, 4))))
-    with pytest.raises(TypeError, match="CSR"):
-        cusolver.csreigvsi(sparse.csc_matrix(cuarray.asarray(a)))
-    with pytest.raises(TypeError):
-        cusolver.csreigvsi(cuarray.asarray(a))
+        cusolver.csreigvsi(csr(numpy.ones((3, 4))))
+    with pytest.raises(ValueError, match="CSR"):
+        cusolver.csreigvsi(sparse.csc_matrix(emulated.asarray(a)))
+    with pytest.raises(ValueError, match="csr_matrix"):
+        cusolver.csreigvsi(emulated.asarray(a))
+    with pytest.raises(ValueError, match="CSR"):
+        cusolver.csrlsvqr(sparse.csc_matrix(emulated.asarray(a)), emulated.ones(4))
     with pytest.raises(ValueError, match="x0"):
-        cusolver.csreigvsi(_csr(a), x0=cuarray.ones(3))
+        cusolver.csreigvsi(csr(a), x0=emulated.ones(3))
     with pytest.raises(ValueError, match="maxiter"):
-        cusolver.csreigvsi(_csr(a), maxiter=0)
+        cusolver.csreigvsi(csr(a), maxiter=0)
+    with pytest.raises(ValueError, match="tol"):
+        cusolver.csreigvsi(csr(a), tol=-1.0)
     with pytest.raises(TypeError, match="real mu0"):
-        cusolver.csreigvsi(_csr(a), mu0=1 + 2j)
+        cusolver.csreigvsi(csr(a), mu0=1 + 2j)
     with pytest.raises(TypeError, match="float32"):
-        cusolver.csreigvsi(_csr(a.astype(numpy.int64)))
+        cusolver.csreigvsi(csr(a.astype(numpy.int64)))
+    with pytest.raises(ValueError, match="empty"):
+        cusolver.csreigvsi(csr(numpy.zeros((0, 0))))
