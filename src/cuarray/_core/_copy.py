@@ -94,8 +94,10 @@ def copy_into(dst, src):
         if _same_layout(src, dst):
             memcpy(dst._ptr, src._ptr, src.nbytes)
             return
-        if _transpose.transpose_copy(src, dst):
+        if dst.dtype.fields is None and _transpose.transpose_copy(src, dst):
             return
+    if dst.dtype.fields is not None or src.dtype.fields is not None:
+        return _copy_structs(dst, src)
     _copy_op(dst.dtype).launch((src, dst))
 
 
@@ -104,9 +106,25 @@ def copy(a, order="C"):
     if a.size:
         if _same_layout(a, out):
             memcpy(out._ptr, a._ptr, a.nbytes)
+        elif a.dtype.fields is not None:
+            _copy_structs(out, a)
         elif not _transpose.transpose_copy(a, out):
             _copy_op(a.dtype).launch((a, out))
     return out
+
+
+_BYTE = numpy.dtype(numpy.uint8)
+
+
+def _copy_structs(dst, src):
+    """dst[...] = src for arrays of one structured dtype, in any layout: the copy kernel
+    moves each element as its bytes (a view with one more axis, over the element's bytes)."""
+    if src.dtype != dst.dtype:
+        raise TypeError(f"cuarray copies structured arrays only between arrays of one dtype; "
+                        f"got {src.dtype} into {dst.dtype}")
+    k = dst.dtype.itemsize
+    _copy_op(_BYTE).launch((src._view(src._shape + (k,), src._strides + (1,), 0, _BYTE),
+                            dst._view(dst._shape + (k,), dst._strides + (1,), 0, _BYTE)))
 
 
 def _cast_target(src, dtype, casting):

@@ -59,6 +59,34 @@ def _check_dtype(dtype):
                     f"{'complex128' if dt.kind == 'c' else 'float64'}")
 
 
+def check_storage_dtype(dtype):
+    """`check_dtype`, and also structured dtypes whose fields are numeric (CUDA vector types
+    such as float4, C structs, nested or with sub-array fields), native byte order.
+
+    Arrays of them can be made, copied to and from the host, viewed, sliced and passed to
+    RawKernels as pointers, as CuPy's custom-struct kernels use them; no cuarray routine
+    computes on their values.
+    """
+    try:
+        return check_dtype(dtype)
+    except TypeError:
+        dt = dtype if isinstance(dtype, numpy.dtype) else numpy.dtype(dtype)
+        if dt.fields is None:
+            raise
+    _check_fields(dt, dt)
+    return dt if dt.isnative else dt.newbyteorder("=")
+
+
+def _check_fields(dt, whole):
+    for name, field in dt.fields.items():
+        base = field[0].base   # the element type of a sub-array field such as (float32, (5, 5))
+        if base.fields is not None:
+            _check_fields(base, whole)
+        elif (base.kind, base.itemsize) not in _CTYPE:
+            raise TypeError(f"cuarray supports structured dtypes of numeric fields only; field "
+                            f"{name!r} of {whole!r} is {base!r}")
+
+
 def ctype(dtype):
     """C type name of `dtype` in cuarray's generated code (see include/cuarray/core.cuh)."""
     dt = dtype if isinstance(dtype, numpy.dtype) else numpy.dtype(dtype)

@@ -24,7 +24,7 @@ class ndarray:
 
     def __init__(self, shape, dtype=float, memptr=None, offset=0, strides=None, order="C"):
         shape = _sh.normalize_shape(shape)
-        dtype = _dt.check_dtype(dtype)
+        dtype = _dt.check_storage_dtype(dtype)
         order = order.upper() if isinstance(order, str) else order
         if order not in ("C", "F"):
             raise ValueError(f"order must be 'C' or 'F', got {order!r}")
@@ -374,7 +374,7 @@ class ndarray:
             return self._view(self._shape, self._strides, contig=same)
         if isinstance(dtype, builtins.type) and issubclass(dtype, ndarray):
             return self._view(self._shape, self._strides, contig=same)
-        dtype = _dt.check_dtype(dtype)
+        dtype = _dt.check_storage_dtype(dtype)
         old, new = self.dtype.itemsize, dtype.itemsize
         if old == new:
             return self._view(self._shape, self._strides, 0, dtype, contig=same)

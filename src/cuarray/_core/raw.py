@@ -23,12 +23,16 @@ def _marshal(args):
     from cuarray._runtime.memory import MemoryPointer
     kinds, vals = [], []
     for k, a in enumerate(args):
+        if isinstance(a, numpy.ndarray):
+            a = _host_value(a, k)
         if isinstance(a, ndarray):
             kinds.append("P")
             vals.append(a._ptr)
         elif isinstance(a, numpy.generic):
             dt = a.dtype
-            if dt.names is not None:
+            if dt.kind == "V":   # a struct (or raw bytes) by value: its bytes as they lie
+                if not dt.isnative:
+                    a = numpy.asarray(a).astype(dt.newbyteorder("="))[()]
                 kinds.append(("s", dt.itemsize, _struct_alignment(dt)))
                 vals.append(a.tobytes())
                 continue
@@ -70,16 +74,29 @@ def _marshal(args):
     return tuple(kinds), vals
 
 
+def _host_value(a, k):
+    """The NumPy scalar a size-one numpy.ndarray stands for: CuPy passes such arrays by
+    value (e.g. `numpy.random.rand(3).astype(numpy.float32).view(float3)` for a float3)."""
+    if a.size != 1:
+        raise TypeError(f"kernel argument {k} has unsupported type numpy.ndarray of shape "
+                        f"{a.shape}: NumPy arrays are passed by value and must have size one; "
+                        f"move arrays to the GPU with cuarray.asarray")
+    return a.reshape(())[()]
+
+
 def _struct_alignment(dt):
-    """A struct argument's alignment: NumPy's, except for CUDA's vector types (fields x, y
-    or x, y, z, w of one type filling 8 or 16 bytes: float2, int4, double2, ...), which
-    CUDA aligns to their size."""
+    """A struct argument's alignment as a C compiler gives it (the largest of its fields',
+    whatever NumPy's flag says), except for CUDA's vector types (fields x, y or x, y, z, w
+    of one type filling 8 or 16 bytes: float2, int4, double2, ...), which CUDA aligns to
+    their size. Raw bytes ('V' without fields) have alignment 1."""
     names = dt.names
+    if names is None:
+        return max(dt.base.alignment, 1) if dt.kind != "V" else 1
     if names in (("x", "y"), ("x", "y", "z", "w")) and dt.itemsize in (8, 16):
         types = {dt.fields[n][0] for n in names}
         if len(types) == 1 and next(iter(types)).itemsize * len(names) == dt.itemsize:
             return dt.itemsize
-    return max(dt.alignment, 1)
+    return max(_struct_alignment(dt.fields[n][0].base) for n in names)
 
 
 def _dims(v, what):
@@ -128,7 +145,7 @@ def _launch(fn, grid, block, args, shared_mem, stream, cooperative):
     key = tuple(map(type, args))
     sig = _sigs.get(key)
     if sig is None:
-        if numpy.void in key:  # structs: the type alone does not fix the layout
+        if numpy.void in key or numpy.ndarray in key:  # the type alone does not fix the layout
             kinds, vals = _marshal(args)
             packer = _packers.get(kinds) or _packers.setdefault(kinds, ArgPacker(kinds))
             return _go(fn, packer, vals, grid, block, args, shared_mem, stream, cooperative)

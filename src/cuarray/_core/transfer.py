@@ -107,7 +107,7 @@ def array(obj, dtype=None, copy=True, order="K", subok=False, ndmin=0, blocking=
             a = to_device(a, _device.get_device_id())
             copy = False if dtype is None else copy
         if dtype is not None:
-            dt = _dt.check_dtype(dtype)
+            dt = _dt.check_storage_dtype(dtype)
             if dt != a.dtype:
                 if copy is False:
                     raise ValueError("Unable to avoid copy while creating an array as requested.")
@@ -129,9 +129,7 @@ def array(obj, dtype=None, copy=True, order="K", subok=False, ndmin=0, blocking=
     host = numpy.asarray(obj, dtype=dtype, order=order or "K")
     if not host.dtype.isnative:  # device memory holds the native byte order
         host = host.astype(host.dtype.newbyteorder("="))
-    if host.dtype.kind in "OUSVMm" and dtype is None:
-        _dt.check_dtype(host.dtype)
-    _dt.check_dtype(host.dtype)
+    _dt.check_storage_dtype(host.dtype)
     if order in ("K", "A", None):
         order = "F" if host.flags.f_contiguous and not host.flags.c_contiguous else "C"
     host = numpy.asarray(host, order=order)
@@ -198,7 +196,7 @@ def asarray(a, dtype=None, order=None, *, blocking=False, device=None, copy=None
     if device is not None or copy is not None:
         return _asarray_api(a, dtype, order, device, copy)
     order = _norm_order(order)
-    if isinstance(a, ndarray) and (dtype is None or _dt.check_dtype(dtype) == a.dtype) and \
+    if isinstance(a, ndarray) and (dtype is None or _dt.check_storage_dtype(dtype) == a.dtype) and \
             a._device_id == _device.get_device_id():
         if order in (None, "K", "A") or (a._c_contig if order == "C" else a._f_contig):
             return a

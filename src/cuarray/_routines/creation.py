@@ -14,9 +14,9 @@ from cuarray._core.transfer import array, asarray, ascontiguousarray, asfortrana
 _float = numpy.dtype(numpy.float64)
 
 
-def _shape_dtype(shape, dtype):
+def _shape_dtype(shape, dtype, check=_dt.check_dtype):
     shape = _sh.normalize_shape(shape)
-    dtype = _float if dtype is None else _dt.check_dtype(dtype)
+    dtype = _float if dtype is None else check(dtype)
     return shape, dtype
 
 
@@ -33,7 +33,7 @@ def empty(shape, dtype=float, order="C", *, device=None):
     if device is not None:
         with _device_scope(device):
             return empty(shape, dtype, order)
-    shape, dtype = _shape_dtype(shape, dtype)
+    shape, dtype = _shape_dtype(shape, dtype, _dt.check_storage_dtype)
     return ndarray._alloc(shape, dtype, _order(order))
 
 
@@ -42,7 +42,7 @@ def zeros(shape, dtype=float, order="C", *, device=None):
     if device is not None:
         with _device_scope(device):
             return zeros(shape, dtype, order)
-    shape, dtype = _shape_dtype(shape, dtype)
+    shape, dtype = _shape_dtype(shape, dtype, _dt.check_storage_dtype)
     return _copy.zeros(shape, dtype, _order(order))
 
 
@@ -74,7 +74,7 @@ def full(shape, fill_value, dtype=None, order="C", *, device=None):
 def _like(a, dtype, order, shape):
     if isinstance(order, str):
         order = order.upper()
-    dtype = a.dtype if dtype is None else _dt.check_dtype(dtype)
+    dtype = a.dtype if dtype is None else _dt.check_storage_dtype(dtype)
     if shape is None:
         shape = a.shape
     elif isinstance(shape, (int, numpy.integer)):

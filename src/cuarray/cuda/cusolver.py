@@ -2,8 +2,9 @@
 
 `create()`, `setStream(handle, stream)`, `dgetrf_bufferSize(handle, m, n, A, lda)`,
 `dgetrf(handle, m, n, A, lda, work, ipiv, info)`, ... as CuPy exposes them; every
-cusolverDn function nvmath-python binds is reachable by its CuPy name. For solvers on
-arrays, use `cuarray.cusolver` and `cuarray.linalg`.
+cusolverDn function nvmath-python binds is reachable by its CuPy name, and cusolverSp's
+too (`spCreate`, `spSetStream`, `scsrlsvqr`, `dcsreigvsi`, ...). For solvers on arrays,
+use `cuarray.cusolver` and `cuarray.linalg`.
 """
 from cuarray._libs import bindings as _b
 from cuarray.cuda._libnames import make_getattr
@@ -17,4 +18,18 @@ CUBLAS_SIDE_LEFT, CUBLAS_SIDE_RIGHT = 0, 1
 
 CUSOLVERError = _b.error_class("cusolver")
 
-__getattr__ = make_getattr("cusolverDn", __name__)
+_dense = make_getattr("cusolverDn", __name__)
+
+
+def __getattr__(name):
+    try:
+        return _dense(name)
+    except AttributeError:
+        pass
+    # CuPy's cusolverSp names: spCreate/spDestroy/spSetStream/spGetStream for the handle
+    # calls, the routines (scsrlsvqr, zcsreigvsi, ...) as they are
+    sp = name[2].lower() + name[3:] if name[:2] == "sp" and name[2:3].isupper() else name
+    fn = _b.lookup("cusolverSp", sp)
+    if fn is None:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    return fn
