@@ -4,6 +4,7 @@ import operator
 
 import numpy
 
+from cuarray._core._kernel_helpers import Cache
 from cuarray._core.elementwise import Op, Param
 from cuarray._core.ndarray import ndarray
 from cuarray._routines._args import _device, _flat_or_axis
@@ -14,14 +15,7 @@ _bool = numpy.dtype(numpy.bool_)
 
 __all__ = ["packbits", "unpackbits"]
 
-_ops = {}
-
-
-def _op(key, build):
-    op = _ops.get(key)
-    if op is None:
-        op = _ops[key] = build()
-    return op
+_op = Cache()   # key -> Op, built on first use
 
 
 # ---- bit packing -------------------------------------------------------------------------------

@@ -11,6 +11,7 @@ import numpy
 
 from cuarray._core import _copy
 from cuarray._core import dtypes as _dt
+from cuarray._core._kernel_helpers import Cache
 from cuarray._core.elementwise import Op, Param
 from cuarray._core.ndarray import ndarray
 from cuarray._routines._args import _array_like, _device, _host_error
@@ -28,14 +29,7 @@ __all__ = [
     "fromstring",
 ]
 
-_ops = {}
-
-
-def _op(key, build):
-    op = _ops.get(key)
-    if op is None:
-        op = _ops[key] = build()
-    return op
+_op = Cache()   # key -> Op, built on first use
 
 
 def _typedef(name, dtype):

@@ -13,6 +13,7 @@ from cuarray._core import _ops as _u
 from cuarray._core import _reductions as _r
 from cuarray._core import dtypes as _dt
 from cuarray._core import ufunc_table as _table
+from cuarray._core._kernel_helpers import Cache
 from cuarray._core.elementwise import Op, Param
 from cuarray._core.ndarray import ndarray
 from cuarray._core.reduction import ReduceOp, RParam
@@ -26,14 +27,7 @@ __all__ = [
     "iscomplexobj", "isfortran", "isneginf", "isposinf", "isscalar", "asarray_chkfinite",
 ]
 
-_ops = {}
-
-
-def _op(key, build):
-    op = _ops.get(key)
-    if op is None:
-        op = _ops[key] = build()
-    return op
+_op = Cache()   # key -> Op, built on first use
 
 
 def _ctype_defs(**names):

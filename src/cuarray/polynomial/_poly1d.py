@@ -15,6 +15,7 @@ import numpy
 from cuarray._core import _ops as _u
 from cuarray._core import _reductions as _r
 from cuarray._core import dtypes as _dt
+from cuarray._core._kernel_helpers import Cache
 from cuarray._core.elementwise import Op, Param
 from cuarray._core.ndarray import ndarray
 from cuarray._routines._args import _device
@@ -27,14 +28,7 @@ __all__ = ["poly1d", "poly", "polyadd", "polysub", "polymul", "polyval", "polyfi
 _i64 = numpy.dtype(numpy.int64)
 _f64 = numpy.dtype(numpy.float64)
 _NO_FMA = ("--fmad=false",)
-_ops = {}
-
-
-def _op(key, build):
-    op = _ops.get(key)
-    if op is None:
-        op = _ops[key] = build()
-    return op
+_op = Cache()   # key -> Op, built on first use
 
 
 def _coeffs(p, name):
