@@ -140,13 +140,15 @@ def _key(source, options, name_expressions, arch):
     return h.hexdigest()
 
 
-def _compile(source, options, name_expressions, arch, name):
+def _compile(source, options, name_expressions, arch, name, lto=False):
+    """(cubin bytes, {expression: lowered name}); with `lto`, LTO-IR (`-dlto`) instead."""
     nvrtc = _nvrtc()
     prog = _nvrtc_check(nvrtc.nvrtcCreateProgram(source.encode(), (name + ".cu").encode(), 0, [], []))
     try:
         for expr in name_expressions:
             _nvrtc_check(nvrtc.nvrtcAddNameExpression(prog, expr.encode()))
-        opts = [f"-arch={arch}", f"-I{INCLUDE_DIR}", "--std=c++17"]
+        opts = [f"-arch={arch}", *(("-dlto", "-rdc=true") if lto else ()), f"-I{INCLUDE_DIR}",
+                "--std=c++17"]
         if any(o.startswith(("-std", "--std")) for o in options):
             opts.remove("--std=c++17")
         opts += list(options)
@@ -156,13 +158,14 @@ def _compile(source, options, name_expressions, arch, name):
             log = b" " * size
             _nvrtc_check(nvrtc.nvrtcGetProgramLog(prog, log))
             raise CompileException(log.rstrip(b"\0").decode(errors="replace"), source, name, opts)
-        size = _nvrtc_check(nvrtc.nvrtcGetCUBINSize(prog))
-        cubin = b" " * size
-        _nvrtc_check(nvrtc.nvrtcGetCUBIN(prog, cubin))
+        get_size, get = ((nvrtc.nvrtcGetLTOIRSize, nvrtc.nvrtcGetLTOIR) if lto else
+                         (nvrtc.nvrtcGetCUBINSize, nvrtc.nvrtcGetCUBIN))
+        code = b" " * _nvrtc_check(get_size(prog))
+        _nvrtc_check(get(prog, code))
         lowered = {}
         for expr in name_expressions:
             lowered[expr] = _nvrtc_check(nvrtc.nvrtcGetLoweredName(prog, expr.encode())).decode()
-        return bytes(cubin), lowered
+        return bytes(code), lowered
     finally:
         nvrtc.nvrtcDestroyProgram(prog)
 

@@ -6,7 +6,7 @@ compiles once per process.
 """
 import threading
 
-from cuarray._runtime.compiler import INCLUDE_DIR, CompileException, _nvrtc, _nvrtc_check
+from cuarray._runtime.compiler import _compile
 
 _cache = {}
 _lock = threading.Lock()
@@ -19,32 +19,9 @@ def compile_lto(source, name_expressions, options=(), arch="compute_90", name="l
     hit = _cache.get(key)
     if hit is not None:
         return hit
-    nvrtc = _nvrtc()
-    prog = _nvrtc_check(nvrtc.nvrtcCreateProgram(source.encode(), (name + ".cu").encode(), 0,
-                                                 [], []))
-    try:
-        for expr in name_expressions:
-            _nvrtc_check(nvrtc.nvrtcAddNameExpression(prog, expr.encode()))
-        opts = [f"-arch={arch}", "-dlto", "-rdc=true", f"-I{INCLUDE_DIR}", "--std=c++17"]
-        if any(o.startswith(("-std", "--std")) for o in options):
-            opts.remove("--std=c++17")
-        opts += list(options)
-        (err,) = nvrtc.nvrtcCompileProgram(prog, len(opts), [o.encode() for o in opts])
-        if err != 0:
-            size = _nvrtc_check(nvrtc.nvrtcGetProgramLogSize(prog))
-            log = b" " * size
-            _nvrtc_check(nvrtc.nvrtcGetProgramLog(prog, log))
-            raise CompileException(log.rstrip(b"\0").decode(errors="replace"), source, name,
-                                   opts)
-        size = _nvrtc_check(nvrtc.nvrtcGetLTOIRSize(prog))
-        ir = b" " * size
-        _nvrtc_check(nvrtc.nvrtcGetLTOIR(prog, ir))
-        lowered = {e: _nvrtc_check(nvrtc.nvrtcGetLoweredName(prog, e.encode())).decode()
-                   for e in name_expressions}
-    finally:
-        nvrtc.nvrtcDestroyProgram(prog)
+    ir, lowered = _compile(source, options, name_expressions, arch, name, lto=True)
     with _lock:
-        _cache[key] = (bytes(ir), lowered)
+        _cache[key] = (ir, lowered)
     return _cache[key]
 
 
