@@ -87,7 +87,7 @@ def _exported_functions(source):
     # PTX of the same source lists the external device functions the LTO-IR defines.
     import re
     from cuda.bindings import nvrtc
-    from cuarray._runtime.lto import INCLUDE_DIR
+    from cuarray._runtime.compiler import INCLUDE_DIR
     err, prog = nvrtc.nvrtcCreateProgram(source.encode(), b"cb.cu", 0, [], [])
     try:
         opts = [b"-arch=compute_90", b"-rdc=true", f"-I{INCLUDE_DIR}".encode(), b"--std=c++17"]
