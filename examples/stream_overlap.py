@@ -44,19 +44,10 @@ def timed(fn, streams):
     return cp.cuda.get_elapsed_time(start, end)
 
 
-def pinned(n):
-    """n float32 values of page-locked host memory, as a NumPy array."""
-    mem = cp.cuda.alloc_pinned_memory(n * 4)
-    try:
-        return np.frombuffer(mem, np.float32, n)
-    except TypeError:  # Python < 3.12: a Python class cannot offer the buffer protocol
-        return mem.as_numpy(n * 4).view(np.float32)
-
-
 def main():
     opts = args(__doc__.splitlines()[0])
     n = (256 << 20) // 4
-    h_in, h_out = pinned(n), pinned(n)
+    h_in, h_out = cp.empty_pinned(n, np.float32), cp.empty_pinned(n, np.float32)
     h_in[:] = np.random.default_rng(0).random(n, dtype=np.float32)
     d_in, d_out = cp.empty(n, cp.float32), cp.empty(n, cp.float32)
     want = np.sqrt(h_in) * 2 + 1

@@ -44,8 +44,9 @@ class _Methods:
 
     # ---- host conversion ------------------------------------------------------------------
     def get(self, stream=None, order="C", out=None, blocking=True):
-        """Copy to a numpy.ndarray (cuarray version of `cupy.ndarray.get`); synchronises."""
-        return transfer.to_host(self, stream=stream, order=order, out=out)
+        """Copy to a numpy.ndarray (cuarray version of `cupy.ndarray.get`); synchronises
+        unless `blocking` is False (then pass a pinned `out` and synchronize before reading)."""
+        return transfer.to_host(self, stream=stream, order=order, out=out, blocking=blocking)
 
     def set(self, arr, stream=None):
         """Copy a numpy.ndarray of the same shape into this array."""

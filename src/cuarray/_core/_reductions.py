@@ -290,7 +290,6 @@ def _complex_extreme(name, a, axis, out, keepdims, greater):
 
 def amax(a, axis=None, out=None, keepdims=False, initial=None, where=True):
     """cuarray version of `numpy.amax`."""
-    """cuarray version of `numpy.max`."""
     if isinstance(a, ndarray) and a.dtype.kind == "c" and initial is None and where is True:
         return _complex_extreme("max", a, axis, out, keepdims, True)
     key = _key("max", a, axis, keepdims) if out is None and initial is None and where is True else None
@@ -302,7 +301,6 @@ def amax(a, axis=None, out=None, keepdims=False, initial=None, where=True):
 
 def amin(a, axis=None, out=None, keepdims=False, initial=None, where=True):
     """cuarray version of `numpy.amin`."""
-    """cuarray version of `numpy.min`."""
     if isinstance(a, ndarray) and a.dtype.kind == "c" and initial is None and where is True:
         return _complex_extreme("min", a, axis, out, keepdims, False)
     key = _key("min", a, axis, keepdims) if out is None and initial is None and where is True else None

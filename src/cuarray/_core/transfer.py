@@ -13,8 +13,11 @@ def _stream_ptr(stream):
     return _stream.current_stream_ptr() if stream is None else stream.ptr
 
 
-def to_host(a, stream=None, order="C", out=None):
-    """numpy copy of `a`; non-contiguous arrays are made contiguous on the device first."""
+def to_host(a, stream=None, order="C", out=None, blocking=True):
+    """numpy copy of `a`; non-contiguous arrays are made contiguous on the device first.
+    With `blocking` false the copy is only queued on the stream: the host returns at once
+    when `out` is pinned memory (the driver completes copies into pageable memory before
+    returning anyway), and the caller synchronizes before reading `out`, as in CuPy."""
     order = _norm_order(order)
     if order == "A" or order == "K":
         order = "F" if a._f_contig and not a._c_contig else "C"
@@ -33,16 +36,17 @@ def to_host(a, stream=None, order="C", out=None):
                 order = "C" if out.flags.c_contiguous else "F"
                 src = a if (a._c_contig if order == "C" else a._f_contig) else a.copy(order)
             else:
-                tmp = to_host(a, stream, order)
+                tmp = to_host(a, stream, order)   # a strided `out` needs the host: blocks
                 out[...] = tmp
                 return out
     else:
         host = numpy.empty(a._shape, a.dtype, order=order)
     if a.size:
-        _syncdetect.declare_synchronize()
+        if blocking:
+            _syncdetect.declare_synchronize()
         with _device.Device(a._device_id):
             _device.ensure_context()
-            _pinned.copy_device_to_host(host, src._ptr, a.nbytes, _stream_ptr(stream), True)
+            _pinned.copy_device_to_host(host, src._ptr, a.nbytes, _stream_ptr(stream), blocking)
     return host
 
 
