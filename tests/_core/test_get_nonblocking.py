@@ -26,3 +26,13 @@ def test_nonblocking_get_of_a_strided_view_and_without_out(cp, rng):
     got = a.T.get(blocking=False)
     cp.cuda.get_current_stream().synchronize()
     numpy.testing.assert_array_equal(got, host.T)
+
+
+def test_blocking_arguments_of_asarray_and_asnumpy(cp, rng):
+    host = rng.random(3000, dtype=numpy.float32)
+    a = cp.asarray(host, blocking=True)
+    b = cp.array(host, blocking=False)
+    out = cp.empty_pinned(host.shape, numpy.float32)
+    assert cp.asnumpy(a + b, out=out, blocking=False) is out
+    cp.cuda.get_current_stream().synchronize()
+    numpy.testing.assert_array_equal(out, host * 2)

@@ -103,7 +103,8 @@ def _norm_order(order):
 
 
 def array(obj, dtype=None, copy=True, order="K", subok=False, ndmin=0, blocking=False):
-    """cuarray version of `numpy.array`: host data is copied to the current device."""
+    """cuarray version of `numpy.array`: host data is copied to the current device, on the
+    current stream; with `blocking` the host waits for that copy to finish (CuPy's rule)."""
     order = _norm_order(order)
     if isinstance(obj, ndarray):
         a = obj
@@ -137,7 +138,10 @@ def array(obj, dtype=None, copy=True, order="K", subok=False, ndmin=0, blocking=
     if order in ("K", "A", None):
         order = "F" if host.flags.f_contiguous and not host.flags.c_contiguous else "C"
     host = numpy.asarray(host, order=order)
-    return _ndmin(_upload(host, None, order), ndmin)
+    out = _upload(host, None, order)
+    if blocking:
+        _stream.get_current_stream().synchronize()
+    return _ndmin(out, ndmin)
 
 
 def _flat_items(obj):
@@ -204,7 +208,8 @@ def asarray(a, dtype=None, order=None, *, blocking=False, device=None, copy=None
             a._device_id == _device.get_device_id():
         if order in (None, "K", "A") or (a._c_contig if order == "C" else a._f_contig):
             return a
-    return array(a, dtype=dtype, copy=None, order="K" if order is None else order)
+    return array(a, dtype=dtype, copy=None, order="K" if order is None else order,
+                 blocking=blocking)
 
 
 def _asarray_api(a, dtype, order, device, copy):
@@ -241,9 +246,9 @@ def asnumpy(a, stream=None, order="C", out=None, *, blocking=True):
     """Copy a device array to the host (cuarray version of `cupy.asnumpy`); other inputs pass
     through numpy.asarray."""
     if isinstance(a, ndarray):
-        return a.get(stream=stream, order=order, out=out)
+        return a.get(stream=stream, order=order, out=out, blocking=blocking)
     if hasattr(a, "__cuda_array_interface__"):
-        return _from_protocols(a).get(stream=stream, order=order, out=out)
+        return _from_protocols(a).get(stream=stream, order=order, out=out, blocking=blocking)
     r = numpy.asarray(a, order=order)
     if out is not None:
         out[...] = r
