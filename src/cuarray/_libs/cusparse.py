@@ -244,3 +244,87 @@ def _zero_pivot(lib, h, info):
             raise
         return 0
     return pos
+
+
+_work_estimation_fn = []
+
+
+def _work_estimation():
+    """cusparseSpGEMM_workEstimation through ctypes on the function nvmath loaded. Its
+    bufferSize1 is in/out (the size asked for, then the size handed over with the
+    buffer); nvmath's binding keeps it output-only and passes an uninitialised size on
+    the second call, so that call goes around it."""
+    if not _work_estimation_fn:
+        import ctypes
+        from nvmath.bindings._internal import cusparse as loaded
+        from nvmath.bindings._internal.utils import FunctionNotFoundError
+        addr = loaded._inspect_function_pointer("__cusparseSpGEMM_workEstimation")
+        if not addr:
+            raise FunctionNotFoundError("function cusparseSpGEMM_workEstimation is not found")
+        p, i = ctypes.c_void_p, ctypes.c_int
+        proto = ctypes.CFUNCTYPE(i, p, i, i, p, p, p, p, p, i, i, p,
+                                 ctypes.POINTER(ctypes.c_size_t), p)
+        _work_estimation_fn.append(proto(addr))
+    return _work_estimation_fn[0]
+
+
+def spgemm(shape_a, a, shape_b, b):
+    """C = A @ B for CSR A and B given as (indptr, indices, data), int32 indices, one value
+    dtype, both with stored entries: C's (indptr, indices, data) with int32 indices, on
+    cuSPARSE's SpGEMM (ALG_DEFAULT). Reading C's size synchronises."""
+    import ctypes
+    from cuarray._core.ndarray import ndarray
+    lib = _lib()
+    h = get_handle()
+    dt = a[2].dtype
+    vt = CUDA_DTYPE[dt]
+    it = _INDEX_TYPE[numpy.dtype(numpy.int32)]
+    alpha, beta = one_zero(dt)
+    M, N = shape_a[0], shape_b[1]
+    args = (OP_N, OP_N, alpha)
+    alg = int(lib.SpGEMMAlg.DEFAULT)
+    ma = _sparse_descr(lib, "csr", shape_a, a[2].size, *a)
+    mb = mc = d = None
+    try:
+        mb = _sparse_descr(lib, "csr", shape_b, b[2].size, *b)
+        mc = lib.create_csr(M, N, 0, 0, 0, 0, it, it, INDEX_BASE_ZERO, vt)
+        d = lib.sp_gemm_create_descr()
+        tail = (beta, mc, vt, alg, d)
+        work, size1 = _work_estimation(), ctypes.c_size_t(0)
+        for buf in (None, True):
+            ws1 = _workspace(size1.value) if buf else None
+            status = work(h, *args, ma, mb, *tail, ctypes.byref(size1),
+                          ws1.data.ptr if buf else None)
+            if status:
+                raise lib.cuSPARSEError(status)
+        if _num_products(lib, d) > numpy.iinfo(numpy.int32).max:
+            raise lib.cuSPARSEError(int(lib.Status.NOT_SUPPORTED))  # C may not fit int32
+        size2 = numpy.zeros(1, dtype=numpy.uint64)
+        lib.sp_gemm_compute(h, *args, ma, mb, *tail, size2.ctypes.data, 0)
+        ws2 = _workspace(int(size2[0]))
+        lib.sp_gemm_compute(h, *args, ma, mb, *tail, size2.ctypes.data, ws2.data.ptr)
+        nnz = int(lib.sp_mat_get_size(mc)[2])
+        i32 = numpy.dtype(numpy.int32)
+        indptr = ndarray._alloc((M + 1,), i32)
+        indices, data = ndarray._alloc((nnz,), i32), ndarray._alloc((nnz,), dt)
+        lib.csr_set_pointers(mc, indptr.data.ptr, indices.data.ptr if nnz else 0,
+                             data.data.ptr if nnz else 0)
+        lib.sp_gemm_copy(h, *args, ma, mb, *tail)
+        del ws1, ws2   # back to the pool in stream order, after the copy
+        return indptr, indices, data
+    finally:
+        if d is not None:
+            lib.sp_gemm_destroy_descr(d)
+        for m in (mc, mb, ma):
+            if m is not None:
+                lib.destroy_sp_mat(m)
+
+
+def _num_products(lib, d):
+    """The products SpGEMM will form (0 where this cuSPARSE cannot tell: C is then
+    trusted to fit int32, as CuPy does)."""
+    from nvmath.bindings._internal.utils import FunctionNotFoundError
+    try:
+        return int(lib.sp_gemm_get_num_products(d))
+    except (FunctionNotFoundError, lib.cuSPARSEError):
+        return 0
