@@ -196,3 +196,26 @@ def test_spilu_matches_cupy_fill_factor_1(gpu_cp):
     ours = spla.spilu(_dev(h)).solve(cp.asarray(b)).get()
     theirs = cspla.spilu(csp.csc_matrix(h), fill_factor=1).solve(cupy.asarray(b)).get()
     np.testing.assert_allclose(ours, theirs, rtol=1e-10, atol=1e-12)
+
+
+@pytest.mark.parametrize("family", ["matrix", "array"])
+def test_factors_of_the_combined_lu(cp, family):
+    """L (unit lower) and U split from the one CSR matrix csrilu02 leaves, host-side logic
+    only (no cuSPARSE call)."""
+    from cuarray.scipy import sparse
+    from cuarray.scipy.sparse.linalg._spilu import _IncompleteLU
+    lu = np.array([[4.0, 1, 0, 0], [0.25, 3.75, 1, 0], [0, 0.5, 2, 1], [2, 0, 0.5, 5]])
+    make = sparse.csr_matrix if family == "matrix" else sparse.csr_array
+    ilu = _IncompleteLU(make(ssp.csr_matrix(lu)), family)
+    L, U = ilu.L, ilu.U
+    assert L.format == U.format == "csc" and ilu.shape == (4, 4)
+    assert (family == "array") == isinstance(L, sparse.sparray)
+    np.testing.assert_array_equal(L.toarray().get(), np.tril(lu, -1) + np.eye(4))
+    np.testing.assert_array_equal(U.toarray().get(), np.triu(lu))
+    assert ilu.nnz == L.nnz + U.nnz == 7 + 8
+    np.testing.assert_array_equal(ilu.perm_r.get(), np.arange(4))
+    assert ilu.perm_r.dtype == np.int32
+    with pytest.raises(ValueError, match="trans"):
+        ilu.solve(cp.ones(4), trans="C")
+    with pytest.raises(ValueError, match="incompatible"):
+        ilu.solve(cp.ones((5, 2)))
