@@ -219,3 +219,39 @@ def test_factors_of_the_combined_lu(cp, family):
         ilu.solve(cp.ones(4), trans="C")
     with pytest.raises(ValueError, match="incompatible"):
         ilu.solve(cp.ones((5, 2)))
+
+
+@pytest.mark.parametrize("trans", ["N", "T", "H"])
+def test_solve_composes_the_triangles(cp, trans, monkeypatch):
+    """solve's order of triangles and their parts for N, T and H, with a NumPy stand-in
+    for cuSPARSE's SpSV (which the GPU tests run)."""
+    import cuarray
+    from cuarray._libs import cusparse
+    from cuarray.scipy import sparse
+    from cuarray.scipy.sparse.linalg._spilu import _IncompleteLU
+
+    class StandIn:
+        def __init__(self, shape, indptr, indices, data, lower, unit):
+            T = ssp.csr_matrix((data.get(), indices.get(), indptr.get()), shape=shape)
+            T = np.tril(T.toarray()) if lower else np.triu(T.toarray())
+            if unit:
+                np.fill_diagonal(T, 1)
+            self.T = T
+
+        def solve(self, x, y):
+            y[...] = cuarray.asarray(np.linalg.solve(self.T, x.get()))
+
+    monkeypatch.setattr(cusparse, "TriangularSolve", StandIn)
+    lu = np.array([[4, 1, 0], [0.5, 3, 1j], [0, 0.25 - 1j, 2]])
+    L, U = np.tril(lu, -1) + np.eye(3), np.triu(lu)
+    A = L @ U
+    ilu = _IncompleteLU(sparse.csr_matrix(ssp.csr_matrix(lu)), "matrix")
+    b = np.array([[1.0, 2j], [-1, 0.5], [3, 1]])
+    op = {"N": A, "T": A.T, "H": A.conj().T}[trans]
+    x = ilu.solve(cp.asarray(b), trans=trans)
+    np.testing.assert_allclose(x.get(), np.linalg.solve(op, b), rtol=1e-12)
+    x1 = ilu.solve(cp.asarray(b[:, 0]), trans=trans)
+    np.testing.assert_allclose(x1.get(), np.linalg.solve(op, b[:, 0]), rtol=1e-12)
+    diag = _IncompleteLU(sparse.csr_matrix(ssp.diags([2.0, 4.0]).tocsr()), "matrix")
+    np.testing.assert_allclose(diag.solve(cp.asarray([1.0, 1.0]), trans=trans).get(),
+                               [0.5, 0.25])

@@ -54,23 +54,20 @@ class _IncompleteLU(SuperLU):
         return arange(self.shape[0], dtype=numpy.int32)
 
     def _triangles(self, trans):
-        """The two TriangularSolves applied in order for op(A) = op(L U)."""
+        """The two triangular solves applied in order for op(A) = op(L U), each on its
+        own triangle of the factors (SpSV reads nothing else)."""
         t = self._solvers.get(trans)
         if t is None:
-            from cuarray._libs.cusparse import TriangularSolve
+            from cuarray.scipy.sparse._combine import tril, triu
             lu = self._lu
             if trans == "N":      # A = L U: L (unit lower) first, then U
-                parts = ((lu, True, True), (lu, False, False))
+                parts = ((tril(lu, -1, "csr"), True, True), (triu(lu, 0, "csr"), False, False))
             else:                 # A^T = U^T L^T: U^T is lower, L^T is unit upper
                 lu = lu.T.tocsr()
                 if trans == "H":
                     lu = lu.conj()
-                lu.sort_indices()
-                parts = ((lu, True, False), (lu, False, True))
-            t = self._solvers[trans] = [
-                TriangularSolve(m.shape, m.indptr.astype(numpy.int32, copy=False),
-                                m.indices.astype(numpy.int32, copy=False), m.data, lower,
-                                unit) for m, lower, unit in parts]
+                parts = ((tril(lu, 0, "csr"), True, False), (triu(lu, 1, "csr"), False, True))
+            t = self._solvers[trans] = [_triangle(*p) for p in parts]
         return t
 
     def solve(self, rhs, trans="N"):
@@ -105,6 +102,25 @@ class _IncompleteLU(SuperLU):
             else:
                 out[:, j] = x
         return out
+
+
+class _Identity:
+    """A unit triangle with nothing off its diagonal."""
+
+    @staticmethod
+    def solve(x, y):
+        y[...] = x
+
+
+def _triangle(T, lower, unit):
+    """solve(x, y): y = T^-1 x on cuSPARSE's SpSV, analysed on the first call; a unit
+    triangle without off-diagonal entries is the identity."""
+    if unit and T.nnz == 0:
+        return _Identity
+    from cuarray._libs.cusparse import TriangularSolve
+    T.sort_indices()
+    return TriangularSolve(T.shape, T.indptr.astype(numpy.int32, copy=False),
+                           T.indices.astype(numpy.int32, copy=False), T.data, lower, unit)
 
 
 def spilu(A, drop_tol=None, fill_factor=None, drop_rule=None, permc_spec=None,
