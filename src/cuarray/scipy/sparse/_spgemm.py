@@ -34,6 +34,8 @@ def cusparse_matmul(A, B, dtype):
     i32 = numpy.dtype(numpy.int32)
 
     def parts(X):
+        # Sorted rows, as cuSPARSE's CSR routines expect (known after the first check).
+        X = X if X.has_sorted_indices else X.sorted_indices()
         return (X.indptr.astype(i32, order="C", copy=False),
                 X.indices.astype(i32, order="C", copy=False),
                 X.data.astype(dtype, order="C", copy=False))
