@@ -76,6 +76,12 @@ def test_spgemm_cusparse_drops_zeros_sorts_and_keeps_formats(gpu_cp, spgemm_call
     C = _dev(x) @ _dev(y)      # (0, 0) cancels exactly: SciPy stores no zero
     assert spgemm_calls and C.nnz == 3
     _check(C, x @ y, np.float64)
+    # stored entries on both sides and no product at all
+    e0 = ssp.csr_matrix(([1.0], ([0], [0])), shape=(2, 2))
+    e1 = ssp.csr_matrix(([1.0], ([1], [1])), shape=(2, 2))
+    E = _dev(e0) @ _dev(e1)
+    assert E.nnz == 0 and E.shape == (2, 2)
+    np.testing.assert_array_equal(E.indptr.get(), [0, 0, 0])
     # a zero stored in an operand
     z = ssp.csr_matrix((np.array([0.0, 2.0]), np.array([0, 1]), np.array([0, 1, 2])),
                        shape=(2, 2))
