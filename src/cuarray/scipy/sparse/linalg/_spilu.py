@@ -4,9 +4,9 @@
 The factorization is ILU(0) with cuSPARSE's csrilu02: L and U keep exactly A's pattern
 (no fill-in, no pivoting), which is what CuPy computes on the GPU with fill_factor=1.
 SciPy's (and CuPy's default) ILUTP keeps fill-in by drop_tol/fill_factor; where A has no
-fill-in to keep (tridiagonal, triangular, block-diagonal with such blocks, a banded matrix
-of bandwidth one) both are the exact LU. Solves are two cuSPARSE SpSV triangular solves,
-each analysed once per factorization.
+fill-in to keep (tridiagonal, triangular, or block-diagonal with such blocks) both are
+the exact LU. Solves are two cuSPARSE SpSV triangular solves, analysed once per
+factorization and `trans`.
 """
 import warnings
 
