@@ -39,7 +39,9 @@ def _dev(h):
 @pytest.mark.parametrize("dtype", [np.int8, np.uint16, np.int32, np.int64, np.bool_,
                                    np.float16, np.float32, np.float64, np.complex64,
                                    np.complex128])
-def test_factor_dtype_is_scipys(dtype):
+def test_factor_dtype_is_scipys(cp, dtype):
+    # Host logic, under `cp` all the same: scipy.sparse.linalg's modules bind the host
+    # emulation's stand-ins when first imported, as in every other test that imports them.
     from cuarray.scipy.sparse.linalg._spilu import _factor_dtype
     expect = {np.float16: np.float32}.get(dtype)
     if expect is None:
