@@ -2,7 +2,7 @@
 `cupyx.cusparse`).
 
 Matrices are `cuarray.scipy.sparse` matrices; products run on cuSPARSE's generic API
-(SpMV, SpMM) and the conversions on the sparse formats' own device code.
+(SpMV, SpMM, SpGEMM) and the conversions on the sparse formats' own device code.
 """
 import numpy
 
@@ -10,9 +10,9 @@ import cuarray
 from cuarray._core.ndarray import ndarray
 from cuarray._libs import cusparse as _lib
 
-_AVAILABLE = {"spmv", "spmm", "spgemm", "csrgeam", "csrgeam2", "csr2dense", "csc2dense",
-              "dense2csr", "dense2csc", "csr2csc", "csc2csr", "csr2coo", "coo2csr", "csrsort",
-              "cscsort", "coosort"}
+_AVAILABLE = {"spmv", "spmm", "spgemm", "csrgemm2", "csrgeam", "csrgeam2", "csr2dense",
+              "csc2dense", "dense2csr", "dense2csc", "csr2csc", "csc2csr", "csr2coo", "coo2csr",
+              "csrsort", "cscsort", "coosort"}
 
 
 def _sparse():
@@ -107,6 +107,23 @@ def spgemm(a, b, alpha=1):
             raise TypeError(f"spgemm takes sparse matrices, not {type(x).__name__}")
     c = (a.tocsr() @ b.tocsr()).tocsr()
     return c * alpha if alpha != 1 else c
+
+
+def csrgemm2(a, b, d=None, alpha=1, beta=1):
+    """alpha * A @ B + beta * D for CSR A, B and (optional) D: a CSR matrix, the product
+    on cuSPARSE's SpGEMM (CuPy's name from the legacy API)."""
+    sp = _sparse()
+    for x in (a, b) if d is None else (a, b, d):
+        if not sp.isspmatrix_csr(x):
+            raise TypeError(f"csrgemm2 takes CSR matrices, not {type(x).__name__}")
+    if a.shape[1] != b.shape[0]:
+        raise ValueError(f"csrgemm2: inner dimensions differ, {a.shape} and {b.shape}")
+    c = spgemm(a, b, alpha)
+    if d is None:
+        return c
+    if d.shape != c.shape:
+        raise ValueError(f"csrgemm2: d has shape {d.shape}, the product {c.shape}")
+    return csrgeam(c, d, 1, beta)
 
 
 def csrgeam(a, b, alpha=1, beta=1):

@@ -174,6 +174,17 @@ def test_conversions_and_products():
         2 * d - e)
     numpy.testing.assert_allclose(cusparse.spgemm(csr, cusparse.dense2csr(x.T.copy()),
                                                   alpha=0.5).toarray().get(), 0.5 * d @ d.T)
+    dt = cusparse.dense2csr(x.T.copy())
+    sq = sparse.csr_matrix(cuarray.asarray(e @ e.T))
+    numpy.testing.assert_allclose(cusparse.csrgemm2(csr, dt).toarray().get(), d @ d.T)
+    numpy.testing.assert_allclose(
+        cusparse.csrgemm2(csr, dt, sq, alpha=2, beta=-0.5).toarray().get(),
+        2 * d @ d.T - 0.5 * sq.toarray().get())
+    assert cusparse.check_availability("csrgemm2")
+    with pytest.raises(ValueError, match="inner"):
+        cusparse.csrgemm2(csr, csr)
+    with pytest.raises(TypeError):
+        cusparse.csrgemm2(csr, csc)
     perm = sparse.coo_matrix((cuarray.asarray([1.0, 2.0, 3.0]),
                               (cuarray.asarray([2, 0, 1]), cuarray.asarray([0, 1, 0]))),
                              shape=(3, 2))

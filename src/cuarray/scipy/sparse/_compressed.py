@@ -335,6 +335,11 @@ class _compressed_matrix(_spbase):
         M, Kn = A.shape[0], B.shape[1]
         dt = numpy.result_type(A.dtype, B.dtype)
         from cuarray.scipy.sparse import _spgemm
+        parts = _spgemm.cusparse_matmul(A, B, dt)
+        if parts is not None:
+            res = self._cls("csr")._from_parts(*parts, (M, Kn))
+            _spgemm.canonical(res)
+            return res.tocsc() if self._major == 1 else res
         parts = _spgemm.matmul(A, B, dt)
         if parts is not None:
             indptr, indices, data = parts

@@ -1,4 +1,5 @@
-"""Sparse @ sparse for CSR operands, sorting each output row on its own.
+"""Sparse @ sparse for CSR operands: cuSPARSE's SpGEMM where it computes the dtype, else
+cuarray's own kernels, sorting each output row on its own.
 
 Every product a_ik * b_kj lands in its row r of a padded (M, L) table, L the longest
 row's product count; sorting the table's rows by column (cuarray's shared-memory sort
@@ -16,6 +17,59 @@ from cuarray.scipy.sparse import _kernels as K
 from cuarray.scipy.sparse._select import _ends, _with_zero, run_lengths
 
 _i64 = K._i64
+_cusparse_failed = False
+
+
+def cusparse_matmul(A, B, dtype):
+    """(data, indices, indptr) of A @ B for CSR A and B on cuSPARSE's SpGEMM, or None where
+    it does not run: values other than float32/64 and complex64/128, sizes past int32, no
+    stored entries, or a refusal by cuSPARSE (a library that cannot load is not asked
+    again). Its result may hold zeros and unsorted rows: see `canonical`."""
+    global _cusparse_failed
+    from cuarray._libs import cusparse
+    M, Kd, N = A.shape[0], A.shape[1], B.shape[1]
+    if (_cusparse_failed or not cusparse.supports(dtype) or not A.nnz or not B.nnz
+            or max(M, Kd, N, A.nnz, B.nnz) >= 2 ** 31 - 1):
+        return None
+    i32 = numpy.dtype(numpy.int32)
+
+    def parts(X):
+        # Sorted rows, as cuSPARSE's CSR routines expect (known after the first check).
+        X = X if X.has_sorted_indices else X.sorted_indices()
+        return (X.indptr.astype(i32, order="C", copy=False),
+                X.indices.astype(i32, order="C", copy=False),
+                X.data.astype(dtype, order="C", copy=False))
+    try:
+        indptr, indices, data = cusparse.spgemm(A.shape, parts(A), B.shape, parts(B))
+    except cusparse.errors() as e:
+        if not isinstance(e, cusparse.status_error()):
+            _cusparse_failed = True
+        return None
+    return data, indices, indptr
+
+
+def canonical(C):
+    """SciPy's form of a product, in place: no stored zeros (exact cancellation, or zeros
+    stored in the operands), indices sorted. One pass over the rows reads whether that
+    holds already (a synchronisation); only where it does not are zeros dropped and rows
+    sorted."""
+    from cuarray._core._reductions import all as _all
+    if C.nnz:
+        it, jt, vt = C.indptr.dtype, C.indices.dtype, C.data.dtype
+        op = K._op(("spgemm_canon", it.char, jt.char, vt.char), lambda: (
+            f"cuarray_sp_spgemm_canonical_{K._chars(it, jt, vt)}",
+            [Param("p", "raw", it), Param("q", "raw", jt), Param("v", "raw", vt),
+             Param("f", "out", _i64)],
+            "long long ok = 1; const long long b = p[i], e = p[i + 1]; "
+            "for (long long j = b; j < e; ++j) "
+            "if (!cuarray_nonzero(v[j]) || (j > b && q[j - 1] >= q[j])) { ok = 0; break; } "
+            "f = ok;"))
+        flags = K._empty((C.shape[0],), _i64)
+        op.launch([C.indptr, C.indices, C.data, flags])
+        if not bool(_all(flags)):
+            C.eliminate_zeros()
+            C.sort_indices()
+    C.has_canonical_format = True   # SpGEMM forms each (row, column) once
 
 
 def matmul(A, B, dtype):

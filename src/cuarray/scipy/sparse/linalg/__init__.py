@@ -8,6 +8,7 @@ from cuarray.scipy.sparse.linalg._krylov import cgs, gmres, minres  # noqa: F401
 from cuarray.scipy.sparse.linalg._lobpcg import lobpcg  # noqa: F401
 from cuarray.scipy.sparse.linalg._lsq import lsmr, lsqr  # noqa: F401
 from cuarray.scipy.sparse.linalg._norm import matrix_power, norm  # noqa: F401
+from cuarray.scipy.sparse.linalg._spilu import spilu  # noqa: F401
 from cuarray.scipy.sparse.linalg._superlu import SuperLU, splu  # noqa: F401
 from cuarray.scipy.sparse.linalg._solve import (  # noqa: F401
     MatrixRankWarning, factorized, spsolve, spsolve_triangular)
@@ -15,4 +16,4 @@ from cuarray.scipy.sparse.linalg._solve import (  # noqa: F401
 __all__ = ["LinearOperator", "aslinearoperator", "cg", "cgs", "gmres", "minres", "lsqr",
            "lsmr", "eigsh", "svds", "lobpcg", "norm", "matrix_power", "spsolve",
            "spsolve_triangular",
-           "factorized", "splu", "SuperLU", "MatrixRankWarning"]
+           "factorized", "splu", "spilu", "SuperLU", "MatrixRankWarning"]

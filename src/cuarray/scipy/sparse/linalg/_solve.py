@@ -90,8 +90,8 @@ def _csrlsvqr(A, b, x, tol):
 def spsolve_triangular(A, b, lower=True, overwrite_A=False, overwrite_b=False,
                        unit_diagonal=False):
     """Solve A x = b for triangular sparse A (cuarray version of
-    `scipy.sparse.linalg.spsolve_triangular`) with cuSPARSE's SpSV, one column of b at a
-    time. Only A's `lower` (or upper) triangle is read. A zero on the diagonal raises
+    `scipy.sparse.linalg.spsolve_triangular`) with cuSPARSE's SpSV, analysed once and
+    solved one column of b at a time. Only A's `lower` (or upper) triangle is read. A zero on the diagonal raises
     LinAlgError (reading whether there is one synchronises). The result's dtype is
     SciPy's: A's dtype promoted with float32, then with b's (float32 stays float32).
     """
@@ -122,11 +122,13 @@ def spsolve_triangular(A, b, lower=True, overwrite_A=False, overwrite_b=False,
     x = empty(b.shape, dtype=dt)
     if M == 0 or x.size == 0:
         return x
+    solver = cusparse.TriangularSolve(A.shape, A.indptr, A.indices, A.data, lower,
+                                      unit_diagonal)   # analysed once for all columns
     cols = [b] if b.ndim == 1 else [b[:, j] for j in range(b.shape[1])]
     for j, col in enumerate(cols):
         rhs = col.astype(dt, order="C", copy=True)
         out = empty((M,), dtype=dt)
-        cusparse.spsv(A.shape, A.indptr, A.indices, A.data, rhs, out, lower, unit_diagonal)
+        solver.solve(rhs, out)
         if b.ndim == 1:
             x = out
         else:
