@@ -101,18 +101,22 @@ def nvtx_available():
     return bool(_load())
 
 
-def range_push(message, argb_color=None):
-    """Open a nested NVTX range; `argb_color` is 0xAARRGGBB or None for no color."""
-    lib = _load()
-    if not lib:
-        return
+def _emit(plain, extended, message, argb_color):
+    """Call NVTX's ASCII entry point, or its attribute form when a colour is given."""
     msg = str(message).encode()
     if argb_color is None:
-        lib.nvtxRangePushA(msg)
+        plain(msg)
         return
     attr = _EventAttributes(version=2, size=ctypes.sizeof(_EventAttributes), colorType=_ARGB,
                             color=int(argb_color) & 0xFFFFFFFF, messageType=_ASCII, message=msg)
-    lib.nvtxRangePushEx(ctypes.byref(attr))
+    extended(ctypes.byref(attr))
+
+
+def range_push(message, argb_color=None):
+    """Open a nested NVTX range; `argb_color` is 0xAARRGGBB or None for no color."""
+    lib = _load()
+    if lib:
+        _emit(lib.nvtxRangePushA, lib.nvtxRangePushEx, message, argb_color)
 
 
 def range_pop():
@@ -125,12 +129,5 @@ def range_pop():
 def mark(message, argb_color=None):
     """An instantaneous NVTX marker; `argb_color` is 0xAARRGGBB or None for no color."""
     lib = _load()
-    if not lib:
-        return
-    msg = str(message).encode()
-    if argb_color is None:
-        lib.nvtxMarkA(msg)
-        return
-    attr = _EventAttributes(version=2, size=ctypes.sizeof(_EventAttributes), colorType=_ARGB,
-                            color=int(argb_color) & 0xFFFFFFFF, messageType=_ASCII, message=msg)
-    lib.nvtxMarkEx(ctypes.byref(attr))
+    if lib:
+        _emit(lib.nvtxMarkA, lib.nvtxMarkEx, message, argb_color)
