@@ -311,6 +311,24 @@ def test_warm_calls_leave_empty_arrays_to_the_general_path(cp):
         _check(f(e, 3), numpy.zeros(0, numpy.int8))
 
 
+def test_warm_reductions_match_numpy(cp):
+    f = cp.fuse(lambda x, y: cp.sum((x - y) ** 2))
+    g = cp.fuse(lambda x: cp.max(x * 2, axis=1, keepdims=True))
+    rng = numpy.random.default_rng(14)
+    for shape in ((3000,), (3000,), (3000,), (7,), (7,)):  # 3000: split in two passes
+        xn, yn = rng.random(shape, dtype=numpy.float32), rng.random(shape, dtype=numpy.float32)
+        got = f(cp.asarray(xn), cp.asarray(yn))
+        _check(got, numpy.sum((xn - yn) ** 2, dtype=numpy.float32), rtol=1e-5)
+    (w,) = f._warm.values()
+    assert set(w.plans) == {(3000,), (7,)}
+    for _ in range(3):
+        mn = rng.random((5, 6))
+        _check(g(cp.asarray(mn)), numpy.max(mn * 2, axis=1, keepdims=True))
+    e = cp.zeros((0, 6))
+    with pytest.raises(ValueError, match="zero-size"):   # still the general path's error
+        g(e.T)
+
+
 def _mixed(x, y, s):
     return _xp.where(x > y, _xp.sin(x) * s, (x - y) ** 2).astype(_xp.float64)  # noqa: F821
 
