@@ -103,6 +103,14 @@ def test_grid_stride_loops_against_numpy(cp):
     out = cp.zeros(1000, f32)
     k_saxpy((3,), (64,), (numpy.float32(2.5), cp.asarray(xn), cp.asarray(yn), out, 1000))
     numpy.testing.assert_allclose(out.get(), numpy.float32(2.5) * xn + yn, rtol=1e-6)
+    out2 = cp.zeros(1000, f32)   # grid and block as a list, an int and a NumPy array
+    k_saxpy([2], numpy.array([32]), (numpy.float32(2.5), cp.asarray(xn), cp.asarray(yn), out2,
+                                     1000))
+    k_saxpy(1, 64, (numpy.float32(1), cp.asarray(xn), cp.asarray(yn), out, 1000))
+    numpy.testing.assert_allclose(out2.get(), numpy.float32(2.5) * xn + yn, rtol=1e-6)
+    numpy.testing.assert_allclose(out.get(), xn + yn, rtol=1e-6)
+    with pytest.raises(ValueError, match="block"):
+        k_saxpy(1, (0,), (numpy.float32(1), cp.asarray(xn), cp.asarray(yn), out, 1000))
     sums = cp.zeros(8, f32)
     k_strided_sum((1,), (8,), (cp.asarray(xn), sums, 1000, 8))
     numpy.testing.assert_allclose(sums.get(), [xn[t::8].sum() for t in range(8)], rtol=1e-5)
