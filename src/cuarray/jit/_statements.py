@@ -264,7 +264,8 @@ class Statements:
         i = self.fresh("_i")
         if isinstance(step, Const):
             test = f"{i} < {stop_c}" if int(step.value) > 0 else f"{i} > {stop_c}"
-        elif step.type.kind == "u":  # an unsigned step counts up (CuPy's rule too)
+        elif isinstance(step.type, numpy.dtype) and step.type.kind == "u":
+            # an unsigned step counts up (CuPy's rule too)
             test = f"{i} < {stop_c}"
         else:
             test = f"({step_c} > 0 ? {i} < {stop_c} : {i} > {stop_c})"
