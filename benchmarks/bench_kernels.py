@@ -96,12 +96,14 @@ def _block_sum(x, out, size):
         acc += x[i]
     smem[tid] = acc
     jit.syncthreads()  # noqa: F821
-    s = 128
+    # An unsigned step, as `tid` is: CuPy's jit (mode='cuda') types a Python int as int32
+    # and refuses the int32 -> uint32 cast that `tid + s` and `s //= 2` would need.
+    s = numpy.uint32(128)
     while s > 0:
         if tid < s:
             smem[tid] += smem[tid + s]
         jit.syncthreads()  # noqa: F821
-        s //= 2
+        s = s // numpy.uint32(2)
     if tid == 0:
         jit.atomic_add(out, 0, smem[0])  # noqa: F821
 

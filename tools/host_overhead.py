@@ -70,6 +70,8 @@ def rows(cp, np):
     idx = cp.zeros(100, np.int64)
     k = cp.RawKernel(r'extern "C" __global__ void k(float* x, int n) {}', "k")
     ek = cp.ElementwiseKernel("T x, T y", "T z", "z = x + y", "host_overhead_add")
+    fused = cp.fuse(lambda x, y: (x - y) * (x - y))
+    fused_sum = cp.fuse(lambda x, y: cp.sum((x - y) ** 2))
     return {
         "a + b": lambda: a + b,
         "a * 2.0": lambda: a * 2.0,
@@ -81,6 +83,8 @@ def rows(cp, np):
         "empty(1000)": lambda: cp.empty(1000, np.float32),
         "RawKernel call": lambda: k((1,), (32,), (a, np.int32(1000))),
         "ElementwiseKernel": lambda: ek(a, b),
+        "fused (x - y)*(x - y)": lambda: fused(a, b),
+        "fused sum((x - y)**2)": lambda: fused_sum(a, b),
         "a.reshape(10, 100)": lambda: a.reshape(10, 100),
         "moveaxis + reshape": lambda: cp.moveaxis(t, 0, -1).reshape(8, 64),
         "m.T": lambda: m.T,

@@ -272,6 +272,63 @@ def test_warm_calls_with_scalars(cp):
     assert len(f._warm) == 4
 
 
+def test_warm_calls_complex_scalars_tuples_and_alignment(cp):
+    rng = numpy.random.default_rng(13)
+    xn = _rand(rng, (9,), numpy.complex64)
+    x = cp.asarray(xn)
+    f = cp.fuse(lambda v, s, t: v * s + t)
+    for _ in range(3):  # a complex scalar is passed as two values, after a float one
+        _check(f(x, 1.5 - 2j, 0.25), xn * (1.5 - 2j) + 0.25)
+    g = cp.fuse(lambda a, b: (a + b, a * b))
+    an, bn = _rand(rng, (2, 17), numpy.float32), _rand(rng, (2, 17), numpy.float32)
+    a, b = cp.asarray(an), cp.asarray(bn)
+    for _ in range(3):
+        s, p = g(a, b)
+        _check(s, an + bn)
+        _check(p, an * bn)
+    fn = _rand(rng, (33,), numpy.float32)
+    full = cp.asarray(fn)
+    for _ in range(3):  # 4 bytes past an aligned block: the unaligned kernel
+        s, p = g(full[1:], full[:-1])
+        _check(s, fn[1:] + fn[:-1])
+        _check(p, fn[1:] * fn[:-1])
+    w = g._warm[(1, numpy.dtype(numpy.float32), numpy.dtype(numpy.float32))]
+    assert w.flat[0] is not None and w.flat[1] is None   # [unaligned, aligned] kernels
+    h = cp.fuse(lambda v: (v * 2,))
+    for _ in range(2):
+        (r,) = h(x)
+        _check(r, xn * 2)
+
+
+def test_warm_calls_leave_empty_arrays_to_the_general_path(cp):
+    f = cp.fuse(lambda x, s: x + s)
+    xn = numpy.arange(5, dtype=numpy.int8)
+    x = cp.asarray(xn)
+    for _ in range(2):
+        _check(f(x, 3), xn + 3)
+    e = cp.zeros(0, dtype=cp.int8)
+    for _ in range(2):
+        _check(f(e, 3), numpy.zeros(0, numpy.int8))
+
+
+def test_warm_reductions_match_numpy(cp):
+    f = cp.fuse(lambda x, y: cp.sum((x - y) ** 2))
+    g = cp.fuse(lambda x: cp.max(x * 2, axis=1, keepdims=True))
+    rng = numpy.random.default_rng(14)
+    for shape in ((3000,), (3000,), (3000,), (7,), (7,)):  # 3000: split in two passes
+        xn, yn = rng.random(shape, dtype=numpy.float32), rng.random(shape, dtype=numpy.float32)
+        got = f(cp.asarray(xn), cp.asarray(yn))
+        _check(got, numpy.sum((xn - yn) ** 2, dtype=numpy.float32), rtol=1e-5)
+    (w,) = f._warm.values()
+    assert set(w.plans) == {(3000,), (7,)}
+    for _ in range(3):
+        mn = rng.random((5, 6))
+        _check(g(cp.asarray(mn)), numpy.max(mn * 2, axis=1, keepdims=True))
+    e = cp.zeros((0, 6))
+    with pytest.raises(ValueError, match="zero-size"):   # still the general path's error
+        g(e.T)
+
+
 def _mixed(x, y, s):
     return _xp.where(x > y, _xp.sin(x) * s, (x - y) ** 2).astype(_xp.float64)  # noqa: F821
 

@@ -69,6 +69,55 @@ def test_translation_and_compile():
     assert "#pragma unroll 4" in src and "#pragma unroll" in src
 
 
+@jit.rawkernel()
+def k_saxpy(a, x, y, out, size):
+    tid = jit.blockIdx.x * jit.blockDim.x + jit.threadIdx.x
+    for i in range(tid, size, jit.gridDim.x * jit.blockDim.x):
+        out[i] = a * x[i] + y[i]
+
+
+@jit.rawkernel()
+def k_strided_sum(x, out, size, step):
+    acc = x[0] * 0
+    for i in range(jit.threadIdx.x, size, step):
+        acc += x[i]
+    out[jit.threadIdx.x] = acc
+
+
+def test_grid_stride_loops_are_lean():
+    src, name = translate_kernel(k_saxpy._func, (f32, Array(f32, 1), Array(f32, 1),
+                                                 Array(f32, 1), i64))
+    assert compile_cubin(src, arch="sm_90", name=name)[0]
+    loop = src[src.index("for (long long"):]
+    # an unsigned step (grid size) counts up; a loop storing to an argument is not unrolled
+    assert "? " not in loop.split("{")[0] and "#pragma unroll 1\n" in src
+    src, _ = translate_kernel(k_strided_sum._func, (Array(f32, 1), Array(f32, 1), i64, i64))
+    head = src[src.index("for (long long"):].split("{")[0]
+    assert "> 0 ?" in head           # a signed step may count down
+    assert "#pragma unroll" not in src  # loads alone: NVRTC may unroll and batch them
+
+
+def test_grid_stride_loops_against_numpy(cp):
+    rng = numpy.random.default_rng(4)
+    xn, yn = rng.random(1000, dtype=f32), rng.random(1000, dtype=f32)
+    out = cp.zeros(1000, f32)
+    k_saxpy((3,), (64,), (numpy.float32(2.5), cp.asarray(xn), cp.asarray(yn), out, 1000))
+    numpy.testing.assert_allclose(out.get(), numpy.float32(2.5) * xn + yn, rtol=1e-6)
+    out2 = cp.zeros(1000, f32)   # grid and block as a list, an int and a NumPy array
+    k_saxpy([2], numpy.array([32]), (numpy.float32(2.5), cp.asarray(xn), cp.asarray(yn), out2,
+                                     1000))
+    k_saxpy(1, 64, (numpy.float32(1), cp.asarray(xn), cp.asarray(yn), out, 1000))
+    numpy.testing.assert_allclose(out2.get(), numpy.float32(2.5) * xn + yn, rtol=1e-6)
+    numpy.testing.assert_allclose(out.get(), xn + yn, rtol=1e-6)
+    with pytest.raises(ValueError, match="block"):
+        k_saxpy(1, (0,), (numpy.float32(1), cp.asarray(xn), cp.asarray(yn), out, 1000))
+    sums = cp.zeros(8, f32)
+    k_strided_sum((1,), (8,), (cp.asarray(xn), sums, 1000, 8))
+    numpy.testing.assert_allclose(sums.get(), [xn[t::8].sum() for t in range(8)], rtol=1e-5)
+    k_strided_sum((1,), (8,), (cp.asarray(xn), sums, 1000, -1))   # counts down: no iteration
+    numpy.testing.assert_array_equal(sums.get(), numpy.zeros(8, f32))
+
+
 def test_one_kernel_per_argument_types():
     k = jit.rawkernel()(k_generic._func)
     a = k._source((Array(f32, 1), Array(f32, 1), f32))[0]

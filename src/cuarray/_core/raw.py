@@ -116,6 +116,21 @@ _sigs = {}       # tuple of argument types -> (packer, converters)
 _dims_cache = {}
 
 
+def launch_dims(v, what):
+    """`_dims(v, what)`, remembered for hashable `v` (launches look it up in `_dims_cache`)."""
+    if type(v) is list:
+        v = tuple(v)
+    try:
+        t = _dims_cache.get(v)
+    except TypeError:   # unhashable, e.g. a NumPy array of dimensions
+        return _dims(v, what)
+    if t is None:
+        t = _dims(v, what)
+        if len(_dims_cache) < 1024:
+            _dims_cache[v] = t
+    return t
+
+
 def _signature(args):
     """Packer and per-argument converters for one tuple of argument types."""
     from cuarray._core.ndarray import ndarray
@@ -177,20 +192,12 @@ def _go(fn, packer, vals, grid, block, args, shared_mem, stream, cooperative):
     except Exception as e:  # struct.error: a value does not fit its C type
         raise TypeError(f"cannot pass kernel arguments {args!r}: {e}") from None
     sp = _stream.current_stream_ptr() if stream is None else stream.ptr
-    if type(grid) is list:
-        grid = tuple(grid)
-    if type(block) is list:
-        block = tuple(block)
-    g = _dims_cache.get(grid)
+    g = _dims_cache.get(grid) if type(grid) is tuple else None
     if g is None:
-        g = _dims(grid, "grid")
-        if len(_dims_cache) < 1024:
-            _dims_cache[grid] = g
-    b = _dims_cache.get(block)
+        g = launch_dims(grid, "grid")
+    b = _dims_cache.get(block) if type(block) is tuple else None
     if b is None:
-        b = _dims(block, "block")
-        if len(_dims_cache) < 1024:
-            _dims_cache[block] = b
+        b = launch_dims(block, "block")
     if cooperative:
         fn.launch_cooperative(g, b, addr, shared_mem, sp)
     else:

@@ -145,11 +145,15 @@ class ReduceOp:
                    sum((n - 1) * abs(s2[d]) for d, n in enumerate(rdims))
                    for s, s2 in zip(kst[:len(ins)], rst)] + [0])
         idx64 = M * max(N, 1) > _INT32_MAX - 4096 or lim > _INT32_MAX
-        key = (row, block, nk, nr, idx64, S > 1,
+        # Fewer than 32 outputs: the second pass gives each output a block of 256 threads
+        # (see generate), not one of the eight thread rows of a 32-output column block.
+        frow = S > 1 and M < 32
+        key = (row, block, nk, nr, idx64, S > 1, frow,
                tuple([a.dtype.char for p, a in zip(self.params, args) if p.role in ("in", "out")]))
         entry = self._kernels.get(key)
         if entry is None:
-            entry = self._kernels[key] = self._build(key, args, nk, nr, row, block, idx64, S > 1)
+            entry = self._kernels[key] = self._build(key, args, nk, nr, row, block, idx64, S > 1,
+                                                     frow)
         fn, packer, fin, fpacker = entry
         # Argument templates: `fill` lists the slots filled per call from args[k] (a pointer
         # or a scalar); the partial buffer is allocated per call.
@@ -188,12 +192,12 @@ class ReduceOp:
             geom = ((grid_x, S, 1), (block, 1, 1))
         else:
             geom = ((grid_x, S, 1), (32, 8, 1))
-        fgeom = (((M + 31) // 32, 1, 1), (32, 8, 1))
+        fgeom = ((M, 1, 1), (256, 1, 1)) if frow else (((M + 31) // 32, 1, 1), (32, 8, 1))
         return _Plan(fn, packer, vals, fill, geom, partial_at, S, M * S * self.acc_bytes,
                      fin, fpacker, fvals, ffill, fgeom, fpartial_at)
 
-    def _build(self, key, args, nk, nr, row, block, idx64, split):
-        src, kinds, fkinds = generate(self, args, nk, nr, row, block, idx64, split)
+    def _build(self, key, args, nk, nr, row, block, idx64, split, frow=False):
+        src, kinds, fkinds = generate(self, args, nk, nr, row, block, idx64, split, frow)
         mod = compile_module(src, self.options, name=self.name)
         fn = mod.get_function(self.name)
         fin = mod.get_function(self.name + "_final") if split else None
@@ -285,7 +289,10 @@ def _collapse(shape, strides_list, ref_idx):
     return collapse_dims([shape[d] for d in dims], [[st[d] for d in dims] for st in strides_list])
 
 
-def generate(op, args, nk, nr, row, block, idx64, split):
+def generate(op, args, nk, nr, row, block, idx64, split, frow=False):
+    """CUDA source and argument kinds of the reduction kernel (and of its second pass
+    `<name>_final` when `split`; `frow`: that pass reads each output's partials with a block
+    of 256 threads, for fewer than 32 outputs)."""
     I = "long long" if idx64 else "int"
     ik = "q" if idx64 else "i"
     sig, kinds = [], []
@@ -373,13 +380,7 @@ def generate(op, args, nk, nr, row, block, idx64, split):
         body += ["    " + x for x in in_k_offsets("_m")]
         body.append(f"    type_reduce a = {op.identity};")
         body += ["    " + x for x in _unrolled("_jbeg + threadIdx.x", f"{block}", I, in_r_offsets, load_lines, op)]
-        body.append("    _s[_tid] = a;")
-        body.append("    __syncthreads();")
-        s = block // 2
-        while s >= 1:
-            body.append(f"    if (_tid < {s}) {{ type_reduce b = _s[_tid + {s}]; a = _s[_tid]; _s[_tid] = REDUCE(a, b); }}")
-            body.append("    __syncthreads();" if s > 16 else "    __syncwarp();")
-            s //= 2
+        body += _row_tree("    ", block)
         body.append("    if (_tid == 0) {")
         body.append("      a = _s[0];")
         body.append("      if (_partial) { _partial[(long long)blockIdx.y * _M + _m] = a; } else {")
@@ -404,7 +405,26 @@ def generate(op, args, nk, nr, row, block, idx64, split):
         body.append("    }")
         body.append("  }")
     body.append("}")
-    if split:
+    if split and frow:
+        # A few outputs, each with up to 1024 partials: 256 threads read them with
+        # independent loads (a column block had 8 threads per output, 128 loads each).
+        body.append(f'extern "C" __global__ void {op.name}_final({", ".join(fsig)}) {{')
+        body.append("  __shared__ __align__(16) unsigned char _smem[256 * sizeof(type_reduce)];")
+        body.append("  type_reduce* _s = reinterpret_cast<type_reduce*>(_smem);")
+        body.append("  const int _tid = threadIdx.x;")
+        body.append(f"  for ({I} _m = blockIdx.x; _m < _M; _m += gridDim.x) {{")
+        body.append(f"    type_reduce a = {op.identity};")
+        body.append(f"    for ({I} _j = _tid; _j < _S; _j += 256) {{ type_reduce b = _partial[_j * _M + _m]; a = REDUCE(a, b); }}")
+        body += _row_tree("    ", 256)
+        body.append("    if (_tid == 0) {")
+        body.append("      a = _s[0];")
+        body += ["      " + x for x in out_offsets("_m")]
+        body += post("      ")
+        body.append("    }")
+        body.append("    __syncthreads();")
+        body.append("  }")
+        body.append("}")
+    elif split:
         body.append(f'extern "C" __global__ void {op.name}_final({", ".join(fsig)}) {{')
         body.append("  __shared__ __align__(16) unsigned char _smem[256 * sizeof(type_reduce)];")
         body.append("  type_reduce* _s = reinterpret_cast<type_reduce*>(_smem);")
@@ -438,6 +458,17 @@ def _unrolled(start, step, I, r_offsets, load_lines, op):
     out += ["  " + x for x in r_offsets("_j")]
     out += ["  " + x for x in load_lines]
     out += [f"  type_reduce b = {op.map_expr};", "  a = STEP(a, b);", "}"]
+    return out
+
+
+def _row_tree(indent, block):
+    """Combine the `block` threads' accumulators `a` of a 1-D block into `_s[0]`."""
+    out = [f"{indent}_s[_tid] = a;", f"{indent}__syncthreads();"]
+    s = block // 2
+    while s >= 1:
+        out.append(f"{indent}if (_tid < {s}) {{ type_reduce b = _s[_tid + {s}]; a = _s[_tid]; _s[_tid] = REDUCE(a, b); }}")
+        out.append(f"{indent}__syncthreads();" if s > 16 else f"{indent}__syncwarp();")
+        s //= 2
     return out
 
 

@@ -8,9 +8,9 @@ import numpy
 from cuarray._core import dtypes as _dt
 from cuarray._core.fusion import literal, ufunc_function
 from cuarray._core.ndarray import ndarray
-from cuarray._core.raw import RawKernel, _dims
+from cuarray._core.raw import RawKernel, _dims_cache, launch_dims
 from cuarray._runtime import stream as _stream
-from cuarray._runtime.device import ensure_context, get_device_id
+from cuarray._runtime.device import ensure_context
 from cuarray._runtime.launch import ArgPacker
 from cuarray.jit import _compile
 from cuarray.jit._types import Array, arg_type
@@ -18,6 +18,7 @@ from cuarray.jit._types import Array, arg_type
 _KIND = {"?": "?", "b": "b", "B": "B", "h": "h", "H": "H", "i": "i", "I": "I", "l": "q", "q": "q",
          "L": "Q", "Q": "Q", "e": "e", "f": "f", "d": "d", "F": "F", "D": "D"}
 _MODES = ("python", "numpy", "cuda")
+_PY_SCALARS = (bool, int, float, complex)
 
 
 class _JitRawKernel:
@@ -61,14 +62,18 @@ class _JitRawKernel:
             raise TypeError(f"kernel arguments must be a tuple: {self.__name__}(grid, block, "
                             f"(x, y, ...)); got {type(args).__name__}")
         key = []
+        by_type = self._mode != "cuda"   # (mode='cuda' types a Python int by its value)
         for a in args:
-            if type(a) is ndarray:
-                key.append((a.dtype, a.ndim, a._c_contig))
+            t = type(a)
+            if t is ndarray:
+                key.append((a.dtype, len(a._shape), a._c_contig))
+            elif by_type and t in _PY_SCALARS:
+                key.append(t)
             elif isinstance(a, numpy.generic):
                 key.append(a.dtype)
             else:
                 key.append(arg_type(a, self._mode))
-        key.append(get_device_id())
+        key.append(ensure_context())   # (after the arguments: theirs are the errors to raise)
         key = tuple(key)
         entry = self._cache.get(key)
         if entry is None:
@@ -86,17 +91,21 @@ class _JitRawKernel:
                 vals.append(a.imag)
             else:
                 vals.append(a)
-        ensure_context()
         sp = _stream.current_stream_ptr() if stream is None else stream.ptr
         try:
             params = packer.pack(vals)
         except Exception as e:  # struct.error: a Python int beyond its C type
             raise OverflowError(f"cannot pass the arguments of {self.__name__}: {e}") from None
+        g = _dims_cache.get(grid) if type(grid) is tuple else None
+        if g is None:
+            g = launch_dims(grid, "grid")
+        b = _dims_cache.get(block) if type(block) is tuple else None
+        if b is None:
+            b = launch_dims(block, "block")
         if coop:  # cg.this_grid().sync(): all blocks must be resident at once
-            fn.launch_cooperative(_dims(grid, "grid"), _dims(block, "block"), params, shared_mem,
-                                  sp)
+            fn.launch_cooperative(g, b, params, shared_mem, sp)
         else:
-            fn.launch(_dims(grid, "grid"), _dims(block, "block"), params, shared_mem, sp)
+            fn.launch(g, b, params, shared_mem, sp)
 
     def _build(self, args):
         types = self._types(args)

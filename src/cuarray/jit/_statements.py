@@ -193,6 +193,29 @@ class Statements:
             return [f"{ind}{ref} = {self.cast(v, dt, s)};"]
         self.err(s, f"cannot assign to {type(t).__name__}", SyntaxError)
 
+    def _stores_to_arrays(self, body):
+        """Whether `body` assigns to an element of an array argument or updates one
+        atomically (`x[i] = v`, `x[i] += v`, `jit.atomic_add(x, i, v)`)."""
+        def is_array(node):
+            while isinstance(node, ast.Subscript):
+                node = node.value
+            return isinstance(node, ast.Name) and \
+                isinstance(self.param_types.get(node.id), Array)
+        for stmt in body:
+            for node in ast.walk(stmt):
+                if isinstance(node, ast.Assign):
+                    targets = node.targets
+                elif isinstance(node, (ast.AugAssign, ast.AnnAssign)):
+                    targets = [node.target]
+                elif isinstance(node, ast.Call) and node.args and \
+                        getattr(node.func, "attr", "").startswith("atomic_"):
+                    targets = [ast.Subscript(value=node.args[0])]
+                else:
+                    continue
+                if any(isinstance(t, ast.Subscript) and is_array(t) for t in targets):
+                    return True
+        return False
+
     def _for(self, s, d):
         ind = "  " * d
         if s.orelse:
@@ -241,8 +264,18 @@ class Statements:
         i = self.fresh("_i")
         if isinstance(step, Const):
             test = f"{i} < {stop_c}" if int(step.value) > 0 else f"{i} > {stop_c}"
+        elif isinstance(step.type, numpy.dtype) and step.type.kind == "u":
+            # an unsigned step counts up (CuPy's rule too)
+            test = f"{i} < {stop_c}"
         else:
             test = f"({step_c} > 0 ? {i} < {stop_c} : {i} > {stop_c})"
+        if unroll is None and not isinstance(step, Const) and self._stores_to_arrays(s.body):
+            # A grid-stride loop that writes an argument array: NVRTC's unrolling computes
+            # a trip count (a 64-bit division) in every thread, which is most of the work
+            # of a thread that runs one iteration, and gains nothing elsewhere: without
+            # knowing the arrays apart it may not move a later iteration's loads above a
+            # store, so iterations do not overlap either way.
+            unroll = Const(False)
         if unroll is not None:
             if not isinstance(unroll, Const):
                 self.err(it, "jit.range's unroll must be known when the kernel is compiled")
