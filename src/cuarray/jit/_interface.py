@@ -148,12 +148,12 @@ class _JitRawKernel:
         return next(iter(codes.values()))
 
 
-def rawkernel(*, mode="python", device=False):
+def rawkernel(*, mode="cuda", device=False):
     """A decorator that compiles a Python function into a CUDA kernel (cuarray version of
     `cupyx.jit.rawkernel`).
 
-    `mode='cuda'` passes Python int/float/complex arguments as 32-bit types where they fit
-    (CuPy's older rule); the default passes them as int64/float64/complex128.
+    `mode='cuda'` (the default, as in CuPy 14) passes Python int/float/complex arguments as
+    32-bit types where they fit; `mode='python'` (or 'numpy') as int64/float64/complex128.
     `device=True` makes a device function, callable only from kernels.
     """
     def wrapper(func):

@@ -172,8 +172,8 @@ def type_of(v):
 
 
 def arg_type(a, mode):
-    """The translator type of one kernel argument (CuPy's rules; `mode='cuda'` keeps
-    Python scalars 32-bit where they fit, as CuPy's older JIT did)."""
+    """The translator type of one kernel argument (CuPy's rules; `mode='cuda'`, the default,
+    keeps Python scalars 32-bit where they fit)."""
     from cuarray._core.ndarray import ndarray
     if isinstance(a, ndarray):
         return Array(a.dtype, a.ndim, a._c_contig)
