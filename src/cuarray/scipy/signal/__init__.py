@@ -33,3 +33,4 @@ from cuarray.scipy.signal._ltisys import *  # noqa: F401,F403
 from cuarray.scipy.signal._residues import *  # noqa: F401,F403
 from cuarray.scipy.signal._max_len_seq import *  # noqa: F401,F403
 from cuarray.scipy.signal._gammatone import *  # noqa: F401,F403
+from cuarray.scipy.signal._place_poles import *  # noqa: F401,F403
