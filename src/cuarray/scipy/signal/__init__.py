@@ -1,9 +1,9 @@
 """cuarray.scipy.signal: SciPy's signal processing on the GPU (cuarray version of
 `scipy.signal` / `cupyx.scipy.signal`).
 
-Not available yet: arithmetic between system objects, place_poles, remez, gammatone,
-firwin_2d, residue, residuez, invres, invresz, unique_roots, max_len_seq, find_peaks_cwt,
-envelope, ShortTimeFFT and closest_STFT_dual_window.
+
+Not available yet: remez, firwin_2d, find_peaks_cwt, envelope, ShortTimeFFT and
+closest_STFT_dual_window (SciPy names that CuPy 14.2 does not document).
 """
 from cuarray.scipy.signal import windows  # noqa: F401
 from cuarray.scipy.signal.windows import get_window  # noqa: F401
