@@ -1,9 +1,8 @@
 """cuarray.scipy.signal: SciPy's signal processing on the GPU (cuarray version of
 `scipy.signal` / `cupyx.scipy.signal`).
 
-
-Not available yet: remez, firwin_2d, find_peaks_cwt, envelope, ShortTimeFFT and
-closest_STFT_dual_window (SciPy names that CuPy 14.2 does not document).
+Not available yet: remez, firwin_2d, find_peaks_cwt and envelope (SciPy names that CuPy
+14.2 does not document).
 """
 from cuarray.scipy.signal import windows  # noqa: F401
 from cuarray.scipy.signal.windows import get_window  # noqa: F401
@@ -34,3 +33,4 @@ from cuarray.scipy.signal._residues import *  # noqa: F401,F403
 from cuarray.scipy.signal._max_len_seq import *  # noqa: F401,F403
 from cuarray.scipy.signal._gammatone import *  # noqa: F401,F403
 from cuarray.scipy.signal._place_poles import *  # noqa: F401,F403
+from cuarray.scipy.signal._short_time_fft import *  # noqa: F401,F403
