@@ -1,8 +1,8 @@
 """cuarray.scipy.signal: SciPy's signal processing on the GPU (cuarray version of
 `scipy.signal` / `cupyx.scipy.signal`).
 
-Not available yet: remez, firwin_2d and find_peaks_cwt (SciPy names that CuPy 14.2 does
-not document).
+Not available yet: remez and find_peaks_cwt (SciPy names that CuPy 14.2 does not
+document).
 """
 from cuarray.scipy.signal import windows  # noqa: F401
 from cuarray.scipy.signal.windows import get_window  # noqa: F401
