@@ -1,8 +1,7 @@
 """cuarray.scipy.signal: SciPy's signal processing on the GPU (cuarray version of
 `scipy.signal` / `cupyx.scipy.signal`).
 
-Not available yet: remez and find_peaks_cwt (SciPy names that CuPy 14.2 does not
-document).
+Not available yet: remez (a SciPy name that CuPy 14.2 does not document).
 """
 from cuarray.scipy.signal import windows  # noqa: F401
 from cuarray.scipy.signal.windows import get_window  # noqa: F401
@@ -34,3 +33,4 @@ from cuarray.scipy.signal._max_len_seq import *  # noqa: F401,F403
 from cuarray.scipy.signal._gammatone import *  # noqa: F401,F403
 from cuarray.scipy.signal._place_poles import *  # noqa: F401,F403
 from cuarray.scipy.signal._short_time_fft import *  # noqa: F401,F403
+from cuarray.scipy.signal._peaks_cwt import *  # noqa: F401,F403
