@@ -1,7 +1,8 @@
 """cuarray.scipy.signal: SciPy's signal processing on the GPU (cuarray version of
 `scipy.signal` / `cupyx.scipy.signal`).
 
-Not available yet: remez (a SciPy name that CuPy 14.2 does not document).
+Beyond CuPy 14.2's documented names it also has SciPy's remez, ShortTimeFFT,
+closest_STFT_dual_window, envelope, firwin_2d and find_peaks_cwt.
 """
 from cuarray.scipy.signal import windows  # noqa: F401
 from cuarray.scipy.signal.windows import get_window  # noqa: F401
@@ -34,3 +35,4 @@ from cuarray.scipy.signal._gammatone import *  # noqa: F401,F403
 from cuarray.scipy.signal._place_poles import *  # noqa: F401,F403
 from cuarray.scipy.signal._short_time_fft import *  # noqa: F401,F403
 from cuarray.scipy.signal._peaks_cwt import *  # noqa: F401,F403
+from cuarray.scipy.signal._remez import *  # noqa: F401,F403
