@@ -3,8 +3,8 @@
 The wavelet transform and the local maxima of each row are device arrays. Ridge lines
 are followed from the coarsest row with a maximum down to the finest, each maximum joining
 the nearest line of the row above: SciPy's greedy, order-dependent tracking, run by one
-thread (its cost is maxima x lines per row, as SciPy's). The noise floor and the SNR test
-of the lines are batched over all lines."""
+block (one thread keeps the lines, the block searches the nearest one). The noise floor
+and the SNR test of the lines are batched over all lines."""
 import math
 
 import numpy
@@ -15,41 +15,73 @@ from cuarray.scipy.signal import _kernels as _k
 
 __all__ = ["find_peaks_cwt"]
 
+RIDGE_THREADS = 32  # one warp searches the lines of the row above
+
 _SRC = r"""
-// One thread. flags: rows x cols relative maxima. Lines are kept in `active` (SciPy's list
+// One block. flags: rows x cols relative maxima. Lines are kept in `active` (SciPy's list
 // order); each has a point count, its last (row, col) and its gap. Finished lines go to
-// `done` in the order SciPy finishes them; the still active ones follow.
-extern "C" __global__ void ridge_lines(const unsigned char* flags, long long rows,
-                                       long long cols, const double* max_dist, double gap_thresh,
-                                       long long* count, long long* last_row, long long* last_col,
-                                       long long* gap, long long* active, long long* prev,
-                                       long long* done, long long* n_out) {
-  if (blockIdx.x != 0 || threadIdx.x != 0) return;
-  long long start = -1;
-  for (long long r = rows - 1; r >= 0 && start < 0; --r)
-    for (long long c = 0; c < cols; ++c)
-      if (flags[r * cols + c]) { start = r; break; }
-  long long nlines = 0, nactive = 0, ndone = 0;
-  if (start >= 0) {
-    for (long long c = 0; c < cols; ++c) {
-      if (!flags[start * cols + c]) continue;
-      count[nlines] = 1; last_row[nlines] = start; last_col[nlines] = c; gap[nlines] = 0;
-      active[nactive++] = nlines++;
-    }
-    for (long long r = start - 1; r >= 0; --r) {
-      const long long nprev = nactive;
-      for (long long k = 0; k < nprev; ++k) {
+// `done` in the order SciPy finishes them; the still active ones follow. Thread 0 keeps
+// the books; for each maximum the block finds the nearest line of the row above (the
+// first of equals, as argmin) by a strided scan and a tree reduction.
+#define RIDGE_THREADS {NT}
+extern "C" __global__ void __launch_bounds__(RIDGE_THREADS)
+ridge_lines(const unsigned char* flags, long long rows, long long cols, const double* max_dist,
+            double gap_thresh, long long* count, long long* last_row, long long* last_col,
+            long long* gap, long long* active, long long* prev, long long* done,
+            long long* n_out) {
+  __shared__ long long sd[RIDGE_THREADS];
+  __shared__ long long sk[RIDGE_THREADS];
+  __shared__ long long s_start, s_nprev;
+  const int t = threadIdx.x;
+  long long nlines = 0, nactive = 0, ndone = 0;  // thread 0's books
+  if (t == 0) {
+    long long start = -1;
+    for (long long r = rows - 1; r >= 0 && start < 0; --r)
+      for (long long c = 0; c < cols; ++c)
+        if (flags[r * cols + c]) { start = r; break; }
+    if (start >= 0)
+      for (long long c = 0; c < cols; ++c) {
+        if (!flags[start * cols + c]) continue;
+        count[nlines] = 1; last_row[nlines] = start; last_col[nlines] = c; gap[nlines] = 0;
+        active[nactive++] = nlines++;
+      }
+    s_start = start;
+  }
+  __syncthreads();
+  const long long start = s_start;
+  for (long long r = start - 1; r >= 0; --r) {
+    if (t == 0) {
+      for (long long k = 0; k < nactive; ++k) {
         gap[active[k]] += 1;
         prev[k] = last_col[active[k]];
       }
-      for (long long c = 0; c < cols; ++c) {
-        if (!flags[r * cols + c]) continue;
-        long long best = -1, bestd = 0;
-        for (long long k = 0; k < nprev; ++k) {
-          const long long d = c > prev[k] ? c - prev[k] : prev[k] - c;
-          if (best < 0 || d < bestd) { best = k; bestd = d; }
+      s_nprev = nactive;
+    }
+    __syncthreads();
+    const long long nprev = s_nprev;
+    for (long long c = 0; c < cols; ++c) {
+      if (!flags[r * cols + c]) continue;
+      long long bd = 0, bk = -1;
+      for (long long k = t; k < nprev; k += RIDGE_THREADS) {
+        const long long d = c > prev[k] ? c - prev[k] : prev[k] - c;
+        if (bk < 0 || d < bd) { bd = d; bk = k; }
+      }
+      sd[t] = bd;
+      sk[t] = bk;
+      __syncthreads();
+      for (int h = RIDGE_THREADS / 2; h > 0; h >>= 1) {
+        if (t < h) {
+          const long long k2 = sk[t + h], d2 = sd[t + h];
+          if (k2 >= 0 && (sk[t] < 0 || d2 < sd[t] || (d2 == sd[t] && k2 < sk[t]))) {
+            sk[t] = k2;
+            sd[t] = d2;
+          }
         }
-        if (best >= 0 && (double)bestd <= max_dist[r]) {
+        __syncthreads();
+      }
+      if (t == 0) {
+        const long long best = sk[0];
+        if (best >= 0 && (double)sd[0] <= max_dist[r]) {
           const long long l = active[best];
           count[l] += 1; last_row[l] = r; last_col[l] = c; gap[l] = 0;
         } else {
@@ -57,6 +89,9 @@ extern "C" __global__ void ridge_lines(const unsigned char* flags, long long row
           active[nactive++] = nlines++;
         }
       }
+      __syncthreads();
+    }
+    if (t == 0)
       for (long long k = nactive - 1; k >= 0; --k) {
         const long long l = active[k];
         if ((double)gap[l] > gap_thresh) {
@@ -65,10 +100,12 @@ extern "C" __global__ void ridge_lines(const unsigned char* flags, long long row
           --nactive;
         }
       }
-    }
+    __syncthreads();
   }
-  for (long long k = 0; k < nactive; ++k) done[ndone + k] = active[k];
-  n_out[0] = ndone + nactive;
+  if (t == 0) {
+    for (long long k = 0; k < nactive; ++k) done[ndone + k] = active[k];
+    n_out[0] = ndone + nactive;
+  }
 }
 """
 
@@ -135,8 +172,8 @@ def find_peaks_cwt(vector, widths, wavelet=None, max_distances=None, gap_thresh=
     count, last_row, last_col, gap, active, prev, done = (
         cuarray.empty(cap, numpy.int64) for _ in range(7))
     n_out = cuarray.zeros(1, numpy.int64)
-    kern = _k.kernel(_SRC, "ridge_lines")
-    kern((1,), (1,), (flags, rows, cols,
+    kern = _k.kernel(_SRC, "ridge_lines", NT=RIDGE_THREADS)
+    kern((1,), (RIDGE_THREADS,), (flags, rows, cols,
                       cuarray.asarray(max_distances[:rows].astype(numpy.float64)),
                       float(gap_thresh), count, last_row, last_col, gap, active, prev, done,
                       n_out))
