@@ -40,6 +40,8 @@ def test_n_out_squared_axis_dtypes(xp, n_out):
         zz = z.astype(dt)
         got = s.envelope(xp.asarray(zz), (2, 12), n_out=n_out, squared=True, axis=1)
         _close(xp, got, ss.envelope(zz, (2, 12), n_out=n_out, squared=True, axis=1), rtol)
+    got = s.envelope(xp.asarray(z)[::2, ::3, 1], (1, 6), n_out=n_out)
+    _close(xp, got, ss.envelope(z[::2, ::3, 1], (1, 6), n_out=n_out), 1e-10)
     zc = z + 1j * rng.standard_normal(z.shape)
     for bp in ((-4, 6), (1, 10), (-10, -2)):
         got = s.envelope(xp.asarray(zc), bp, n_out=n_out, axis=-2)
