@@ -5,7 +5,7 @@ libraries filter in float32.
 """
 import numpy
 
-from benchmarks.harness import Group, Target, device_time
+from benchmarks.harness import Group, Skip, Target, device_time
 
 signal = Group("signal", "scipy.signal: convolution, IIR filters, spectra, resampling, peaks")
 
@@ -97,3 +97,46 @@ def find_peaks(xp, ctx):
     s = _sig(xp)
     x = _noise(xp, 1 << 24)
     return device_time(lambda: s.find_peaks(x), xp, repeat=ctx.repeat)
+
+
+@signal.row("max_len_seq nbits 24 (2^24 - 1 samples)", unit="ms", target=Target.ratio("<=", 1.0))
+def max_len_seq(xp, ctx):
+    s = _sig(xp)
+    return device_time(lambda: s.max_len_seq(24), xp, repeat=ctx.repeat)
+
+
+@signal.row("place_poles YT, 8 states, 4 inputs", unit="ms", target=Target.ratio("<=", 1.0))
+def place_poles(xp, ctx):
+    s = _sig(xp)
+    rs = numpy.random.default_rng(3)
+    A, B = xp.asarray(rs.standard_normal((8, 8))), xp.asarray(rs.standard_normal((8, 4)))
+    poles = [-1.0, -2.0, -3.0, -4.0, -1 + 1j, -1 - 1j, -2 + 3j, -2 - 3j]
+    return device_time(lambda: s.place_poles(A, B, poles), xp, warmup=1,
+                       repeat=min(ctx.repeat, 5))
+
+
+@signal.row("residue, degree 6 over degree 8", unit="ms", target=Target.ratio("<=", 1.0))
+def residue(xp, ctx):
+    s = _sig(xp)
+    rs = numpy.random.default_rng(4)
+    b, a = xp.asarray(rs.standard_normal(7)), xp.asarray(rs.standard_normal(9))
+    return device_time(lambda: s.residue(b, a), xp, repeat=min(ctx.repeat, 5))
+
+
+@signal.row("ShortTimeFFT.stft 2^22 float32, hann 256, hop 128", unit="ms")
+def short_time_fft(xp, ctx):
+    if xp.__name__ == "cupy":
+        raise Skip("CuPy 14.2 has no ShortTimeFFT")
+    s = _sig(xp)
+    x = _noise(xp, 1 << 22)
+    sft = s.ShortTimeFFT.from_window("hann", 1.0, 256, 128)
+    return device_time(lambda: sft.stft(x), xp, repeat=ctx.repeat)
+
+
+@signal.row("envelope 2^22 float32, band (1, 4096)", unit="ms")
+def envelope(xp, ctx):
+    if xp.__name__ == "cupy":
+        raise Skip("CuPy 14.2 has no envelope")
+    s = _sig(xp)
+    x = _noise(xp, 1 << 22)
+    return device_time(lambda: s.envelope(x, (1, 4096)), xp, repeat=ctx.repeat)

@@ -1,9 +1,8 @@
 """cuarray.scipy.signal: SciPy's signal processing on the GPU (cuarray version of
 `scipy.signal` / `cupyx.scipy.signal`).
 
-Not available yet: arithmetic between system objects, place_poles, remez, gammatone,
-firwin_2d, residue, residuez, invres, invresz, unique_roots, max_len_seq, find_peaks_cwt,
-envelope, ShortTimeFFT and closest_STFT_dual_window.
+Beyond CuPy 14.2's documented names it also has SciPy's remez, ShortTimeFFT,
+closest_STFT_dual_window, envelope, firwin_2d and find_peaks_cwt.
 """
 from cuarray.scipy.signal import windows  # noqa: F401
 from cuarray.scipy.signal.windows import get_window  # noqa: F401
@@ -30,3 +29,10 @@ from cuarray.scipy.signal._wavelets import *  # noqa: F401,F403
 from cuarray.scipy.signal._elliptic import *  # noqa: F401,F403
 from cuarray.scipy.signal._dlsim import *  # noqa: F401,F403
 from cuarray.scipy.signal._ltisys import *  # noqa: F401,F403
+from cuarray.scipy.signal._residues import *  # noqa: F401,F403
+from cuarray.scipy.signal._max_len_seq import *  # noqa: F401,F403
+from cuarray.scipy.signal._gammatone import *  # noqa: F401,F403
+from cuarray.scipy.signal._place_poles import *  # noqa: F401,F403
+from cuarray.scipy.signal._short_time_fft import *  # noqa: F401,F403
+from cuarray.scipy.signal._peaks_cwt import *  # noqa: F401,F403
+from cuarray.scipy.signal._remez import *  # noqa: F401,F403

@@ -8,7 +8,7 @@ import numpy
 import cuarray
 from cuarray.scipy.signal.windows import get_window
 
-__all__ = ["firwin", "kaiser_beta", "kaiser_atten", "kaiserord", "minimum_phase", "firls"]
+__all__ = ["firwin", "firwin_2d", "kaiser_beta", "kaiser_atten", "kaiserord", "minimum_phase", "firls"]
 
 
 def kaiser_beta(a):
@@ -45,6 +45,28 @@ def _fs(fs):
     if not fs > 0:
         raise ValueError(f"Sampling frequency fs={fs} must be positive.")
     return fs
+
+
+def firwin_2d(hsize, window, *, fc=None, fs=2, circular=False, pass_zero=True, scale=True):
+    """cuarray version of `scipy.signal.firwin_2d` (as SciPy, pass_zero and scale are
+    accepted and not used)."""
+    if len(hsize) != 2:
+        raise ValueError("hsize must be a 2-element tuple or list")
+    if circular:
+        if fc is None:
+            raise ValueError("Cutoff frequency `fc` must be provided when `circular` is True")
+        # a radial profile: a long 1-D design sampled at each tap's distance from the centre
+        n_r = max(hsize[0], hsize[1]) * 8
+        win_r = firwin(n_r, cutoff=fc, window=window, fs=fs)
+        f1, f2 = cuarray.meshgrid(cuarray.linspace(-1, 1, hsize[0]),
+                                  cuarray.linspace(-1, 1, hsize[1]))
+        r = cuarray.sqrt(f1 ** 2 + f2 ** 2)
+        return cuarray.interp(r, cuarray.linspace(0, 1, n_r), win_r)
+    if len(window) != 2:
+        raise ValueError("window must be a 2-element tuple or list")
+    row = firwin(hsize[0], cutoff=fc, window=window[0], fs=fs)
+    col = firwin(hsize[1], cutoff=fc, window=window[1], fs=fs)
+    return cuarray.outer(row, col)
 
 
 def firwin(numtaps, cutoff, *, width=None, window="hamming", pass_zero=True, scale=True,

@@ -1,6 +1,7 @@
 """Linear time-invariant system classes (cuarray version of `scipy.signal.lti`, `dlti`,
 `TransferFunction`, `ZerosPolesGain`, `StateSpace`): containers of device arrays whose
-conversions and simulations are cuarray's functions. System arithmetic is not provided."""
+conversions and simulations are cuarray's functions. StateSpace systems add, subtract,
+multiply and divide as SciPy's (the other representations have no arithmetic, as in SciPy)."""
 import numpy
 
 import cuarray
@@ -193,9 +194,26 @@ class ZerosPolesGain(_Representation, LinearTimeInvariant):
         return (self.zeros, self.poles, self.gain)
 
 
+def _dot(x, y):
+    """numpy.dot of system matrices and scalars or (host or device) matrices."""
+    if numpy.ndim(x) == 0 or numpy.ndim(y) == 0:
+        return x * y
+    x = x if isinstance(x, ndarray) else cuarray.asarray(x)
+    y = y if isinstance(y, ndarray) else cuarray.asarray(y)
+    return cuarray.dot(x, y)
+
+
+def _operand(other):
+    return isinstance(other, (StateSpace, ndarray, numpy.ndarray, float, complex, numpy.number,
+                              int))
+
+
 class StateSpace(_Representation, LinearTimeInvariant):
-    """cuarray version of `scipy.signal.StateSpace` (arithmetic between systems is not
-    provided)."""
+    """cuarray version of `scipy.signal.StateSpace`."""
+
+    # numpy and cuarray arrays leave binary operators with a system to the system
+    __array_priority__ = 100.0
+    __array_ufunc__ = None
 
     def __init__(self, *system, **kwargs):
         if len(system) == 1 and isinstance(system[0], LinearTimeInvariant):
@@ -210,6 +228,80 @@ class StateSpace(_Representation, LinearTimeInvariant):
     @property
     def poles(self):
         return cuarray.linalg.eigvals(self.A)
+
+    def _new(self, a, b, c, d):
+        dt = numpy.result_type(a.dtype, b.dtype, c.dtype, d.dtype)
+        return StateSpace(*(cuarray.asarray(m, dtype=dt) for m in (a, b, c, d)),
+                          **({} if self._dt is None else {"dt": self._dt}))
+
+    def __mul__(self, other):
+        """self(s) * other(s): other's output feeds self (a series connection), or a scalar
+        or matrix scaling the input."""
+        if not _operand(other):
+            return NotImplemented
+        if isinstance(other, StateSpace):
+            if type(other) is not type(self):
+                return NotImplemented
+            if self.dt != other.dt:
+                raise TypeError("Cannot multiply systems with different `dt`.")
+            n1, n2 = self.A.shape[0], other.A.shape[0]
+            a = cuarray.vstack((cuarray.hstack((self.A, _dot(self.B, other.C))),
+                                cuarray.hstack((cuarray.zeros((n2, n1)), other.A))))
+            b = cuarray.vstack((_dot(self.B, other.D), other.B))
+            c = cuarray.hstack((self.C, _dot(self.D, other.C)))
+            d = _dot(self.D, other.D)
+            return self._new(a, b, c, d)
+        return self._new(self.A, _dot(self.B, other), self.C, _dot(self.D, other))
+
+    def __rmul__(self, other):
+        if not _operand(other) or isinstance(other, StateSpace):
+            return NotImplemented
+        return self._new(self.A, self.B, _dot(other, self.C), _dot(other, self.D))
+
+    def __neg__(self):
+        return StateSpace(self.A, self.B, -self.C, -self.D,
+                          **({} if self._dt is None else {"dt": self._dt}))
+
+    def __add__(self, other):
+        """The parallel connection of two systems, or a static gain added to D."""
+        if not _operand(other):
+            return NotImplemented
+        if isinstance(other, StateSpace):
+            if type(other) is not type(self):
+                raise TypeError(f"Cannot add {type(self)} and {type(other)}")
+            if self.dt != other.dt:
+                raise TypeError("Cannot add systems with different `dt`.")
+            from cuarray.scipy.linalg import block_diag
+            return self._new(block_diag(self.A, other.A), cuarray.vstack((self.B, other.B)),
+                             cuarray.hstack((self.C, other.C)), self.D + other.D)
+        other = cuarray.atleast_2d(other if isinstance(other, ndarray)
+                                   else cuarray.asarray(numpy.asarray(other)))
+        if self.D.shape != other.shape:
+            raise ValueError("Cannot add systems with incompatible dimensions "
+                             f"({self.D.shape} and {other.shape})")
+        return self._new(self.A, self.B, self.C, self.D + other)
+
+    def __sub__(self, other):
+        if not _operand(other):
+            return NotImplemented
+        return self.__add__(-other)
+
+    def __radd__(self, other):
+        if not _operand(other):
+            return NotImplemented
+        return self.__add__(other)
+
+    def __rsub__(self, other):
+        if not _operand(other):
+            return NotImplemented
+        return (-self).__add__(other)
+
+    def __truediv__(self, other):
+        if not _operand(other) or isinstance(other, StateSpace):
+            return NotImplemented
+        if isinstance(other, (numpy.ndarray, ndarray)) and other.ndim > 0:
+            raise ValueError("Cannot divide StateSpace by non-scalar numpy arrays")
+        return self.__mul__(1 / other)
 
 
 def _make(name, base, rep):
