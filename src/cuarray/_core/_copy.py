@@ -1,6 +1,7 @@
 """Copies, casts, fill and assignment: thin users of the elementwise engine."""
 import numpy
 
+from cuarray._core import datetimes as _datetimes
 from cuarray._core import dtypes as _dt
 from cuarray._core import _transpose
 from cuarray._core.elementwise import Op, Param
@@ -12,6 +13,7 @@ from cuarray._runtime.memory import memset_zero
 
 _copy_ops = {}
 _fill_ops = {}
+_datetime_casts = {}
 _casts = {}   # (source dtype, dtype argument, casting) -> target dtype, see _cast_target
 
 
@@ -53,12 +55,48 @@ def zeros(shape, dtype, order="C"):
     return a
 
 
-def _copy_op(dtype):
-    """dst = src, converting from the source's storage dtype to `dtype`."""
+def _copy_op(dtype, src=None):
+    """dst = src, converting from the source's storage dtype `src` to `dtype`."""
+    if dtype.char in "MmV" or (src is not None and src.char in "MmV"):
+        return _special_copy(dtype, src if src is not None else dtype)
     op = _copy_ops.get(dtype.char)
     if op is None:
         op = _copy_ops[dtype.char] = Op(
             f"cuarray_copy_{dtype.char}", [Param("x", "in", dtype), Param("y", "out", dtype)], "y = x;")
+    return op
+
+
+class _BytesCopy:
+    """Copies of structured (void) items: each array seen as bytes with one more axis."""
+
+    @staticmethod
+    def launch(args):
+        src, dst = args
+        _copy_op(_UINT8).launch((_as_bytes(src), _as_bytes(dst)))
+
+
+_UINT8 = numpy.dtype(numpy.uint8)
+
+
+def _as_bytes(a):
+    it = a.dtype.itemsize
+    return a._view(a._shape + (it,), a._strides + (1,), 0, _UINT8)
+
+
+def _special_copy(dtype, src):
+    """The copy op of a cast involving datetime64/timedelta64 units or structured items."""
+    if dtype.kind == "V" or src.kind == "V":
+        if dtype != src:
+            raise TypeError(f"cuarray copies structured data only to the same dtype; cannot "
+                            f"cast {src!r} to {dtype!r}")
+        return _BytesCopy
+    key = (src.str, dtype.str)
+    op = _datetime_casts.get(key)
+    if op is None:
+        body = _datetimes.cast_body(src, dtype) if src != dtype else "y = x;"
+        op = _datetime_casts[key] = Op(
+            f"cuarray_cast_{src.char}_{dtype.char}", [Param("x", "in", src), Param("y", "out", dtype)],
+            body, preamble=_datetimes.PREAMBLE)
     return op
 
 
@@ -94,9 +132,28 @@ def copy_into(dst, src):
         if _same_layout(src, dst):
             memcpy(dst._ptr, src._ptr, src.nbytes)
             return
+        if _misaligned(src) or _misaligned(dst):
+            _BytesCopy.launch((src, dst))
+            return
         if _transpose.transpose_copy(src, dst):
             return
-    _copy_op(dst.dtype).launch((src, dst))
+    elif not (src._c_contig and dst._c_contig) and (_misaligned(src) or _misaligned(dst)):
+        # a cast from or into a packed field: through aligned copies
+        if _misaligned(dst):
+            tmp = ndarray._alloc(dst._shape, dst.dtype)
+            copy_into(tmp, src)
+            return copy_into(dst, tmp)
+        src = copy(src)
+    _copy_op(dst.dtype, src.dtype).launch((src, dst))
+
+
+def _misaligned(a):
+    """Items off their alignment: a field view of a packed structured array. Kernels would
+    fault on them; bytes copies do not."""
+    al = a.dtype.alignment
+    if al == 1 or not (a._ptr % al or any(s % al for s in a._strides)):
+        return False
+    return True
 
 
 def copy(a, order="C"):
@@ -104,8 +161,10 @@ def copy(a, order="C"):
     if a.size:
         if _same_layout(a, out):
             memcpy(out._ptr, a._ptr, a.nbytes)
+        elif _misaligned(a):
+            _BytesCopy.launch((a, out))
         elif not _transpose.transpose_copy(a, out):
-            _copy_op(a.dtype).launch((a, out))
+            _copy_op(a.dtype, a.dtype).launch((a, out))
     return out
 
 
@@ -134,12 +193,14 @@ def _cast_target(src, dtype, casting):
 
 def astype(a, dtype, order="K", casting="unsafe", copy=True):
     dtype = _cast_target(a.dtype, dtype, casting)
+    if not (a._c_contig or a._f_contig) and _misaligned(a):
+        a = globals()["copy"](a)
     order = _result_order(a, order)
     if not copy and dtype == a.dtype and (a._c_contig if order == "C" else a._f_contig):
         return a
     out = ndarray._alloc(a._shape, dtype, order)
     if a.size and not (dtype == a.dtype and _transpose.transpose_copy(a, out)):
-        _copy_op(dtype).launch((a, out))
+        _copy_op(dtype, a.dtype).launch((a, out))
     return out
 
 
@@ -149,11 +210,20 @@ def fill(a, value):
     if isinstance(value, ndarray):
         copy_into(a, value)
         return
+    if a.dtype.kind == "V" or _misaligned(a):
+        if a.dtype.kind == "V":
+            from cuarray._core import structured
+            return structured.fill(a, value)
+        tmp = ndarray._alloc(a._shape, a.dtype)
+        fill(tmp, value)
+        return copy_into(a, tmp)
     _fill_op(a.dtype).launch((to_scalar(value, a.dtype), a))
 
 
 def to_scalar(value, dtype):
     """A Python/NumPy scalar as a NumPy scalar of `dtype` (NumPy's conversion rules)."""
+    if dtype.kind in "Mm":
+        return _datetimes.scalar(value, dtype)
     if isinstance(value, numpy.generic) and value.dtype == dtype:
         return value
     if dtype.kind in "iu" and type(value) is float:

@@ -21,9 +21,10 @@ _CTYPE = {
     ("u", 8): "unsigned long long",
     ("f", 2): "half", ("f", 4): "float", ("f", 8): "double",
     ("c", 8): "complex<float>", ("c", 16): "complex<double>",
+    # datetime64 / timedelta64 are int64 counts of their unit; NaT is INT64_MIN.
+    ("M", 8): "long long", ("m", 8): "long long",
 }
-_NON_NUMERIC = {"U": "str", "S": "bytes", "O": "object", "M": "datetime64",
-                "m": "timedelta64", "V": "void"}
+_NON_NUMERIC = {"U": "str", "S": "bytes", "O": "object"}
 
 
 _checked = {}   # what check_dtype accepted, by its argument: every creation call asks
@@ -51,9 +52,18 @@ def _check_dtype(dtype):
     dt = dtype if isinstance(dtype, numpy.dtype) else numpy.dtype(dtype)
     if (dt.kind, dt.itemsize) in _CTYPE and dt.fields is None:
         return dt if dt.isnative else dt.newbyteorder("=")
-    if dt.kind in _NON_NUMERIC or dt.fields is not None or dt.subdtype is not None:
-        raise TypeError("cuarray supports numeric dtypes only (bool, integer, floating and "
-                        f"complex); got {dt!r}")
+    if dt.kind == "V" and dt.subdtype is None:
+        # Structured and void dtypes are bytes on the device (CuPy 14's rule): copies,
+        # views and field access work on them, kernels that compute do not.
+        if dt.hasobject:
+            raise TypeError(f"cuarray does not support {dt!r}: it holds Python objects, "
+                            "which device memory cannot")
+        if dt.itemsize == 0:
+            raise TypeError(f"cuarray does not support {dt!r}: its itemsize is 0")
+        return dt if dt.isnative else dt.newbyteorder("=")
+    if dt.kind in _NON_NUMERIC or dt.subdtype is not None:
+        raise TypeError("cuarray supports bool, integer, floating, complex, datetime64, "
+                        f"timedelta64 and structured dtypes; got {dt!r}")
     # float128 / complex256: numeric, but the GPU has no long double.
     raise TypeError(f"cuarray does not support {dt!r}: GPUs have no long double; use "
                     f"{'complex128' if dt.kind == 'c' else 'float64'}")
@@ -67,6 +77,11 @@ def ctype(dtype):
     except KeyError:
         check_dtype(dt)
         raise
+
+
+def is_structured(dtype):
+    """A structured or void dtype: bytes that only copies, views and field access handle."""
+    return dtype.kind == "V"
 
 
 def is_complex(dtype):
