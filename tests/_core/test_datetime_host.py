@@ -265,3 +265,36 @@ def test_datetime_loops_and_casts_compile_with_nvrtc():
     include = os.path.join(os.path.dirname(dtypes.__file__), "include")
     opts = ProgramOptions(arch="sm_90", std="c++17", include_path=[include])
     Program("\n".join(src), "c++", opts).compile("cubin")
+
+
+def test_extremes_sort_and_sums(emulated):
+    cp = emulated
+    rng = numpy.random.default_rng(7)
+    a = _operand(rng, _D[0], 24).reshape(4, 6)
+    a[0] = a[0, 1]    # a row without NaT
+    g = cp.asarray(a)
+    for axis in (None, 0, 1):
+        for name in ("max", "min", "nanmax", "nanmin", "argmax", "argmin"):
+            want = getattr(numpy, name)(a, axis=axis)
+            got = getattr(cp, name)(g, axis=axis)
+            if want.dtype.kind in "Mm":
+                _same(got, numpy.asarray(want))
+            else:
+                numpy.testing.assert_array_equal(got.get(), want)
+        _same(cp.sort(g, axis=axis if axis is not None else -1),
+              numpy.sort(a, axis=axis if axis is not None else -1))
+    numpy.testing.assert_array_equal(cp.argsort(g, axis=1).get(), numpy.argsort(a, axis=1, kind="stable"))
+    h = a.copy()
+    h.sort()
+    g.sort()
+    _same(g, h)
+    m = _operand(rng, _T[0], 12).reshape(3, 4)
+    m[1] = 4
+    _same(cp.sum(cp.asarray(m), axis=1), numpy.sum(m, axis=1))
+    _same(cp.asarray(m).sum(), numpy.asarray(m.sum()))
+    with pytest.raises(TypeError):
+        cp.sum(g)
+    with pytest.raises(TypeError):
+        cp.mean(g)
+    with pytest.raises(TypeError):
+        cp.prod(cp.asarray(m))

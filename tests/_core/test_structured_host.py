@@ -24,7 +24,10 @@ def _host(dt, shape, seed):
 def _same(got, want):
     assert got.dtype == want.dtype and got.shape == want.shape
     g = got.get()
-    assert g.tobytes() == numpy.ascontiguousarray(want).tobytes()
+    if want.dtype.names:    # field by field: NumPy's copies leave padding bytes unset
+        numpy.testing.assert_array_equal(g, want)
+    else:
+        assert g.tobytes() == numpy.ascontiguousarray(want).tobytes()
 
 
 @pytest.mark.parametrize("dt", [DT, PACKED, ALIGNED, numpy.dtype("V6")])
@@ -132,7 +135,7 @@ def test_errors(emulated):
         g + g
     with pytest.raises(TypeError):
         cp.sin(g)
-    with pytest.raises(TypeError, match="structured"):
+    with pytest.raises(TypeError, match="Cannot cast"):
         g.astype(numpy.float32)
     with pytest.raises(TypeError, match="structured"):
         cp.arange(3.0).astype(DT)
