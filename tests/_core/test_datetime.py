@@ -1,9 +1,12 @@
-"""datetime64 / timedelta64 on the emulated device against NumPy: creation, transfers,
-unit conversion, NaT in comparisons and arithmetic, casts."""
+"""datetime64 / timedelta64 against NumPy, on the GPU and on the emulated device (the `xp`
+variants): creation, transfers, unit conversion, NaT in comparisons, arithmetic, casts,
+extremes and sorting."""
 import warnings
 
 import numpy
 import pytest
+
+from emulation import pytest_generate_tests  # noqa: F401  (the xp variants)
 
 from cuarray._core import datetimes
 
@@ -26,8 +29,8 @@ def _same(got, want):
         numpy.testing.assert_array_equal(g, want)
 
 
-def test_round_trip_and_creation(emulated):
-    cp = emulated
+def test_round_trip_and_creation(xp):
+    cp = xp
     rng = numpy.random.default_rng(0)
     for dt in ("M8[s]", "m8[ns]", "M8[D]", "m8[Y]", "M8[10ms]"):
         h = rng.integers(-1000, 1000, (3, 4)).view(numpy.int64).astype(numpy.int64).view(dt)
@@ -54,15 +57,15 @@ def test_round_trip_and_creation(emulated):
                                      ("M8[M]", "M8[D]"), ("M8[Y]", "M8[h]"), ("M8[h]", "M8[Y]"),
                                      ("M8[W]", "M8[D]"), ("M8[7s]", "M8[3s]"), ("m8[ms]", "m8[s]"),
                                      ("m8[M]", "m8[D]"), ("m8[Y]", "m8[M]"), ("m8[D]", "m8[h]")])
-def test_astype_between_units(emulated, src, dst):
+def test_astype_between_units(xp, src, dst):
     rng = numpy.random.default_rng(1)
     h = _counts(rng, 40, src[3:-1], src[0])
     h[:3] = numpy.array([-1, 1, 0]).view(h.dtype)   # rounding around the epoch
-    _same(emulated.asarray(h).astype(dst), h.astype(dst))
+    _same(xp.asarray(h).astype(dst), h.astype(dst))
 
 
-def test_astype_to_and_from_numbers(emulated):
-    cp = emulated
+def test_astype_to_and_from_numbers(xp):
+    cp = xp
     h = numpy.array([5, -3, NAT, 0]).view("M8[s]")
     g = cp.asarray(h)
     for dt in ("i8", "f8", "?", "u8"):
@@ -82,8 +85,8 @@ _D = [numpy.dtype(d) for d in ("M8[s]", "M8[ms]", "M8[D]", "M8[Y]")]
 _T = [numpy.dtype(d) for d in ("m8[s]", "m8[ms]", "m8[D]", "m8[M]")]
 
 
-def test_comparisons_with_nat(emulated):
-    cp = emulated
+def test_comparisons_with_nat(xp):
+    cp = xp
     rng = numpy.random.default_rng(2)
     for da, db in ((_D[0], _D[0]), (_D[0], _D[1]), (_D[2], _D[0]), (_D[3], _D[2]), (_T[0], _T[1]),
                    (_T[2], _T[0])):
@@ -141,8 +144,8 @@ def _operand(rng, dt, n=30):
 
 
 @pytest.mark.parametrize("name,da,db", _binary_cases())
-def test_arithmetic(emulated, name, da, db):
-    cp = emulated
+def test_arithmetic(xp, name, da, db):
+    cp = xp
     rng = numpy.random.default_rng(3)
     a, b = _operand(rng, da), _operand(rng, db)
     with warnings.catch_warnings():
@@ -156,8 +159,8 @@ def test_arithmetic(emulated, name, da, db):
     _same(getattr(cp, name)(cp.asarray(a), cp.asarray(b)), want)
 
 
-def test_divmod_unary_and_scalars(emulated):
-    cp = emulated
+def test_divmod_unary_and_scalars(xp):
+    cp = xp
     rng = numpy.random.default_rng(4)
     a, b = _operand(rng, _T[0]), _operand(rng, _T[1])
     with warnings.catch_warnings():
@@ -189,8 +192,8 @@ def test_divmod_unary_and_scalars(emulated):
         cp.sin(gd)
 
 
-def test_out_in_another_unit(emulated):
-    cp = emulated
+def test_out_in_another_unit(xp):
+    cp = xp
     rng = numpy.random.default_rng(5)
     a, b = _operand(rng, _D[0]), _operand(rng, _T[1])
     out = numpy.zeros(a.shape, "M8[s]")
@@ -201,8 +204,8 @@ def test_out_in_another_unit(emulated):
     _same(gout, out)
 
 
-def test_arange(emulated):
-    cp = emulated
+def test_arange(xp):
+    cp = xp
     for args, kw in [((numpy.datetime64("2020-01-01"), numpy.datetime64("2020-01-10")), {}),
                      ((numpy.datetime64("2020-01-01"), numpy.datetime64("2020-01-05"),
                        numpy.timedelta64(36, "h")), {}),
@@ -267,8 +270,8 @@ def test_datetime_loops_and_casts_compile_with_nvrtc():
     Program("\n".join(src), "c++", opts).compile("cubin")
 
 
-def test_extremes_sort_and_sums(emulated):
-    cp = emulated
+def test_extremes_sort_and_sums(xp):
+    cp = xp
     rng = numpy.random.default_rng(7)
     a = _operand(rng, _D[0], 24).reshape(4, 6)
     a[0] = a[0, 1]    # a row without NaT

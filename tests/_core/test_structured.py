@@ -1,7 +1,10 @@
-"""Structured dtypes on the emulated device against NumPy: creation from NumPy, copies,
-views, field access and assignment, indexing; make_aligned_dtype's layouts (host only)."""
+"""Structured dtypes against NumPy, on the GPU and on the emulated device (the `xp`
+variants): creation from NumPy, copies, views, field access and assignment, indexing;
+make_aligned_dtype's layouts (host only); CuPy's field views where CuPy is installed."""
 import numpy
 import pytest
+
+from emulation import pytest_generate_tests  # noqa: F401  (the xp variants)
 
 import cuarray
 
@@ -31,8 +34,8 @@ def _same(got, want):
 
 
 @pytest.mark.parametrize("dt", [DT, PACKED, ALIGNED, numpy.dtype("V6")])
-def test_round_trip_copy_and_views(emulated, dt):
-    cp = emulated
+def test_round_trip_copy_and_views(xp, dt):
+    cp = xp
     h = _host(dt, (4, 5), 0) if dt.names else numpy.frombuffer(bytes(range(120)), dt).reshape(4, 5)
     g = cp.asarray(h)
     assert (g.shape, g.strides, g.itemsize, g.dtype) == (h.shape, h.strides, h.itemsize, h.dtype)
@@ -51,17 +54,17 @@ def test_round_trip_copy_and_views(emulated, dt):
     assert g[2, 3].get().tobytes() == h[2, 3].tobytes()
 
 
-def test_big_endian_fields_become_native(emulated):
+def test_big_endian_fields_become_native(xp):
     h = _host(DT, 6, 1).astype(DT.newbyteorder(">"))
-    g = emulated.asarray(h)
+    g = xp.asarray(h)
     assert g.dtype.isnative
     numpy.testing.assert_array_equal(g["a"].get(), h["a"])
     numpy.testing.assert_array_equal(g["b"].get(), h["b"])
 
 
 @pytest.mark.parametrize("dt", [DT, PACKED, ALIGNED])
-def test_field_access(emulated, dt):
-    cp = emulated
+def test_field_access(xp, dt):
+    cp = xp
     h = _host(dt, (3, 4), 2)
     g = cp.asarray(h)
     for name in dt.names:
@@ -82,8 +85,8 @@ def test_field_access(emulated, dt):
 
 
 @pytest.mark.parametrize("dt", [DT, PACKED])
-def test_field_assignment(emulated, dt):
-    cp = emulated
+def test_field_assignment(xp, dt):
+    cp = xp
     h = _host(dt, (3, 4), 3)
     g = cp.asarray(h)
     first = dt.names[0]
@@ -124,8 +127,8 @@ def test_field_assignment(emulated, dt):
     _same(g, h)
 
 
-def test_errors(emulated):
-    cp = emulated
+def test_errors(xp):
+    cp = xp
     g = cp.asarray(_host(DT, 4, 6))
     with pytest.raises(ValueError, match="no field of name z"):
         g["z"]
@@ -164,3 +167,21 @@ def test_make_aligned_dtype():
         cuarray.make_aligned_dtype("f4", alignment=8)
     with pytest.raises(ValueError):
         cuarray.make_aligned_dtype({"names": ["a", "b"], "formats": ["i4", "i4"], "offsets": [4, 0]})
+
+
+@pytest.mark.gpu
+def test_fields_as_cupy():
+    cupy = pytest.importorskip("cupy")
+    h = _host(ALIGNED, (3, 4), 8)
+    g, c = cuarray.asarray(h), cupy.asarray(h)
+    assert (g.shape, g.strides, g.dtype) == (c.shape, c.strides, c.dtype)
+    for name in ALIGNED.names:
+        v, w = g[name], c[name]
+        assert (v.shape, v.strides, v.dtype) == (w.shape, w.strides, w.dtype)
+        numpy.testing.assert_array_equal(v.get(), w.get())
+    g["w"] = 5
+    c["w"] = 5
+    numpy.testing.assert_array_equal(g.get(), c.get())
+    assert cuarray.make_aligned_dtype(PACKED) == cupy.make_aligned_dtype(PACKED)
+    assert cuarray.make_aligned_dtype([("a", "f4")], alignment=16) == \
+        cupy.make_aligned_dtype([("a", "f4")], alignment=16)
