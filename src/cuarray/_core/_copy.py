@@ -132,7 +132,10 @@ def copy_into(dst, src):
         if _same_layout(src, dst):
             memcpy(dst._ptr, src._ptr, src.nbytes)
             return
-        if _misaligned(src) or _misaligned(dst):
+        # (only views into structured arrays can be misaligned: two attribute reads here)
+        sb, db = src.base, dst.base
+        if ((sb is not None and sb.dtype.kind == "V") or (db is not None and db.dtype.kind == "V")) \
+                and (_misaligned(src) or _misaligned(dst)):
             _BytesCopy.launch((src, dst))
             return
         if _transpose.transpose_copy(src, dst):
@@ -150,10 +153,11 @@ def copy_into(dst, src):
 def _misaligned(a):
     """Items off their alignment: a field view of a packed structured array. Kernels would
     fault on them; bytes copies do not."""
-    al = a.dtype.alignment
-    if al == 1 or not (a._ptr % al or any(s % al for s in a._strides)):
+    b = a.base
+    if b is None or b.dtype.kind != "V":
         return False
-    return True
+    al = a.dtype.alignment
+    return al > 1 and bool(a._ptr % al or any(s % al for s in a._strides))
 
 
 def copy(a, order="C"):
