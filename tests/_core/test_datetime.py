@@ -301,3 +301,14 @@ def test_extremes_sort_and_sums(xp):
         cp.mean(g)
     with pytest.raises(TypeError):
         cp.prod(cp.asarray(m))
+
+
+def test_where_and_concatenate_convert_units(xp):
+    cp = xp
+    rng = numpy.random.default_rng(9)
+    a, b = _operand(rng, _D[0], 12), _operand(rng, _D[1], 12)
+    c = rng.random(12) > 0.5
+    _same(cp.where(cp.asarray(c), cp.asarray(a), cp.asarray(b)), numpy.where(c, a, b))
+    _same(cp.where(cp.asarray(c), cp.asarray(a), numpy.datetime64("2001-01-01")),
+          numpy.where(c, a, numpy.datetime64("2001-01-01")))
+    _same(cp.concatenate([cp.asarray(a), cp.asarray(b)]), numpy.concatenate([a, b]))

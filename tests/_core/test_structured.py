@@ -185,3 +185,18 @@ def test_fields_as_cupy():
     assert cuarray.make_aligned_dtype(PACKED) == cupy.make_aligned_dtype(PACKED)
     assert cuarray.make_aligned_dtype([("a", "f4")], alignment=16) == \
         cupy.make_aligned_dtype([("a", "f4")], alignment=16)
+
+
+@pytest.mark.gpu   # the emulated device cannot look up a foreign pointer
+def test_cuda_array_interface_carries_fields():
+    cp = cuarray
+    h = _host(DT, 5, 9)
+    g = cp.asarray(h)
+    desc = g.__cuda_array_interface__
+    assert numpy.dtype(desc["descr"]) == DT and desc["typestr"] == DT.str
+
+    class Holder:
+        __cuda_array_interface__ = dict(desc, stream=None)
+    v = cp.asarray(Holder())
+    assert v.dtype == DT
+    _same(v, h)
