@@ -75,7 +75,12 @@ def test_astype_to_and_from_numbers(xp):
     f = numpy.array([1.7, -1.7, numpy.nan, 1e30, 0.0])
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", RuntimeWarning)
-        _same(cp.asarray(f).astype("m8[s]"), f.astype("m8[s]"))
+        for src, dst in (("f8", "m8[s]"), ("f8", "M8[s]"), ("f4", "m8[ms]"), ("e", "m8[s]")):
+            _same(cp.asarray(f.astype(src)).astype(dst), f.astype(src).astype(dst))
+    _same(cp.ones(3, "M8[s]"), numpy.ones(3, "M8[s]"))
+    _same(cp.full(2, 3, "m8[s]"), numpy.full(2, 3, "m8[s]"))
+    _same(cp.asarray(numpy.array([True, False])).astype("m8[s]"),
+          numpy.array([True, False]).astype("m8[s]"))
     _same(cp.asarray(numpy.arange(3)).astype("M8[D]"), numpy.arange(3).astype("M8[D]"))
     with pytest.raises(TypeError):
         g.astype("m8[s]", casting="same_kind")
@@ -260,7 +265,8 @@ def test_datetime_loops_and_casts_compile_with_nvrtc():
                                                for x in dts[:len(ins)]], dts[:len(ins)])
             src.append(f'extern "C" __global__ void k{k}({", ".join(params)}) {{ {loads} {outs_} {code} }}')
             k += 1
-    for a, b in (("M8[M]", "M8[ns]"), ("M8[ns]", "M8[Y]"), ("f8", "m8[s]"), ("M8[s]", "f4"), ("e", "m8[s]")):
+    for a, b in (("M8[M]", "M8[ns]"), ("M8[ns]", "M8[Y]"), ("f8", "m8[s]"), ("M8[s]", "f4"), ("e", "M8[s]"),
+                 ("F", "m8[s]")):
         cast = datetimes.cast_body(d(a), d(b))
         src.append(f'extern "C" __global__ void c{k}(const {dtypes.ctype(a)}* p, {dtypes.ctype(b)}* q) '
                    f'{{ const {dtypes.ctype(a)} x = p[0]; {dtypes.ctype(b)}& y = q[0]; {cast} }}')

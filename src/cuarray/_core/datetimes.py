@@ -99,10 +99,8 @@ def cast_body(src, dst):
     """C statement `y = x` for a cast that involves datetime64/timedelta64 (`astype`)."""
     if is_datetime(src) and src.kind == dst.kind:
         return f"y = {convert('x', src, dst)};"
-    if dst.kind == "m" and src.kind in "fc":   # NumPy: NaN and out-of-range values give NaT
-        return "y = cuarray_dt_from_double((double)cuarray_cast<double>(x));"
-    if dst.kind == "m" and src.kind == "e":
-        return "y = cuarray_dt_from_double((double)(float)x);"
+    if dst.kind in "Mm" and src.kind in "fc":   # NumPy: NaN and out-of-range values give NaT
+        return "y = cuarray_dt_from_double(cuarray_cast<double>(x));"
     if dst.kind in "Mm" and src.kind in "Mm":
         raise TypeError(f"Cannot cast {src!r} to {dst!r}: NumPy has no such cast")
     from cuarray._core.dtypes import ctype
