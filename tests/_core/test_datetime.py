@@ -306,6 +306,10 @@ def test_extremes_sort_and_sums(xp):
     with pytest.raises(TypeError):
         cp.mean(g)
     with pytest.raises(TypeError):
+        cp.var(cp.asarray(m))
+    for axis in (None, 0, 1):
+        _same(cp.mean(cp.asarray(m), axis=axis), numpy.asarray(numpy.mean(m, axis=axis)))
+    with pytest.raises(TypeError):
         cp.prod(cp.asarray(m))
 
 

@@ -420,7 +420,8 @@ def count_nonzero(a, axis=None, *, keepdims=False):
 
 def _mean_dtypes(a, dtype):
     if a.dtype.kind in "Mm":
-        raise TypeError(f"cuarray's mean, var and std do not take {a.dtype} arrays")
+        raise TypeError(f"cuarray's mean, var and std do not take {a.dtype} arrays (mean takes "
+                        "timedelta64 without dtype= and where=)")
     if dtype is not None:
         res = _dt.check_dtype(dtype)
     elif a.dtype.kind in "biu":
@@ -437,6 +438,13 @@ def mean(a, axis=None, dtype=None, out=None, keepdims=False, *, where=True):
     if warm is not None:
         return warm(a)
     a = _check(a, "mean")
+    if a.dtype.kind == "m" and where is True and (dtype is None or _dt.check_dtype(dtype) == a.dtype):
+        # NumPy's mean of timedeltas: their sum (NaT wins) divided by the count, truncated
+        n = 1
+        for d in normalize_axes(axis, a.ndim):
+            n *= a._shape[d]
+        r = _uf("divide")(sum(a, axis, keepdims=keepdims), numpy.int64(n))
+        return _copy.into_out(r, out, "mean")
     res, acc = _mean_dtypes(a, dtype)
     if _masked(where):
         w = _where_array(where, "mean")
