@@ -240,7 +240,9 @@ def test_every_numpy_datetime_loop_has_a_body():
                 continue
             ins, outs = sig.split("->")
             dts = [numpy.dtype(c + "8[s]") if c in "Mm" else numpy.dtype(c) for c in ins + outs]
-            assert "out0" in body(name, dts[:len(ins)], dts[len(ins):]), (name, sig)
+            assert "out0" in body(name, dts[:len(ins)], dts[len(ins):], datetime=True), (name, sig)
+            with pytest.raises(TypeError, match="ufunc calls"):
+                body(name, dts[:len(ins)], dts[len(ins):])
 
 
 def test_datetime_loops_and_casts_compile_with_nvrtc():
@@ -260,7 +262,7 @@ def test_datetime_loops_and_casts_compile_with_nvrtc():
             params += [f"{dtypes.ctype(x)}* q{j}" for j, x in enumerate(dts[len(ins):])]
             loads = " ".join(f"const {dtypes.ctype(x)} in{j} = p{j}[0];" for j, x in enumerate(dts[:len(ins)]))
             outs_ = " ".join(f"{dtypes.ctype(x)}& out{j} = q{j}[0];" for j, x in enumerate(dts[len(ins):]))
-            code = datetimes.with_conversions(body(name, dts[:len(ins)], dts[len(ins):]),
+            code = datetimes.with_conversions(body(name, dts[:len(ins)], dts[len(ins):], datetime=True),
                                               [d("M8[M]") if x.kind == "M" else (d("m8[ms]") if x.kind == "m" else None)
                                                for x in dts[:len(ins)]], dts[:len(ins)])
             src.append(f'extern "C" __global__ void k{k}({", ".join(params)}) {{ {loads} {outs_} {code} }}')
@@ -311,6 +313,8 @@ def test_extremes_sort_and_sums(xp):
         _same(cp.mean(cp.asarray(m), axis=axis), numpy.asarray(numpy.mean(m, axis=axis)))
     with pytest.raises(TypeError):
         cp.prod(cp.asarray(m))
+    with pytest.raises(TypeError):
+        cp.cumsum(cp.asarray(m))
 
 
 def test_where_and_concatenate_convert_units(xp):

@@ -123,7 +123,7 @@ class ufunc:
         if where:
             params.append(Param("_where", "in", numpy.dtype(bool)))
             guard = "_where"
-        body = _table.body(self.__name__, in_dt, out_dt)
+        body = _table.body(self.__name__, in_dt, out_dt, datetime=True)
         preamble = ""
         is_dt = any(_datetimes.is_datetime(d) for d in in_dt + out_dt)
         if is_dt:

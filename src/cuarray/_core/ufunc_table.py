@@ -330,9 +330,18 @@ def _body(name, in_dtypes, out_dtypes):
     return _half_on_floats(code, in_dtypes, out_dtypes) if wrap else code
 
 
-def body(name, in_dtypes, out_dtypes):
-    """C statements computing ufunc `name` for one loop (NumPy dtypes after resolution)."""
-    return _body(name, tuple(numpy.dtype(d) for d in in_dtypes), tuple(numpy.dtype(d) for d in out_dtypes))
+def body(name, in_dtypes, out_dtypes, datetime=False):
+    """C statements computing ufunc `name` for one loop (NumPy dtypes after resolution).
+
+    Datetime loops need `datetimes.PREAMBLE` in their kernel: callers that add it pass
+    `datetime=True`; for the others (fuse, ufunc.at, scans, ...) they are a TypeError.
+    """
+    ins = tuple(numpy.dtype(d) for d in in_dtypes)
+    outs = tuple(numpy.dtype(d) for d in out_dtypes)
+    if not datetime and any(d.kind in "Mm" for d in ins + outs):
+        raise TypeError(f"cuarray.{name}: datetime64/timedelta64 data is supported in ufunc "
+                        "calls, reductions and sorts, not in this routine")
+    return _body(name, ins, outs)
 
 
 def _validate():
