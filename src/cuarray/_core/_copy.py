@@ -66,21 +66,13 @@ def _copy_op(dtype, src=None):
     return op
 
 
-class _BytesCopy:
-    """Copies of structured (void) items: each array seen as bytes with one more axis."""
+class _StructCopy:
+    """The copy of structured or void items: their bytes (`_copy_structs`)."""
 
     @staticmethod
     def launch(args):
         src, dst = args
-        _copy_op(_UINT8).launch((_as_bytes(src), _as_bytes(dst)))
-
-
-_UINT8 = numpy.dtype(numpy.uint8)
-
-
-def _as_bytes(a):
-    it = a.dtype.itemsize
-    return a._view(a._shape + (it,), a._strides + (1,), 0, _UINT8)
+        _copy_structs(dst, src)
 
 
 def _special_copy(dtype, src):
@@ -89,7 +81,7 @@ def _special_copy(dtype, src):
         if dtype != src:
             raise TypeError(f"cuarray copies structured data only to the same dtype; cannot "
                             f"cast {src!r} to {dtype!r}")
-        return _BytesCopy
+        return _StructCopy
     key = (src.str, dtype.str)
     op = _datetime_casts.get(key)
     if op is None:
@@ -118,38 +110,6 @@ def _result_order(a, order):
     return order
 
 
-def copy_into(dst, src):
-    """dst[...] = src for device arrays (src broadcast to dst's shape, cast to dst's dtype)."""
-    if dst._device_id != get_device_id():   # writing another device's array: copy there
-        with Device(dst._device_id):
-            return copy_into(dst, src)
-    if src._device_id != dst._device_id:
-        from cuarray._core import transfer
-        src = transfer.to_device(src, dst._device_id)
-    elif src._mem is dst._mem and src is not dst and _overlap(src, dst):
-        src = copy(src)  # NumPy semantics for overlapping views such as a[1:] = a[:-1]
-    if src.dtype == dst.dtype and src._shape == dst._shape:
-        if _same_layout(src, dst):
-            memcpy(dst._ptr, src._ptr, src.nbytes)
-            return
-        # (only views into structured arrays can be misaligned: two attribute reads here)
-        sb, db = src.base, dst.base
-        if ((sb is not None and sb.dtype.kind == "V") or (db is not None and db.dtype.kind == "V")) \
-                and (_misaligned(src) or _misaligned(dst)):
-            _BytesCopy.launch((src, dst))
-            return
-        if _transpose.transpose_copy(src, dst):
-            return
-    elif not (src._c_contig and dst._c_contig) and (_misaligned(src) or _misaligned(dst)):
-        # a cast from or into a packed field: through aligned copies
-        if _misaligned(dst):
-            tmp = ndarray._alloc(dst._shape, dst.dtype)
-            copy_into(tmp, src)
-            return copy_into(dst, tmp)
-        src = copy(src)
-    _copy_op(dst.dtype, src.dtype).launch((src, dst))
-
-
 def _misaligned(a):
     """Items off their alignment: a field view of a packed structured array. Kernels would
     fault on them; bytes copies do not."""
@@ -160,16 +120,84 @@ def _misaligned(a):
     return al > 1 and bool(a._ptr % al or any(s % al for s in a._strides))
 
 
+def _special_into(dst, src):
+    """copy_into for datetime units and packed fields; False when the plain path applies."""
+    if src.dtype != dst.dtype and (src.dtype.char in "MmV" or dst.dtype.char in "MmV"):
+        _copy_op(dst.dtype, src.dtype).launch((src, dst))   # units converted; structs raise
+        return True
+    if _misaligned(dst):        # a packed field: computed aligned, then moved as bytes
+        tmp = ndarray._alloc(dst._shape, dst.dtype)
+        copy_into(tmp, src)
+        _copy_structs(_bytes_item(dst), _bytes_item(tmp))
+        return True
+    if _misaligned(src):
+        if src.dtype == dst.dtype and src._shape == dst._shape:
+            _copy_structs(_bytes_item(dst), _bytes_item(src))
+        else:
+            copy_into(dst, copy(src))
+        return True
+    return False
+
+
+def _bytes_item(a):
+    """`a` as items of void type of its itemsize (what `_copy_structs` moves as bytes)."""
+    return a._view(a._shape, a._strides, 0, numpy.dtype(f"V{a.dtype.itemsize}"))
+
+
+def copy_into(dst, src):
+    """dst[...] = src for device arrays (src broadcast to dst's shape, cast to dst's dtype)."""
+    if dst._device_id != get_device_id():   # writing another device's array: copy there
+        with Device(dst._device_id):
+            return copy_into(dst, src)
+    if src._device_id != dst._device_id:
+        from cuarray._core import transfer
+        src = transfer.to_device(src, dst._device_id)
+    elif src._mem is dst._mem and src is not dst and _overlap(src, dst):
+        src = copy(src)  # NumPy semantics for overlapping views such as a[1:] = a[:-1]
+    sd, dd = src.dtype, dst.dtype
+    # (two attribute reads: only datetimes and views into structured arrays need _special_into)
+    if (sd.char in "MmV" or dd.char in "MmV" or (src.base is not None and src.base.dtype.kind == "V")
+            or (dst.base is not None and dst.base.dtype.kind == "V")) and _special_into(dst, src):
+        return
+    if src.dtype == dst.dtype and src._shape == dst._shape:
+        if _same_layout(src, dst):
+            memcpy(dst._ptr, src._ptr, src.nbytes)
+            return
+        if dst.dtype.fields is None and _transpose.transpose_copy(src, dst):
+            return
+    if dst.dtype.fields is not None or src.dtype.fields is not None:
+        return _copy_structs(dst, src)
+    _copy_op(dst.dtype).launch((src, dst))
+
+
 def copy(a, order="C"):
+    if a.base is not None and a.base.dtype.kind == "V" and _misaligned(a):
+        out = ndarray._alloc(a._shape, a.dtype, _result_order(a, order))
+        _copy_structs(_bytes_item(out), _bytes_item(a))
+        return out
     out = ndarray._alloc(a._shape, a.dtype, _result_order(a, order))
     if a.size:
         if _same_layout(a, out):
             memcpy(out._ptr, a._ptr, a.nbytes)
-        elif _misaligned(a):
-            _BytesCopy.launch((a, out))
+        elif a.dtype.fields is not None:
+            _copy_structs(out, a)
         elif not _transpose.transpose_copy(a, out):
-            _copy_op(a.dtype, a.dtype).launch((a, out))
+            _copy_op(a.dtype).launch((a, out))
     return out
+
+
+_BYTE = numpy.dtype(numpy.uint8)
+
+
+def _copy_structs(dst, src):
+    """dst[...] = src for arrays of one structured dtype, in any layout: the copy kernel
+    moves each element as its bytes (a view with one more axis, over the element's bytes)."""
+    if src.dtype != dst.dtype:
+        raise TypeError(f"cuarray copies structured arrays only between arrays of one dtype; "
+                        f"got {src.dtype} into {dst.dtype}")
+    k = dst.dtype.itemsize
+    _copy_op(_BYTE).launch((src._view(src._shape + (k,), src._strides + (1,), 0, _BYTE),
+                            dst._view(dst._shape + (k,), dst._strides + (1,), 0, _BYTE)))
 
 
 def _cast_target(src, dtype, casting):
