@@ -24,7 +24,7 @@ _CTYPE = {
     # datetime64 / timedelta64 are int64 counts of their unit; NaT is INT64_MIN.
     ("M", 8): "long long", ("m", 8): "long long",
 }
-_NON_NUMERIC = {"U": "str", "S": "bytes", "O": "object"}
+_NON_NUMERIC = {"U": "str", "S": "bytes", "O": "object", "V": "void"}
 
 
 _checked = {}   # what check_dtype accepted, by its argument: every creation call asks
@@ -52,14 +52,10 @@ def _check_dtype(dtype):
     dt = dtype if isinstance(dtype, numpy.dtype) else numpy.dtype(dtype)
     if (dt.kind, dt.itemsize) in _CTYPE and dt.fields is None:
         return dt if dt.isnative else dt.newbyteorder("=")
-    if dt.kind == "V" and dt.subdtype is None:
-        # Structured and void dtypes are bytes on the device (CuPy 14's rule): copies,
-        # views and field access work on them, kernels that compute do not.
-        if dt.hasobject:
-            raise TypeError(f"cuarray does not support {dt!r}: it holds Python objects, "
-                            "which device memory cannot")
-        if dt.itemsize == 0:
-            raise TypeError(f"cuarray does not support {dt!r}: its itemsize is 0")
+    if dt.fields is not None and dt.subdtype is None:
+        # Structured dtypes are bytes on the device, as in CuPy 14: copies, views, field
+        # access and RawKernel pointers work on them, kernels that compute do not.
+        _numeric_fields(dt, dt)
         return dt if dt.isnative else dt.newbyteorder("=")
     if dt.kind in _NON_NUMERIC or dt.subdtype is not None:
         raise TypeError("cuarray supports bool, integer, floating, complex, datetime64, "
@@ -67,6 +63,18 @@ def _check_dtype(dtype):
     # float128 / complex256: numeric, but the GPU has no long double.
     raise TypeError(f"cuarray does not support {dt!r}: GPUs have no long double; use "
                     f"{'complex128' if dt.kind == 'c' else 'float64'}")
+
+
+def _numeric_fields(dt, whole):
+    """Structured dtypes of numeric fields only (nested, or sub-arrays of them): CuPy also
+    carries string and unstructured void items, which cuarray refuses."""
+    for name, field in dt.fields.items():
+        base = field[0].base
+        if base.fields is not None:
+            _numeric_fields(base, whole)
+        elif base.kind not in "biufc" or (base.kind, base.itemsize) not in _CTYPE:
+            raise TypeError(f"cuarray supports structured dtypes of numeric fields only; field "
+                            f"{name!r} of {whole!r} is {base!r}")
 
 
 def ctype(dtype):
