@@ -21,8 +21,6 @@ _CTYPE = {
     ("u", 8): "unsigned long long",
     ("f", 2): "half", ("f", 4): "float", ("f", 8): "double",
     ("c", 8): "complex<float>", ("c", 16): "complex<double>",
-    # datetime64 / timedelta64 are int64 counts of their unit; NaT is INT64_MIN.
-    ("M", 8): "long long", ("m", 8): "long long",
 }
 _NON_NUMERIC = {"U": "str", "S": "bytes", "O": "object", "V": "void"}
 
@@ -52,6 +50,8 @@ def _check_dtype(dtype):
     dt = dtype if isinstance(dtype, numpy.dtype) else numpy.dtype(dtype)
     if (dt.kind, dt.itemsize) in _CTYPE and dt.fields is None:
         return dt if dt.isnative else dt.newbyteorder("=")
+    if dt.kind in "Mm":     # int64 counts of their unit in kernels; NaT is INT64_MIN
+        return dt if dt.isnative else dt.newbyteorder("=")
     if dt.fields is not None and dt.subdtype is None:
         # Structured dtypes are bytes on the device, as in CuPy 14: copies, views, field
         # access and RawKernel pointers work on them, kernels that compute do not.
@@ -65,24 +65,14 @@ def _check_dtype(dtype):
                     f"{'complex128' if dt.kind == 'c' else 'float64'}")
 
 
-def _numeric_fields(dt, whole):
-    """Structured dtypes of numeric fields only (nested, or sub-arrays of them): CuPy also
-    carries string and unstructured void items, which cuarray refuses."""
-    for name, field in dt.fields.items():
-        base = field[0].base
-        if base.fields is not None:
-            _numeric_fields(base, whole)
-        elif base.kind not in "biufc" or (base.kind, base.itemsize) not in _CTYPE:
-            raise TypeError(f"cuarray supports structured dtypes of numeric fields only; field "
-                            f"{name!r} of {whole!r} is {base!r}")
-
-
 def ctype(dtype):
     """C type name of `dtype` in cuarray's generated code (see include/cuarray/core.cuh)."""
     dt = dtype if isinstance(dtype, numpy.dtype) else numpy.dtype(dtype)
     try:
         return _CTYPE[dt.kind, dt.itemsize]
     except KeyError:
+        if dt.kind in "Mm":
+            return "long long"
         check_dtype(dt)
         raise
 
@@ -101,3 +91,14 @@ def real_dtype(dtype):
     dt = numpy.dtype(dtype)
     return numpy.dtype(f"f{dt.itemsize // 2}") if dt.kind == "c" else dt
 
+
+def _numeric_fields(dt, whole):
+    """Structured dtypes of numeric fields only (nested, or sub-arrays of them): CuPy also
+    carries string and unstructured void items, which cuarray refuses."""
+    for name, field in dt.fields.items():
+        base = field[0].base
+        if base.fields is not None:
+            _numeric_fields(base, whole)
+        elif (base.kind, base.itemsize) not in _CTYPE:
+            raise TypeError(f"cuarray supports structured dtypes of numeric fields only; field "
+                            f"{name!r} of {whole!r} is {base!r}")
