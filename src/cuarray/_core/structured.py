@@ -9,6 +9,7 @@ import numpy
 
 from cuarray._core import dtypes as _dt
 from cuarray._core.ndarray import ndarray
+from cuarray._core.shapes import contiguous_strides
 
 _INVALID = ("only integers, slices (`:`), ellipsis (`...`), numpy.newaxis (`None`) and integer "
             "or boolean arrays are valid indices")
@@ -34,12 +35,8 @@ def field(a, key):
     except KeyError:
         raise ValueError(f"no field of name {key}") from None
     base, sub_shape = (fdt.base, fdt.shape) if fdt.subdtype is not None else (fdt, ())
-    sub_strides = []
-    step = base.itemsize
-    for n in reversed(sub_shape):
-        sub_strides.insert(0, step)
-        step *= n
-    return a._view(a._shape + sub_shape, a._strides + tuple(sub_strides), offset,
+    return a._view(a._shape + sub_shape,
+                   a._strides + tuple(contiguous_strides(sub_shape, base.itemsize, "C")), offset,
                    _dt.check_dtype(base))
 
 
@@ -95,7 +92,8 @@ def getitem(a, key):
     """`a[key]` with index arrays or masks for a structured `a` (a gather of its bytes)."""
     r = as_bytes(a)[_bytes_key(key)]
     r = r if r._c_contig else r.copy()
-    return r._view(r._shape[:-1], _contiguous(r._shape[:-1], a.dtype.itemsize), 0, a.dtype)
+    return r._view(r._shape[:-1], tuple(contiguous_strides(r._shape[:-1], a.dtype.itemsize, "C")),
+                   0, a.dtype)
 
 
 def setitem(a, key, value):
@@ -106,14 +104,6 @@ def setitem(a, key, value):
     if value.dtype != a.dtype:
         raise TypeError(f"cannot assign {value.dtype!r} items to an array of {a.dtype!r}")
     as_bytes(a)[_bytes_key(key)] = as_bytes(value)
-
-
-def _contiguous(shape, itemsize):
-    strides, step = [], itemsize
-    for n in reversed(shape):
-        strides.insert(0, step)
-        step *= n
-    return tuple(strides)
 
 
 def fill(a, value):
