@@ -326,3 +326,17 @@ def test_where_and_concatenate_convert_units(xp):
     _same(cp.where(cp.asarray(c), cp.asarray(a), numpy.datetime64("2001-01-01")),
           numpy.where(c, a, numpy.datetime64("2001-01-01")))
     _same(cp.concatenate([cp.asarray(a), cp.asarray(b)]), numpy.concatenate([a, b]))
+
+
+@pytest.mark.gpu
+def test_views_and_round_trip_as_cupy():
+    """What CuPy 14 does with datetimes: int64 data viewed as datetime64, copied back."""
+    cupy = pytest.importorskip("cupy")
+    import cuarray
+    h = numpy.random.default_rng(10).integers(-10**12, 10**12, 50)
+    for dt in ("M8[ns]", "m8[us]"):
+        g = cuarray.asarray(h).view(dt)
+        c = cupy.asarray(h).view(dt)
+        assert g.dtype == c.dtype and g.shape == c.shape and g.strides == c.strides
+        numpy.testing.assert_array_equal(g.get().view("i8"), c.get().view("i8"))
+        numpy.testing.assert_array_equal(g[::3].get().view("i8"), c[::3].get().view("i8"))
