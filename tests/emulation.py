@@ -45,6 +45,7 @@ def _host_address(host):
 
 # Caches of compiled kernels and per-stream scratch: emulated and real ones must never meet.
 _CACHES = [("cuarray._core._copy", "_copy_ops"), ("cuarray._core._copy", "_fill_ops"),
+           ("cuarray._core._copy", "_datetime_casts"),
            ("cuarray._core._gather_scatter", "_flag_ops"), ("cuarray._core._gather_scatter", "_kernels"),
            ("cuarray._core._compact", "_compact_kernels"), ("cuarray._core._compact", "_mask_ops"),
            ("cuarray._core._ops", "_where_ops"), ("cuarray._core._ufunc_at", "_reduceat_ops"),

@@ -10,6 +10,7 @@ from cuarray import cuda  # noqa: F401
 from cuarray._core.ndarray import ndarray  # noqa: F401
 from cuarray._core.transfer import asnumpy  # noqa: F401
 from cuarray._core._copy import copyto  # noqa: F401
+from cuarray._core.structured import make_aligned_dtype  # noqa: F401
 # NumPy's scalar types and dtype utilities are cuarray's too, as in CuPy.
 from numpy import (  # noqa: F401
     bool_, int8, int16, int32, int64, uint8, uint16, uint32, uint64, float16, float32, float64,

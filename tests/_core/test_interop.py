@@ -154,9 +154,9 @@ def test_parse_cai(desc, expected):
 
 
 @pytest.mark.parametrize("change, error, match", [
-    ({"typestr": "<U4"}, TypeError, "numeric"),
-    ({"typestr": "|O"}, TypeError, "numeric"),
-    ({"typestr": "|V8"}, TypeError, "numeric"),
+    ({"typestr": "<U4"}, TypeError, "structured dtypes; got"),
+    ({"typestr": "|O"}, TypeError, "structured dtypes; got"),
+    ({"typestr": "|V8"}, TypeError, "structured dtypes; got"),
     ({"typestr": "<f16"}, TypeError, "long double"),
     ({"mask": (0x1000, False)}, ValueError, "masked"),
     ({"strides": (4,)}, ValueError, "strides"),

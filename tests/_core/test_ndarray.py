@@ -69,11 +69,11 @@ def test_large_transfer_pinned_staging():
     numpy.testing.assert_array_equal(g.get(), a)
 
 
-@pytest.mark.parametrize("dtype", ["U3", "S3", object, "M8[s]", "m8[s]", "V8"])
+@pytest.mark.parametrize("dtype", ["U3", "S3", object])
 def test_non_numeric_refused(dtype):
-    with pytest.raises(TypeError, match="numeric dtypes only"):
+    with pytest.raises(TypeError, match="structured dtypes; got"):
         cuarray.empty(3, dtype)
-    with pytest.raises(TypeError, match="numeric dtypes only"):
+    with pytest.raises(TypeError, match="structured dtypes; got"):
         cuarray.asarray(numpy.zeros(3, dtype))
 
 

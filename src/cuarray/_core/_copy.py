@@ -1,6 +1,7 @@
 """Copies, casts, fill and assignment: thin users of the elementwise engine."""
 import numpy
 
+from cuarray._core import datetimes as _datetimes
 from cuarray._core import dtypes as _dt
 from cuarray._core import _transpose
 from cuarray._core.elementwise import Op, Param
@@ -12,6 +13,7 @@ from cuarray._runtime.memory import memset_zero
 
 _copy_ops = {}
 _fill_ops = {}
+_datetime_casts = {}
 _casts = {}   # (source dtype, dtype argument, casting) -> target dtype, see _cast_target
 
 
@@ -53,12 +55,40 @@ def zeros(shape, dtype, order="C"):
     return a
 
 
-def _copy_op(dtype):
-    """dst = src, converting from the source's storage dtype to `dtype`."""
+def _copy_op(dtype, src=None):
+    """dst = src, converting from the source's storage dtype `src` to `dtype`."""
+    if dtype.char in "MmV" or (src is not None and src.char in "MmV"):
+        return _special_copy(dtype, src if src is not None else dtype)
     op = _copy_ops.get(dtype.char)
     if op is None:
         op = _copy_ops[dtype.char] = Op(
             f"cuarray_copy_{dtype.char}", [Param("x", "in", dtype), Param("y", "out", dtype)], "y = x;")
+    return op
+
+
+class _StructCopy:
+    """The copy of structured or void items: their bytes (`_copy_structs`)."""
+
+    @staticmethod
+    def launch(args):
+        src, dst = args
+        _copy_structs(dst, src)
+
+
+def _special_copy(dtype, src):
+    """The copy op of a cast involving datetime64/timedelta64 units or structured items."""
+    if dtype.kind == "V" or src.kind == "V":
+        if dtype != src:
+            raise TypeError(f"cuarray copies structured data only to the same dtype; cannot "
+                            f"cast {src!r} to {dtype!r}")
+        return _StructCopy
+    key = (src.str, dtype.str)
+    op = _datetime_casts.get(key)
+    if op is None:
+        body = _datetimes.cast_body(src, dtype) if src != dtype else "y = x;"
+        op = _datetime_casts[key] = Op(
+            f"cuarray_cast_{src.char}_{dtype.char}", [Param("x", "in", src), Param("y", "out", dtype)],
+            body, preamble=_datetimes.PREAMBLE)
     return op
 
 
@@ -80,6 +110,40 @@ def _result_order(a, order):
     return order
 
 
+def _misaligned(a):
+    """Items off their alignment: a field view of a packed structured array. Kernels would
+    fault on them; bytes copies do not."""
+    b = a.base
+    if b is None or b.dtype.kind != "V":
+        return False
+    al = a.dtype.alignment
+    return al > 1 and bool(a._ptr % al or any(s % al for s in a._strides))
+
+
+def _special_into(dst, src):
+    """copy_into for datetime units and packed fields; False when the plain path applies."""
+    if src.dtype != dst.dtype and (src.dtype.char in "MmV" or dst.dtype.char in "MmV"):
+        _copy_op(dst.dtype, src.dtype).launch((src, dst))   # units converted; structs raise
+        return True
+    if _misaligned(dst):        # a packed field: computed aligned, then moved as bytes
+        tmp = ndarray._alloc(dst._shape, dst.dtype)
+        copy_into(tmp, src)
+        _copy_structs(_bytes_item(dst), _bytes_item(tmp))
+        return True
+    if _misaligned(src):
+        if src.dtype == dst.dtype and src._shape == dst._shape:
+            _copy_structs(_bytes_item(dst), _bytes_item(src))
+        else:
+            copy_into(dst, copy(src))
+        return True
+    return False
+
+
+def _bytes_item(a):
+    """`a` as items of void type of its itemsize (what `_copy_structs` moves as bytes)."""
+    return a._view(a._shape, a._strides, 0, numpy.dtype(f"V{a.dtype.itemsize}"))
+
+
 def copy_into(dst, src):
     """dst[...] = src for device arrays (src broadcast to dst's shape, cast to dst's dtype)."""
     if dst._device_id != get_device_id():   # writing another device's array: copy there
@@ -90,6 +154,11 @@ def copy_into(dst, src):
         src = transfer.to_device(src, dst._device_id)
     elif src._mem is dst._mem and src is not dst and _overlap(src, dst):
         src = copy(src)  # NumPy semantics for overlapping views such as a[1:] = a[:-1]
+    sd, dd = src.dtype, dst.dtype
+    # (two attribute reads: only datetimes and views into structured arrays need _special_into)
+    if (sd.char in "MmV" or dd.char in "MmV" or (src.base is not None and src.base.dtype.kind == "V")
+            or (dst.base is not None and dst.base.dtype.kind == "V")) and _special_into(dst, src):
+        return
     if src.dtype == dst.dtype and src._shape == dst._shape:
         if _same_layout(src, dst):
             memcpy(dst._ptr, src._ptr, src.nbytes)
@@ -102,6 +171,10 @@ def copy_into(dst, src):
 
 
 def copy(a, order="C"):
+    if a.base is not None and a.base.dtype.kind == "V" and _misaligned(a):
+        out = ndarray._alloc(a._shape, a.dtype, _result_order(a, order))
+        _copy_structs(_bytes_item(out), _bytes_item(a))
+        return out
     out = ndarray._alloc(a._shape, a.dtype, _result_order(a, order))
     if a.size:
         if _same_layout(a, out):
@@ -152,12 +225,14 @@ def _cast_target(src, dtype, casting):
 
 def astype(a, dtype, order="K", casting="unsafe", copy=True):
     dtype = _cast_target(a.dtype, dtype, casting)
+    if not (a._c_contig or a._f_contig) and _misaligned(a):
+        a = globals()["copy"](a)
     order = _result_order(a, order)
     if not copy and dtype == a.dtype and (a._c_contig if order == "C" else a._f_contig):
         return a
     out = ndarray._alloc(a._shape, dtype, order)
     if a.size and not (dtype == a.dtype and _transpose.transpose_copy(a, out)):
-        _copy_op(dtype).launch((a, out))
+        _copy_op(dtype, a.dtype).launch((a, out))
     return out
 
 
@@ -167,11 +242,20 @@ def fill(a, value):
     if isinstance(value, ndarray):
         copy_into(a, value)
         return
+    if a.dtype.kind == "V" or _misaligned(a):
+        if a.dtype.kind == "V":
+            from cuarray._core import structured
+            return structured.fill(a, value)
+        tmp = ndarray._alloc(a._shape, a.dtype)
+        fill(tmp, value)
+        return copy_into(a, tmp)
     _fill_op(a.dtype).launch((to_scalar(value, a.dtype), a))
 
 
 def to_scalar(value, dtype):
     """A Python/NumPy scalar as a NumPy scalar of `dtype` (NumPy's conversion rules)."""
+    if dtype.kind in "Mm":
+        return _datetimes.scalar(value, dtype)
     if isinstance(value, numpy.generic) and value.dtype == dtype:
         return value
     if dtype.kind in "iu" and type(value) is float:

@@ -280,7 +280,8 @@ class FastGather:
 
     def run(self, a, idx):
         ensure_context()
-        res = ndarray._alloc(self.shape, self.dtype)
+        # a's own dtype: datetimes of different units share a dtype char, and so a key
+        res = ndarray._alloc(self.shape, a.dtype)
         vals = list(self.vals)
         vals[0] = a._ptr + self.offset
         vals[1] = res._ptr

@@ -136,6 +136,12 @@ def getitem(a, key):
         hit = _fast.get(fk)
         if hit is not None and not check_bounds_enabled():
             return hit.run(a, key)
+    if a.dtype.kind == "V" or type(key) is str or type(key) is list:
+        from cuarray._core import structured
+        if structured.is_field_key(key):
+            return structured.field(a, key)
+        if a.dtype.kind == "V":
+            return structured.getitem(a, key)
     entries = normalize_key(key)
     m = _full_mask(a, entries)
     if m is not None:
@@ -155,6 +161,12 @@ def _remember(fk, fast_gather):
 
 def setitem(a, key, value):
     """a[key] = value; with repeated indices one of the writes wins, as in CuPy."""
+    if a.dtype.kind == "V" or type(key) is str or type(key) is list:
+        from cuarray._core import structured
+        if structured.is_field_key(key):
+            return structured.set_field(a, key, value)
+        if a.dtype.kind == "V":
+            return structured.setitem(a, key, value)
     entries = normalize_key(key)
     m = _full_mask(a, entries)
     if m is not None:

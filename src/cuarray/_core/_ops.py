@@ -94,6 +94,8 @@ def where(condition, x=None, y=None):
                                    Param("y", roles[1], dt), Param("z", "out", dt)], "z = c ? x : y;")
     from cuarray._core._copy import to_scalar
     vals = [v if isinstance(v, ndarray) else to_scalar(v, dt) for v in xs]
+    if dt.kind in "Mm":   # datetimes of another unit: their counts converted first
+        vals = [v.astype(dt) if isinstance(v, ndarray) and v.dtype != dt else v for v in vals]
     out = ndarray._alloc(shape, dt)
     if out.size:
         op.launch([condition] + vals + [out])

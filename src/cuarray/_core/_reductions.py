@@ -176,6 +176,8 @@ def reduce(uf, a, axis=0, dtype=None, out=None, keepdims=False, initial=None, wh
     a = _check(a, name)
     if uf.nin != 2 or uf.nout != 1:
         raise ValueError("reduce only supported for binary functions")
+    if a.dtype.kind in "Mm":
+        return _datetime_reduce(uf, a, axis, dtype, out, keepdims, initial, where, name)
     npuf = uf._np
     arg_dt = None if dtype is None else _dt.check_dtype(dtype)
     res = _numpy_reduce_dtype(npuf, a.dtype, arg_dt)
@@ -248,6 +250,36 @@ def reduce(uf, a, axis=0, dtype=None, out=None, keepdims=False, initial=None, wh
 
 
 # ---- the NumPy functions ------------------------------------------------------------------
+_i64 = numpy.dtype(numpy.int64)
+
+
+def _datetime_reduce(uf, a, axis, dtype, out, keepdims, initial, where, name):
+    """max/min (NaT wins), nanmax/nanmin (NaT skipped) and the sum of timedeltas (NaT
+    wins), on the int64 counts. NaT (INT64_MIN) is the least count; the counts minus one
+    (wrapping) make it the greatest."""
+    op = uf.__name__
+    if op not in ("maximum", "minimum", "fmax", "fmin") and not (op == "add" and a.dtype.kind == "m"):
+        # NumPy's own error: its loop table has no such datetime reduction either
+        uf._np.resolve_dtypes((a.dtype, a.dtype, None))
+        raise TypeError(f"cuarray.{name} does not reduce {a.dtype} arrays")
+    if initial is not None or where is not True or (dtype is not None and _dt.check_dtype(dtype) != a.dtype):
+        raise TypeError(f"cuarray.{name} of {a.dtype} arrays takes no initial=, where= or dtype=")
+    counts = a.view(_i64)
+    sub, add = _uf("subtract"), _uf("add")
+    if op in ("maximum", "fmin"):
+        r = add(reduce(uf, sub(counts, 1), axis, None, None, keepdims, _name=name), 1)
+    elif op == "add":
+        from cuarray._core._ops import where as _where
+        nat = reduce(_uf("logical_or"), _uf("isnat")(a), axis, None, None, keepdims, _name=name)
+        r = _where(nat, numpy.int64(_NAT), reduce(uf, counts, axis, None, None, keepdims, _name=name))
+    else:
+        r = reduce(uf, counts, axis, None, None, keepdims, _name=name)
+    return _copy.into_out(r.view(a.dtype), out, name)
+
+
+_NAT = numpy.iinfo(numpy.int64).min
+
+
 def _uf(name):
     from cuarray._core._ops import UFUNCS
     return UFUNCS[name]
@@ -396,6 +428,9 @@ def count_nonzero(a, axis=None, *, keepdims=False):
 
 
 def _mean_dtypes(a, dtype):
+    if a.dtype.kind in "Mm":
+        raise TypeError(f"cuarray's mean, var and std do not take {a.dtype} arrays (mean takes "
+                        "timedelta64 without dtype= and where=)")
     if dtype is not None:
         res = _dt.check_dtype(dtype)
     elif a.dtype.kind in "biu":
@@ -413,6 +448,13 @@ def mean(a, axis=None, dtype=None, out=None, keepdims=False, *, where=True):
     if warm is not None:
         return warm(a)
     a = _check(a, "mean")
+    if a.dtype.kind == "m" and where is True and (dtype is None or _dt.check_dtype(dtype) == a.dtype):
+        # NumPy's mean of timedeltas: their sum (NaT wins) divided by the count, truncated
+        n = 1
+        for d in normalize_axes(axis, a.ndim):
+            n *= a._shape[d]
+        r = _uf("divide")(sum(a, axis, keepdims=keepdims), numpy.int64(n))
+        return _copy.into_out(r, out, "mean")
     res, acc = _mean_dtypes(a, dtype)
     if _masked(where):
         w = _where_array(where, "mean")
@@ -531,6 +573,14 @@ def _argreduce(name, a, axis, out, keepdims, greater, skipnan):
     if warm is not None:
         return warm(a)
     a = _check(a, name)
+    if a.dtype.kind in "Mm":
+        # NaT comes first, as NaN does: the least int64 count already is NaT; for argmax
+        # the counts minus one (wrapping) make NaT the greatest.
+        if skipnan:
+            raise TypeError(f"cuarray.{name} does not take {a.dtype} arrays")
+        counts = a.view(_i64)
+        return _argreduce(name, _uf("subtract")(counts, 1) if greater else counts, axis, out,
+                          keepdims, greater, skipnan)
     ndim = a.ndim
     axes = None if axis is None else normalize_axes(axis, ndim)
     # As NumPy: an error where a reduced range is empty (an empty output alone is fine).

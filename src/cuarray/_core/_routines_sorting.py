@@ -510,6 +510,12 @@ def sort_last(xv, want_vals, want_idx, backend=None):
 
     Either result is None when not wanted.
     """
+    if xv.dtype.kind in "Mm":
+        # NaT sorts last, as in NumPy: the int64 counts minus one (wrapping) put it there.
+        from cuarray._core._ops import UFUNCS
+        i64 = numpy.dtype(numpy.int64)
+        vals, idx = sort_last(UFUNCS["subtract"](xv.view(i64), 1), want_vals, want_idx, backend)
+        return (None if vals is None else UFUNCS["add"](vals, 1).view(xv.dtype)), idx
     shape = xv._shape
     N = xv.size
     n = shape[-1] if shape else 1

@@ -22,8 +22,7 @@ _CTYPE = {
     ("f", 2): "half", ("f", 4): "float", ("f", 8): "double",
     ("c", 8): "complex<float>", ("c", 16): "complex<double>",
 }
-_NON_NUMERIC = {"U": "str", "S": "bytes", "O": "object", "M": "datetime64",
-                "m": "timedelta64", "V": "void"}
+_NON_NUMERIC = {"U": "str", "S": "bytes", "O": "object", "V": "void"}
 
 
 _checked = {}   # what check_dtype accepted, by its argument: every creation call asks
@@ -51,9 +50,16 @@ def _check_dtype(dtype):
     dt = dtype if isinstance(dtype, numpy.dtype) else numpy.dtype(dtype)
     if (dt.kind, dt.itemsize) in _CTYPE and dt.fields is None:
         return dt if dt.isnative else dt.newbyteorder("=")
-    if dt.kind in _NON_NUMERIC or dt.fields is not None or dt.subdtype is not None:
-        raise TypeError("cuarray supports numeric dtypes only (bool, integer, floating and "
-                        f"complex); got {dt!r}")
+    if dt.kind in "Mm":     # int64 counts of their unit in kernels; NaT is INT64_MIN
+        return dt if dt.isnative else dt.newbyteorder("=")
+    if dt.fields is not None and dt.subdtype is None:
+        # Structured dtypes are bytes on the device, as in CuPy 14: copies, views, field
+        # access and RawKernel pointers work on them, kernels that compute do not.
+        _numeric_fields(dt, dt)
+        return dt if dt.isnative else dt.newbyteorder("=")
+    if dt.kind in _NON_NUMERIC or dt.subdtype is not None:
+        raise TypeError("cuarray supports bool, integer, floating, complex, datetime64, "
+                        f"timedelta64 and structured dtypes; got {dt!r}")
     # float128 / complex256: numeric, but the GPU has no long double.
     raise TypeError(f"cuarray does not support {dt!r}: GPUs have no long double; use "
                     f"{'complex128' if dt.kind == 'c' else 'float64'}")
@@ -93,8 +99,15 @@ def ctype(dtype):
     try:
         return _CTYPE[dt.kind, dt.itemsize]
     except KeyError:
+        if dt.kind in "Mm":
+            return "long long"
         check_dtype(dt)
         raise
+
+
+def is_structured(dtype):
+    """A structured or void dtype: bytes that only copies, views and field access handle."""
+    return dtype.kind == "V"
 
 
 def is_complex(dtype):
@@ -106,3 +119,14 @@ def real_dtype(dtype):
     dt = numpy.dtype(dtype)
     return numpy.dtype(f"f{dt.itemsize // 2}") if dt.kind == "c" else dt
 
+
+def _numeric_fields(dt, whole):
+    """Structured dtypes of numeric fields only (nested, or sub-arrays of them): CuPy also
+    carries string and unstructured void items, which cuarray refuses."""
+    for name, field in dt.fields.items():
+        base = field[0].base
+        if base.fields is not None:
+            _numeric_fields(base, whole)
+        elif (base.kind, base.itemsize) not in _CTYPE:
+            raise TypeError(f"cuarray supports structured dtypes of numeric fields only; field "
+                            f"{name!r} of {whole!r} is {base!r}")

@@ -28,7 +28,7 @@ PLANS_PER_OP = 64   # N-d launch plans kept per op (each a few small tuples)
 # Packer kinds for scalars passed by value, by NumPy dtype char.
 _SCALAR_KIND = {"?": "?", "b": "b", "B": "B", "h": "h", "H": "H", "i": "i", "I": "I",
                 "l": "q", "q": "q", "L": "Q", "Q": "Q", "e": "e", "f": "f", "d": "d",
-                "F": "F", "D": "D"}
+                "F": "F", "D": "D", "M": "q", "m": "q"}
 
 _PRELUDE = r"""
 #include <cuarray/core.cuh>

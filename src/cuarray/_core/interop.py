@@ -98,7 +98,8 @@ def cuda_array_interface(a):
     return {
         "shape": a._shape,
         "typestr": typestr,
-        "descr": [("", typestr)],
+        # structured items: their fields, as NumPy's __array_interface__ gives them
+        "descr": a.dtype.descr if a.dtype.names is not None else [("", typestr)],
         "data": (a._ptr if a.size else 0, False),
         "strides": None if a._c_contig else a._strides,
         "stream": _current_stream(a._device_id),
@@ -112,10 +113,24 @@ def parse_cuda_array_interface(desc):
         raise ValueError("cuarray does not support masked arrays (__cuda_array_interface__ "
                          "has a mask)")
     dtype = numpy.dtype(desc["typestr"])
+    descr = desc.get("descr")
+    if dtype.kind == "V" and descr and any(d[0] for d in descr):   # structured: named fields
+        fields = numpy.dtype(descr)
+        if fields.itemsize != dtype.itemsize:
+            raise ValueError(f"__cuda_array_interface__: descr {descr} does not fill typestr "
+                             f"{desc['typestr']}")
+        dtype = fields
+        if not dtype.isnative:
+            raise ValueError(f"cuarray does not read structured items of non-native byte order "
+                             f"({dtype}) from __cuda_array_interface__")
     if not dtype.isnative:
         # The caller reads the other byte order into a native copy (from_cuda_array_interface).
-        r = parse_cuda_array_interface(dict(desc, typestr=dtype.newbyteorder("=").str))
+        r = _parse(desc, dtype.newbyteorder("="))
         return r[:3] + (dtype,) + r[4:]
+    return _parse(desc, dtype)
+
+
+def _parse(desc, dtype):
     dtype = _dt.check_dtype(dtype)
     shape = tuple(operator.index(n) for n in desc["shape"])
     strides = desc.get("strides")

@@ -10,6 +10,7 @@ import operator
 import numpy
 
 from cuarray._core import _reductions, scan
+from cuarray._core import datetimes as _datetimes
 from cuarray._core import dtypes as _dt
 from cuarray._core import ufunc_table as _table
 from cuarray._core.elementwise import Op, Param
@@ -31,15 +32,16 @@ class _Loop:
     """A resolved loop for one combination of argument kinds; `flat` caches the kernels of
     the contiguous fast path (index 1: 16-byte aligned operands)."""
 
-    __slots__ = ("op", "in_dtypes", "out_dtypes", "scalar_idx", "flat", "out0")
+    __slots__ = ("op", "in_dtypes", "out_dtypes", "scalar_idx", "flat", "out0", "datetime")
 
-    def __init__(self, op, in_dtypes, out_dtypes, scalar_idx):
+    def __init__(self, op, in_dtypes, out_dtypes, scalar_idx, datetime=False):
         self.op = op
         self.in_dtypes = in_dtypes
         self.out_dtypes = out_dtypes
         self.out0 = out_dtypes[0]
         self.scalar_idx = scalar_idx
         self.flat = [None, None]
+        self.datetime = datetime   # outputs of another unit are converted after the launch
 
 
 _IDX32 = 2**31 - 4096
@@ -121,10 +123,19 @@ class ufunc:
         if where:
             params.append(Param("_where", "in", numpy.dtype(bool)))
             guard = "_where"
-        body = _table.body(self.__name__, in_dt, out_dt)
+        body = _table.body(self.__name__, in_dt, out_dt, datetime=True)
+        preamble = ""
+        is_dt = any(_datetimes.is_datetime(d) for d in in_dt + out_dt)
+        if is_dt:
+            # Array operands in another unit than the loop's are converted in the kernel;
+            # scalars were converted on the host (_to_loop_scalar).
+            arg_dt = [a.dtype if isinstance(a, ndarray) else None for a in args]
+            body = _datetimes.with_conversions(body, arg_dt, in_dt)
+            preamble = _datetimes.PREAMBLE
         tag = "".join(d.char for d in in_dt + out_dt) + "".join(str(k) for k in scalar_idx)
-        op = Op(f"cuarray_{self.__name__}_{tag}{'_w' if where else ''}", params, body, guard=guard)
-        entry = self._loops[key] = _Loop(op, in_dt, out_dt, scalar_idx)
+        op = Op(f"cuarray_{self.__name__}_{tag}{'_w' if where else ''}", params, body, guard=guard,
+                preamble=preamble)
+        entry = self._loops[key] = _Loop(op, in_dt, out_dt, scalar_idx, is_dt)
         return entry
 
     # ---- call -----------------------------------------------------------------------------
@@ -196,7 +207,8 @@ class ufunc:
         same = True
         for a in args:
             if isinstance(a, ndarray):
-                key.append(a.dtype.char)
+                c = a.dtype.char
+                key.append(c if c not in "Mm" else a.dtype.str)   # datetimes: unit included
                 if shape is None:
                     shape = a._shape
                 elif a._shape != shape:
@@ -204,7 +216,8 @@ class ufunc:
             elif type(a) in _PY_SCALARS:
                 key.append(type(a))
             elif isinstance(a, numpy.generic):
-                key.append(("s", a.dtype.char))
+                c = a.dtype.char
+                key.append(("s", c if c not in "Mm" else a.dtype.str))
             else:
                 # CUDA-protocol objects become views; host data raises (host_policy).
                 return self._call(*[_hp.operand(x, self.__name__) for x in args], out=out,
@@ -246,11 +259,22 @@ class ufunc:
         if masked and where._shape != shape:
             shape = broadcast_shapes(shape, where._shape)
         outs = self._outputs(out, shape, loop.out_dtypes, casting, order, args)
+        given = None
+        if loop.datetime and out is not None:
+            given = list(outs)   # an `out` in another unit gets the result converted
+            outs = [o if o.dtype == d else (copy_into(_alloc(shape, d, "C"), o) if masked else
+                                            _alloc(shape, d, "C"))
+                    for o, d in zip(outs, loop.out_dtypes)]
         launch_args = list(args) + outs
         if masked:
             launch_args.append(where)
         if outs[0].size:
             loop.op.launch(launch_args)
+        if given is not None:
+            for g, o in zip(given, outs):
+                if g is not o:
+                    copy_into(g, o)
+            outs = given
         if self.nout == 1:
             return outs[0]
         return tuple(outs)
@@ -324,6 +348,8 @@ def _order(order, args):
 
 
 def _to_loop_scalar(v, dt, name):
+    if dt.kind in "Mm":
+        return _datetimes.scalar(v, dt)
     if isinstance(v, numpy.generic):
         return v.astype(dt) if v.dtype != dt else v
     if dt.kind == "b":
@@ -361,6 +387,13 @@ def _compare_out_of_range(uf, args, k, out, where):
             from cuarray._core._copy import copyto
             copyto(res, numpy.bool_(value), where=where)
     return res
+
+
+def copy_into(dst, src):
+    """dst[...] = src converting units; returns dst."""
+    from cuarray._core._copy import copy_into as _copy_into
+    _copy_into(dst, src)
+    return dst
 
 
 def _check_int_power(dt, v):

@@ -19,6 +19,7 @@ import functools
 
 import numpy
 
+from cuarray._core import datetimes as _datetimes
 from cuarray._core import dtypes as _dt
 
 INT = "bBhHiIlLqQ"
@@ -221,6 +222,8 @@ UFUNCS = (
           integer="out0 = false;", any="out0 = isinf(in0);"),
     Ufunc("isnan", 1, 1, _sigs(ALL, 1, "?"), "Test element-wise for NaN and return result as a boolean array.",
           integer="out0 = false;", any="out0 = isnan(in0);"),
+    Ufunc("isnat", 1, 1, ["M->?", "m->?"], "Test element-wise for NaT (not a time) and return result "
+          "as a boolean array."),   # its bodies are datetime loops (datetimes.LOOPS)
     Ufunc("signbit", 1, 1, _sigs(FLOAT, 1, "?"), "Returns element-wise True where signbit is set (less than zero).",
           half="out0 = (in0.x & 0x8000u) != 0;", float="out0 = signbit(in0);"),
     _binary("copysign", "Change the sign of x1 to that of x2, element-wise.", FLOAT,
@@ -308,6 +311,8 @@ _LONG_AS_LONGLONG = str.maketrans("lL", "qQ")
 @functools.lru_cache(maxsize=None)
 def _body(name, in_dtypes, out_dtypes):
     row = get(name)
+    if any(d.kind in "Mm" for d in in_dtypes + out_dtypes):
+        return _datetimes.loop_body(row.name, in_dtypes, out_dtypes)
     sig = signature(in_dtypes, out_dtypes)
     if sig not in row.types and sig.translate(_LONG_AS_LONGLONG) not in row.types:
         raise TypeError(f"cuarray.{row.name} has no loop {signature(in_dtypes, out_dtypes)!r}; "
@@ -325,9 +330,18 @@ def _body(name, in_dtypes, out_dtypes):
     return _half_on_floats(code, in_dtypes, out_dtypes) if wrap else code
 
 
-def body(name, in_dtypes, out_dtypes):
-    """C statements computing ufunc `name` for one loop (NumPy dtypes after resolution)."""
-    return _body(name, tuple(numpy.dtype(d) for d in in_dtypes), tuple(numpy.dtype(d) for d in out_dtypes))
+def body(name, in_dtypes, out_dtypes, datetime=False):
+    """C statements computing ufunc `name` for one loop (NumPy dtypes after resolution).
+
+    Datetime loops need `datetimes.PREAMBLE` in their kernel: callers that add it pass
+    `datetime=True`; for the others (fuse, ufunc.at, scans, ...) they are a TypeError.
+    """
+    ins = tuple(numpy.dtype(d) for d in in_dtypes)
+    outs = tuple(numpy.dtype(d) for d in out_dtypes)
+    if not datetime and any(d.kind in "Mm" for d in ins + outs):
+        raise TypeError(f"cuarray.{name}: datetime64/timedelta64 data is supported in ufunc "
+                        "calls, reductions and sorts, not in this routine")
+    return _body(name, ins, outs)
 
 
 def _validate():
@@ -341,6 +355,9 @@ def _validate():
         for sig in row.types:
             ins, outs = sig.split("->")
             assert len(ins) == row.nin and len(outs) == row.nout, f"{row.name}: bad loop {sig}"
+            if set(sig) & set("Mm"):
+                assert sig in _datetimes.LOOPS.get(row.name, {}), f"{row.name}: no body for {sig}"
+                continue
             assert set(ins + outs) <= supported, f"{row.name}: unsupported type in {sig}"
             fam = family([numpy.dtype(c) for c in ins])
             chain = _CHAINS["float" if fam == "half" else fam]

@@ -124,6 +124,10 @@ def arange(start, stop=None, step=None, dtype=None, *, device=None):
     for v in (start, stop, step):
         if isinstance(v, ndarray):
             raise TypeError("arange does not accept arrays; use Python or NumPy scalars")
+    if isinstance(start, (numpy.datetime64, numpy.timedelta64)) or \
+            isinstance(stop, (numpy.datetime64, numpy.timedelta64)) or \
+            (dtype is not None and numpy.dtype(dtype).kind in "Mm"):
+        return _datetime_arange(start, stop, step, dtype)
     if dtype is None:
         dtype = numpy.result_type(start, stop, step)
     dtype = _dt.check_dtype(dtype)
@@ -135,21 +139,51 @@ def arange(start, stop=None, step=None, dtype=None, *, device=None):
     a = empty((n,), dtype)
     if n == 0:
         return a
-    from cuarray._core.elementwise import Op, Param
     cd = numpy.dtype(numpy.complex128) if dtype.kind == "c" else (
         numpy.dtype(numpy.float64) if dtype.kind in "fe" else numpy.dtype(numpy.int64))
     if dtype.kind == "b":
         if n > 2:
             raise ValueError("no fill-function for data-type.")
         cd = numpy.dtype(numpy.int64)
+    _arange_op(cd).launch((cd.type(start), cd.type(step), a))
+    return a
+
+
+def _datetime_arange(start, stop, step, dtype):
+    """arange of datetime64/timedelta64: the int64 counts of the common unit (NumPy's)."""
+    def unit(v):
+        if isinstance(v, (numpy.datetime64, numpy.timedelta64)):
+            return numpy.dtype(f"m8[{numpy.datetime_data(v.dtype)[0]}]") \
+                if numpy.datetime_data(v.dtype)[0] != "generic" else numpy.dtype("m8")
+        return numpy.dtype("m8")
+    if dtype is None:
+        common = numpy.result_type(unit(start), unit(stop), unit(step))
+        kind = "M" if isinstance(start, numpy.datetime64) else "m"
+        dtype = numpy.dtype(kind + common.str[2:])
+    dtype = _dt.check_dtype(dtype)
+    delta = numpy.dtype("m8" + dtype.str[3:])
+    from cuarray._core.datetimes import scalar
+    s, e, d = scalar(start, dtype), scalar(stop, dtype), int(scalar(step, delta))
+    if d == 0:
+        raise ValueError("arange: cannot compute length")
+    n = max(-((int(s) - int(e)) // d), 0)
+    a = empty((n,), dtype)
+    if n:
+        i8 = numpy.dtype(numpy.int64)
+        _arange_op(i8).launch((i8.type(s), i8.type(d), a.view(i8)))
+    return a
+
+
+def _arange_op(cd):
+    """y[i] = start + i * step computed in `cd`."""
     op = _arange_ops.get(cd.char)
     if op is None:
+        from cuarray._core.elementwise import Op, Param
         op = _arange_ops[cd.char] = Op(
             f"cuarray_arange_{cd.char}",
             [Param("start", "scalar", cd), Param("step", "scalar", cd), Param("y", "out", cd)],
             f"y = start + ({_dt.ctype(cd)})i * step;")
-    op.launch((cd.type(start), cd.type(step), a))
-    return a
+    return op
 
 
 def copy(a, order="K"):
