@@ -5,7 +5,9 @@ import math
 import numpy
 
 import cuarray
+from cuarray._core.elementwise import Op, Param
 from cuarray._core.ndarray import ndarray
+from cuarray._runtime.memory import memset_zero
 from cuarray.scipy import fft as _fft
 from cuarray.scipy.signal import _kernels as _k
 
@@ -44,6 +46,67 @@ extern "C" __global__ void conv_direct(const {T}* x, const {T}* k, {T}* out, Met
   }
 }
 """
+
+
+# Overlap-add, one CUDA block per (row, block): block b of a row is x[b*step : b*step+step]
+# followed by zeros up to the FFT length L (no padded copy of x, no memset).
+_OA_FRAME = r"""
+extern "C" __global__ void oa_frame(const {T}* x, {T}* blocks, long long n, long long step,
+                                    long long L, long long nblocks) {
+  const long long rb = blockIdx.x;
+  const long long r = rb / nblocks, b = rb - r * nblocks;
+  const {T}* src = x + r * n + b * step;
+  const long long avail = n - b * step < step ? n - b * step : step;
+  {T}* dst = blocks + rb * L;
+  for (long long j = threadIdx.x; j < L; j += blockDim.x)
+    dst[j] = j < avail ? src[j] : {T}(0);
+}
+"""
+
+# One CUDA block per output chunk of `step` samples: chunk c sums block c at j, block c-1
+# at j + step, ... while the offset stays inside a block (any overlap, even > step).
+_OA_ADD = r"""
+extern "C" __global__ void oa_add(const {T}* y, {T}* out, long long nout, long long step,
+                                  long long L, long long nblocks, long long nchunks) {
+  const long long rc = blockIdx.x;
+  const long long r = rc / nchunks, c = rc - r * nchunks;
+  const {T}* yr = y + r * nblocks * L;
+  {T}* o = out + r * nout;
+  for (long long j = threadIdx.x; j < step; j += blockDim.x) {
+    const long long i = c * step + j;
+    if (i >= nout) break;
+    {T} acc = {T}(0);
+    for (long long q = 0; q <= c && j + q * step < L; ++q)
+      if (c - q < nblocks) acc += yr[(c - q) * L + j + q * step];
+    o[i] = acc;
+  }
+}
+"""
+_spec_ops = {}
+
+
+def _spec_mul(a, b, scale):
+    """a = a * b * scale in place (spectra; b broadcasts against a): the product of the two
+    transforms and the inverse transform's 1/n in one pass."""
+    op = _spec_ops.get(a.dtype.char)
+    if op is None:
+        real = numpy.dtype(a.dtype.char.lower())
+        op = _spec_ops[a.dtype.char] = Op(
+            f"cuarray_signal_spec_mul_{a.dtype.char}",
+            [Param("a", "in", a.dtype), Param("b", "in", a.dtype), Param("s", "scalar", real),
+             Param("y", "out", a.dtype)], "y = a * b * s;")
+    op.launch((a, b, numpy.dtype(a.dtype.char.lower()).type(scale), a))
+    return a
+
+
+def _padded(x, n):
+    """The 1-D contiguous x followed by zeros up to length n: one copy, one memset."""
+    buf = cuarray.empty(n, x.dtype)
+    m = x.shape[0]
+    buf[:m] = x
+    if n > m:
+        memset_zero(buf._ptr + m * x.dtype.itemsize, (n - m) * x.dtype.itemsize)
+    return buf
 
 
 def _check_arrays(name, *arrs):
@@ -249,10 +312,23 @@ def fftconvolve(in1, in2, mode="full", axes=None):
     in1, in2, axes = _freq_axes(in1, in2, mode, axes)
     in1, in2 = _fft_inputs(in1, in2)
     s1, s2 = in1.shape, in2.shape
-    shape = [max(s1[i], s2[i]) if i not in axes else s1[i] + s2[i] - 1
-             for i in range(in1.ndim)]
-    ret = _freq_conv(in1, in2, axes, shape)
+    if in1.ndim == 1 and axes == [0] and in1.dtype.kind == "f":
+        ret = _fftconv_1d(in1, in2)
+    else:
+        shape = [max(s1[i], s2[i]) if i not in axes else s1[i] + s2[i] - 1
+                 for i in range(in1.ndim)]
+        ret = _freq_conv(in1, in2, axes, shape)
     return _apply_conv_mode(ret, s1, s2, mode, axes)
+
+
+def _fftconv_1d(a, b):
+    """Full convolution of two real 1-D arrays: each padded by one copy and one memset of
+    its tail, two R2C, the product scaled by 1/L in place, one C2R on that buffer."""
+    full = a.shape[0] + b.shape[0] - 1
+    L = _fft.next_fast_len(full, True)
+    sp = _fft.rfft(_padded(a, L))
+    _spec_mul(sp, _fft.rfft(_padded(b, L)), 1.0 / L)
+    return _fft.irfft(sp, L, norm="forward", overwrite_x=True)[:full]
 
 
 def _lambertw_m1(z):
@@ -313,8 +389,52 @@ def oaconvolve(in1, in2, mode="full", axes=None):
     ax = blocked[0]
     block, overlap = plans[ax][:2]
     long_, short = (in1, in2) if s1[ax] >= s2[ax] else (in2, in1)
-    ret = _overlap_add(long_, short, ax, block, overlap, [a for a in axes if a != ax])
+    other = [a for a in axes if a != ax]
+    rest = [a for a in range(long_.ndim) if a != ax]
+    if not other and (all(short.shape[a] == 1 for a in rest) or
+                      all(short.shape[a] == long_.shape[a] for a in rest)):
+        ret = _overlap_add_rows(long_, short, ax, block, overlap)
+    else:
+        ret = _overlap_add(long_, short, ax, block, overlap, other)
     return _apply_conv_mode(ret, s1, s2, mode, axes)
+
+
+def _overlap_add_rows(x, h, ax, L, overlap):
+    """Full convolution along `ax` only (the other axes are rows: h's are 1 or x's).
+
+    One kernel cuts x into zero-padded blocks, one batched transform for all blocks, the
+    product with h's transform (scaled by 1/L) in place, one batched inverse on that
+    buffer, one kernel adding the blocks' overlaps into the result."""
+    n, k = x.shape[ax], h.shape[ax]
+    step = L - overlap
+    nblocks = -(-n // step)
+    xm = cuarray.ascontiguousarray(cuarray.moveaxis(x, ax, -1))
+    hm = cuarray.moveaxis(h, ax, -1)
+    lead = xm.shape[:-1]
+    rows = math.prod(lead)
+    hrows = math.prod(hm.shape[:-1])
+    dt = xm.dtype
+    ctype = _k.ctype(dt)
+    blocks = cuarray.empty((rows * nblocks, L), dt)
+    if blocks.size:
+        kern = _k.kernel(_OA_FRAME, "oa_frame", T=ctype)
+        kern((rows * nblocks,), (_k.BLOCK,), (xm, blocks, n, step, L, nblocks))
+    hp = cuarray.zeros((hrows, L), dt)
+    hp[:, :k] = hm.reshape(hrows, k)
+    real = dt.kind != "c"
+    fwd, inv = (_fft.rfft, _fft.irfft) if real else (_fft.fft, _fft.ifft)
+    spec = fwd(blocks).reshape(rows, nblocks, -1)
+    _spec_mul(spec, fwd(hp).reshape(hrows, 1, -1), 1.0 / L)
+    spec = spec.reshape(rows * nblocks, -1)
+    y = inv(spec, L, norm="forward", overwrite_x=True)
+    nout = n + k - 1
+    out = cuarray.empty(lead + (nout,), dt)
+    nchunks = -(-nout // step)
+    if out.size:
+        kern = _k.kernel(_OA_ADD, "oa_add", T=ctype)
+        kern((rows * nchunks,), (_k.BLOCK,), (cuarray.ascontiguousarray(y), out, nout, step, L,
+                                              nblocks, nchunks))
+    return cuarray.moveaxis(out, -1, ax)
 
 
 def _overlap_add(x, h, ax, block, overlap, other_axes):
