@@ -150,3 +150,36 @@ def test_auto_method_large(xp):
     got = s.correlate(xp.asarray(a), xp.asarray(b), "same")
     np.testing.assert_allclose(xp.asnumpy(got), ss.correlate(a, b, "same"), rtol=1e-3,
                                atol=2e-3)
+
+
+@pytest.mark.parametrize("dt", ["f4", "f8", "c16"])
+def test_overlap_add_blocks_any_overlap(xp, dt):
+    # The blocked path with overlaps shorter and longer than the step (the kernel sums
+    # every block covering a sample), batched rows, h shared by all rows or one per row.
+    from cuarray.scipy.signal import _convolution as conv
+    rng = np.random.default_rng(18)
+    x = _rand(rng, (3, 97), dt)
+    for k, L in ((5, 16), (7, 9), (12, 16)):
+        for h in (_rand(rng, (1, k), dt), _rand(rng, (3, k), dt)):
+            got = conv._overlap_add_rows(xp.asarray(x), xp.asarray(h), 1, L, k - 1)
+            want = np.stack([np.convolve(x[i], h[i % h.shape[0]]) for i in range(3)])
+            assert got.shape == want.shape
+            tol = 1e-4 if dt == "f4" else 1e-10
+            np.testing.assert_allclose(xp.asnumpy(got), want, rtol=tol, atol=tol * 10)
+
+
+def test_fftconvolve_1d_long_float32(xp):
+    # The 1-D real path: padded copies, one in-place spectral product, C2R on it.
+    from cuarray.scipy import signal as s
+    rng = np.random.default_rng(19)
+    a = rng.standard_normal(5000).astype(np.float32)
+    b = rng.standard_normal(301).astype(np.float32)
+    for mode in ("full", "same", "valid"):
+        got = s.fftconvolve(xp.asarray(a), xp.asarray(b), mode)
+        want = ss.fftconvolve(a, b, mode)
+        assert got.dtype == want.dtype == np.float32 and got.shape == want.shape
+        np.testing.assert_allclose(xp.asnumpy(got), want, rtol=1e-3, atol=2e-3)
+        got = s.oaconvolve(xp.asarray(a), xp.asarray(b), mode)
+        assert got.dtype == np.float32 and got.shape == want.shape
+        np.testing.assert_allclose(xp.asnumpy(got), ss.oaconvolve(a, b, mode), rtol=1e-3,
+                                   atol=2e-3)
