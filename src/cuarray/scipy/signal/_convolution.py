@@ -48,8 +48,10 @@ extern "C" __global__ void conv_direct(const {T}* x, const {T}* k, {T}* out, Met
 """
 
 
-# Overlap-add, one CUDA block per (row, block): block b of a row is x[b*step : b*step+step]
-# followed by zeros up to the FFT length L (no padded copy of x, no memset).
+# Overlap-add. Block b of a row is x[b*step : b*step+step] followed by zeros up to the
+# FFT length L (no padded copy of x, no memset). Grid: x over (row, block), y over tiles
+# of TILE samples, so that short rows of long blocks still fill the GPU.
+_TILE = 1024
 _OA_FRAME = r"""
 extern "C" __global__ void oa_frame(const {T}* x, {T}* blocks, long long n, long long step,
                                     long long L, long long nblocks) {
@@ -58,13 +60,14 @@ extern "C" __global__ void oa_frame(const {T}* x, {T}* blocks, long long n, long
   const {T}* src = x + r * n + b * step;
   const long long avail = n - b * step < step ? n - b * step : step;
   {T}* dst = blocks + rb * L;
-  for (long long j = threadIdx.x; j < L; j += blockDim.x)
+  const long long end = ((long long)blockIdx.y + 1) * {TILE} < L ? ((long long)blockIdx.y + 1) * {TILE} : L;
+  for (long long j = (long long)blockIdx.y * {TILE} + threadIdx.x; j < end; j += blockDim.x)
     dst[j] = j < avail ? src[j] : {T}(0);
 }
 """
 
-# One CUDA block per output chunk of `step` samples: chunk c sums block c at j, block c-1
-# at j + step, ... while the offset stays inside a block (any overlap, even > step).
+# Output chunk c (of `step` samples) sums block c at j, block c-1 at j + step, ... while
+# the offset stays inside a block (any overlap, even one longer than the step).
 _OA_ADD = r"""
 extern "C" __global__ void oa_add(const {T}* y, {T}* out, long long nout, long long step,
                                   long long L, long long nblocks, long long nchunks) {
@@ -72,7 +75,8 @@ extern "C" __global__ void oa_add(const {T}* y, {T}* out, long long nout, long l
   const long long r = rc / nchunks, c = rc - r * nchunks;
   const {T}* yr = y + r * nblocks * L;
   {T}* o = out + r * nout;
-  for (long long j = threadIdx.x; j < step; j += blockDim.x) {
+  const long long end = ((long long)blockIdx.y + 1) * {TILE} < step ? ((long long)blockIdx.y + 1) * {TILE} : step;
+  for (long long j = (long long)blockIdx.y * {TILE} + threadIdx.x; j < end; j += blockDim.x) {
     const long long i = c * step + j;
     if (i >= nout) break;
     {T} acc = {T}(0);
@@ -312,7 +316,7 @@ def fftconvolve(in1, in2, mode="full", axes=None):
     in1, in2, axes = _freq_axes(in1, in2, mode, axes)
     in1, in2 = _fft_inputs(in1, in2)
     s1, s2 = in1.shape, in2.shape
-    if in1.ndim == 1 and axes == [0] and in1.dtype.kind == "f":
+    if in1.ndim == 1 and axes == [0]:
         ret = _fftconv_1d(in1, in2)
     else:
         shape = [max(s1[i], s2[i]) if i not in axes else s1[i] + s2[i] - 1
@@ -322,8 +326,19 @@ def fftconvolve(in1, in2, mode="full", axes=None):
 
 
 def _fftconv_1d(a, b):
-    """Full convolution of two real 1-D arrays: each padded by one copy and one memset of
-    its tail, two R2C, the product scaled by 1/L in place, one C2R on that buffer."""
+    """Full convolution of two 1-D arrays by FFTs.
+
+    When one is much shorter, overlap-add (SciPy's block length for oaconvolve): the
+    same convolution from transforms of short blocks, which cost fewer passes over memory
+    than one transform of the whole length, and the short input's transform is one block
+    long. Otherwise, for real inputs, each padded by one copy and one memset of its tail,
+    two R2C, the product scaled by 1/L in place, one C2R on that buffer."""
+    oa = _calc_oa_lens(a.shape[0], b.shape[0])
+    if oa is not None:
+        long_, short = (a, b) if a.shape[0] >= b.shape[0] else (b, a)
+        return _overlap_add_rows(long_, short, 0, oa[0], oa[1])
+    if a.dtype.kind == "c":
+        return _freq_conv(a, b, [0], [a.shape[0] + b.shape[0] - 1])
     full = a.shape[0] + b.shape[0] - 1
     L = _fft.next_fast_len(full, True)
     sp = _fft.rfft(_padded(a, L))
@@ -417,8 +432,8 @@ def _overlap_add_rows(x, h, ax, L, overlap):
     ctype = _k.ctype(dt)
     blocks = cuarray.empty((rows * nblocks, L), dt)
     if blocks.size:
-        kern = _k.kernel(_OA_FRAME, "oa_frame", T=ctype)
-        kern((rows * nblocks,), (_k.BLOCK,), (xm, blocks, n, step, L, nblocks))
+        kern = _k.kernel(_OA_FRAME, "oa_frame", T=ctype, TILE=_TILE)
+        kern((rows * nblocks, -(-L // _TILE)), (_k.BLOCK,), (xm, blocks, n, step, L, nblocks))
     hp = cuarray.zeros((hrows, L), dt)
     hp[:, :k] = hm.reshape(hrows, k)
     real = dt.kind != "c"
@@ -431,9 +446,9 @@ def _overlap_add_rows(x, h, ax, L, overlap):
     out = cuarray.empty(lead + (nout,), dt)
     nchunks = -(-nout // step)
     if out.size:
-        kern = _k.kernel(_OA_ADD, "oa_add", T=ctype)
-        kern((rows * nchunks,), (_k.BLOCK,), (cuarray.ascontiguousarray(y), out, nout, step, L,
-                                              nblocks, nchunks))
+        kern = _k.kernel(_OA_ADD, "oa_add", T=ctype, TILE=_TILE)
+        kern((rows * nchunks, -(-step // _TILE)), (_k.BLOCK,),
+             (cuarray.ascontiguousarray(y), out, nout, step, L, nblocks, nchunks))
     return cuarray.moveaxis(out, -1, ax)
 
 

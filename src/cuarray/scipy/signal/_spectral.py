@@ -115,9 +115,9 @@ def _detrend_func(detrend, axis):
     return detrend
 
 
-# One CUDA block per (row, segment): the segment's samples of x as the boundary zeros
-# (`lead` of them before x) and the end padding extend it, times the window, zeros from
-# nperseg to nfft. The framed array is what the batched transform reads.
+# Grid x over (row, segment), y over tiles of 1024 points: the segment's samples of x as
+# the boundary zeros (`lead` of them before x) and the end padding extend it, times the
+# window, zeros from nperseg to nfft. The framed array is what the batched transform reads.
 _FRAME = r"""
 extern "C" __global__ void stft_frame(const {X}* x, const {T}* w, {T}* out, long long n,
                                       long long lead, long long nseg, long long step,
@@ -127,7 +127,8 @@ extern "C" __global__ void stft_frame(const {X}* x, const {T}* w, {T}* out, long
   const {X}* xr = x + r * n;
   {T}* o = out + rs * nfft;
   const long long p0 = s * step - lead;
-  for (long long k = threadIdx.x; k < nfft; k += blockDim.x) {
+  const long long end = ((long long)blockIdx.y + 1) * 1024 < nfft ? ((long long)blockIdx.y + 1) * 1024 : nfft;
+  for (long long k = (long long)blockIdx.y * 1024 + threadIdx.x; k < end; k += blockDim.x) {
     const long long p = p0 + k;
     o[k] = (k < nperseg && p >= 0 && p < n) ? {T}(w[k] * cuarray_cast<{T}>(xr[p])) : {T}(0);
   }
@@ -165,8 +166,8 @@ def _stft_frames(x, win, nperseg, noverlap, nfft, lead, length, dtype):
     frames = cuarray.empty(lead_shape + (nseg, nfft), dtype)
     if frames.size:
         kern = _k.kernel(_FRAME, "stft_frame", T=_k.ctype(dtype), X=_k.ctype(x.dtype))
-        kern((rows * nseg,), (_k.BLOCK,), (x, win, frames, x.shape[-1], lead, nseg, step,
-                                            nperseg, nfft))
+        kern((rows * nseg, -(-nfft // 1024)), (_k.BLOCK,),
+             (x, win, frames, x.shape[-1], lead, nseg, step, nperseg, nfft))
     return frames
 
 
