@@ -183,3 +183,19 @@ def test_fftconvolve_1d_long_float32(xp):
         assert got.dtype == np.float32 and got.shape == want.shape
         np.testing.assert_allclose(xp.asnumpy(got), ss.oaconvolve(a, b, mode), rtol=1e-3,
                                    atol=2e-3)
+
+
+@pytest.mark.parametrize("blocks, in_fft", [("pow2", True), ("scipy", False)])
+def test_overlap_add_settings(xp, monkeypatch, blocks, in_fft):
+    # The benchmark's variants: power-of-two blocks, fftconvolve as one transform.
+    from cuarray.scipy import signal as s
+    from cuarray.scipy.signal import _convolution as conv
+    monkeypatch.setattr(conv, "OA_BLOCKS", blocks)
+    monkeypatch.setattr(conv, "OA_IN_FFTCONVOLVE", in_fft)
+    rng = np.random.default_rng(20)
+    a = rng.standard_normal(3000)
+    b = rng.standard_normal(129)
+    for f in ("fftconvolve", "oaconvolve"):
+        for mode in ("full", "same", "valid"):
+            got = getattr(s, f)(xp.asarray(a), xp.asarray(b), mode)
+            np.testing.assert_allclose(xp.asnumpy(got), getattr(ss, f)(a, b, mode), atol=1e-10)

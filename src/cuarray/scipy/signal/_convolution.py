@@ -333,7 +333,7 @@ def _fftconv_1d(a, b):
     than one transform of the whole length, and the short input's transform is one block
     long. Otherwise, for real inputs, each padded by one copy and one memset of its tail,
     two R2C, the product scaled by 1/L in place, one C2R on that buffer."""
-    oa = _calc_oa_lens(a.shape[0], b.shape[0])
+    oa = _calc_oa_lens(a.shape[0], b.shape[0]) if OA_IN_FFTCONVOLVE else None
     if oa is not None:
         long_, short = (a, b) if a.shape[0] >= b.shape[0] else (b, a)
         return _overlap_add_rows(long_, short, 0, oa[0], oa[1])
@@ -361,6 +361,14 @@ def _lambertw_m1(z):
     return w
 
 
+# Overlap-add's block length: "scipy" is SciPy's optimum (fewest operations) rounded up to
+# a 2-3-5-7 length; "pow2" the nearest power of two (at least twice the overlap), which
+# cuFFT may run in fewer passes. fftconvolve of a long signal with a much shorter one runs
+# as overlap-add unless OA_IN_FFTCONVOLVE is False. Benchmark rows compare the settings.
+OA_BLOCKS = "scipy"
+OA_IN_FFTCONVOLVE = True
+
+
 def _calc_oa_lens(s1, s2):
     """(block size, overlap, in1 step, in2 step) of overlap-add along one axis; None for a
     plain FFT convolution."""
@@ -373,7 +381,12 @@ def _calc_oa_lens(s1, s2):
         return None
     overlap = s2 - 1
     opt_size = -overlap * _lambertw_m1(-1 / (2 * math.e * overlap)) if overlap else s2
-    block = _fft.next_fast_len(math.ceil(opt_size))
+    if OA_BLOCKS == "pow2":
+        block = 1 << max(1, round(math.log2(opt_size)))
+        while block < 2 * overlap + 2:
+            block <<= 1
+    else:
+        block = _fft.next_fast_len(math.ceil(opt_size))
     if block >= s1:
         return None
     step1, step2 = (block - s2 + 1, s2) if not swapped else (s2, block - s2 + 1)
