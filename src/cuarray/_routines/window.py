@@ -5,6 +5,7 @@ NumPy computes in float64 with `n = arange(1 - M, M, 2)` (`arange(M)` for kaiser
 kernels do the same arithmetic in the same order, without fused multiply-adds (but for
 kaiser's Chebyshev series: see `_KAISER_PRE`).
 """
+import functools
 import math
 import operator
 
@@ -125,6 +126,12 @@ def _kaiser_op():
     return op
 
 
+@functools.lru_cache(maxsize=256)
+def _i0_host(beta):
+    # numpy.i0 of one float costs ~100 µs of host time, spent before the launch
+    return float(numpy.i0(beta))
+
+
 def kaiser(M, beta):
     """cuarray version of `numpy.kaiser`."""
     M, n = _length(M, "kaiser")
@@ -140,6 +147,6 @@ def kaiser(M, beta):
             half, last = y[:(n + 1) // 2], n - 1
         else:                       # a fractional M: arange(M) is not centred on alpha
             half, last = y, -1
-        _kaiser_op().launch((_f64.type(alpha), _f64.type(beta), _f64.type(numpy.i0(beta)),
+        _kaiser_op().launch((_f64.type(alpha), _f64.type(beta), _f64.type(_i0_host(beta)),
                              numpy.int64(last), half, y))
     return y
