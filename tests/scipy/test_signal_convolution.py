@@ -199,3 +199,30 @@ def test_overlap_add_settings(xp, monkeypatch, blocks, in_fft):
         for mode in ("full", "same", "valid"):
             got = getattr(s, f)(xp.asarray(a), xp.asarray(b), mode)
             np.testing.assert_allclose(xp.asnumpy(got), getattr(ss, f)(a, b, mode), atol=1e-10)
+
+
+@pytest.mark.parametrize("T", ["float", "double", "complex<float>", "complex<double>"])
+def test_overlap_add_and_stft_kernels_compile(T):
+    # NVRTC for sm_90 on the CPU: the sources the GPU runs (the emulation builds them
+    # with g++, which accepts more).
+    pytest.importorskip("cuda.bindings")
+    from cuarray._runtime import compiler
+    from cuarray.scipy.signal import _convolution as conv
+    from cuarray.scipy.signal import _kernels as k
+    from cuarray.scipy.signal import _spectral as spec
+    kernels = [(conv._OA_FRAME, "oa_frame", {"T": T, "TILE": conv._TILE}),
+               (conv._OA_ADD, "oa_add", {"T": T, "TILE": conv._TILE})]
+    if not T.startswith("complex"):
+        kernels += [(spec._FRAME, "stft_frame", {"T": T, "X": x})
+                    for x in ("half", "float", "int", "double", "bool")]
+    for src, name, subs in kernels:
+        kern = k.kernel(src, name, **subs)
+        assert compiler.compile_cubin(kern.code, (), (), "sm_90", name)[0]
+    from cuarray._core.elementwise import generate
+    ops = [spec._times_op()] if T == "double" else []
+    if T.startswith("complex"):
+        ops.append(conv._spec_mul_op(np.dtype("F" if T == "complex<float>" else "D")))
+    for op in ops:
+        src, _ = generate(op, [p.dtype for p in op.params], [None] * len(op.params), None, 1,
+                          False)
+        assert compiler.compile_cubin(src, op.options, (), "sm_90", op.name)[0]

@@ -89,17 +89,21 @@ extern "C" __global__ void oa_add(const {T}* y, {T}* out, long long nout, long l
 _spec_ops = {}
 
 
+def _spec_mul_op(dtype):
+    op = _spec_ops.get(dtype.char)
+    if op is None:
+        real = numpy.dtype(dtype.char.lower())
+        op = _spec_ops[dtype.char] = Op(
+            f"cuarray_signal_spec_mul_{dtype.char}",
+            [Param("a", "in", dtype), Param("b", "in", dtype), Param("s", "scalar", real),
+             Param("y", "out", dtype)], "y = a * b * s;")
+    return op
+
+
 def _spec_mul(a, b, scale):
     """a = a * b * scale in place (spectra; b broadcasts against a): the product of the two
     transforms and the inverse transform's 1/n in one pass."""
-    op = _spec_ops.get(a.dtype.char)
-    if op is None:
-        real = numpy.dtype(a.dtype.char.lower())
-        op = _spec_ops[a.dtype.char] = Op(
-            f"cuarray_signal_spec_mul_{a.dtype.char}",
-            [Param("a", "in", a.dtype), Param("b", "in", a.dtype), Param("s", "scalar", real),
-             Param("y", "out", a.dtype)], "y = a * b * s;")
-    op.launch((a, b, numpy.dtype(a.dtype.char.lower()).type(scale), a))
+    _spec_mul_op(a.dtype).launch((a, b, numpy.dtype(a.dtype.char.lower()).type(scale), a))
     return a
 
 

@@ -141,6 +141,14 @@ def _times(start, stop, step, fs, shift):
     """arange(start, stop, step) / fs - shift (NumPy's operations, one kernel)."""
     n = max(0, math.ceil((stop - start) / step))
     out = cuarray.empty(n)
+    if n:
+        delta = (start + step) - start  # NumPy's arange steps by its first difference
+        _times_op().launch((numpy.float64(start), numpy.float64(delta), numpy.float64(fs),
+                            numpy.float64(shift), out))
+    return out
+
+
+def _times_op():
     op = _time_ops.get("t")
     if op is None:
         f8 = numpy.dtype(numpy.float64)
@@ -149,11 +157,7 @@ def _times(start, stop, step, fs, shift):
             [Param("start", "scalar", f8), Param("delta", "scalar", f8),
              Param("fs", "scalar", f8), Param("shift", "scalar", f8), Param("y", "out", f8)],
             "y = (start + (double)i * delta) / fs - shift;", options=("--fmad=false",))
-    if n:
-        delta = (start + step) - start  # NumPy's arange steps by its first difference
-        op.launch((numpy.float64(start), numpy.float64(delta), numpy.float64(fs),
-                   numpy.float64(shift), out))
-    return out
+    return op
 
 
 def _stft_frames(x, win, nperseg, noverlap, nfft, lead, length, dtype):
