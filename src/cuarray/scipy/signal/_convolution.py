@@ -1,5 +1,6 @@
 """Convolution and correlation (cuarray version of the convolution part of
 `scipy.signal`): a direct N-d kernel, FFT convolution on cuFFT and overlap-add."""
+import functools
 import math
 
 import numpy
@@ -376,6 +377,11 @@ OA_IN_FFTCONVOLVE = True
 def _calc_oa_lens(s1, s2):
     """(block size, overlap, in1 step, in2 step) of overlap-add along one axis; None for a
     plain FFT convolution."""
+    return _oa_lens(s1, s2, OA_BLOCKS)
+
+
+@functools.lru_cache(maxsize=256)
+def _oa_lens(s1, s2, blocks):
     if s1 == s2 or s1 == 1 or s2 == 1:
         return None
     swapped = s2 > s1
@@ -385,7 +391,7 @@ def _calc_oa_lens(s1, s2):
         return None
     overlap = s2 - 1
     opt_size = -overlap * _lambertw_m1(-1 / (2 * math.e * overlap)) if overlap else s2
-    if OA_BLOCKS == "pow2":
+    if blocks == "pow2":
         block = 1 << max(1, round(math.log2(opt_size)))
         while block < 2 * overlap + 2:
             block <<= 1
@@ -440,8 +446,9 @@ def _overlap_add_rows(x, h, ax, L, overlap):
     n, k = x.shape[ax], h.shape[ax]
     step = L - overlap
     nblocks = -(-n // step)
-    xm = cuarray.ascontiguousarray(cuarray.moveaxis(x, ax, -1))
-    hm = cuarray.moveaxis(h, ax, -1)
+    last = ax == x.ndim - 1
+    xm = cuarray.ascontiguousarray(x if last else cuarray.moveaxis(x, ax, -1))
+    hm = h if last else cuarray.moveaxis(h, ax, -1)
     lead = xm.shape[:-1]
     rows = math.prod(lead)
     hrows = math.prod(hm.shape[:-1])
@@ -466,7 +473,7 @@ def _overlap_add_rows(x, h, ax, L, overlap):
         kern = _k.kernel(_OA_ADD, "oa_add", T=ctype, TILE=_TILE)
         kern((rows * nchunks, -(-step // _TILE)), (_k.BLOCK,),
              (cuarray.ascontiguousarray(y), out, nout, step, L, nblocks, nchunks))
-    return cuarray.moveaxis(out, -1, ax)
+    return out if last else cuarray.moveaxis(out, -1, ax)
 
 
 def _overlap_add(x, h, ax, block, overlap, other_axes):
