@@ -1,11 +1,10 @@
 """Spectral estimation with windowed FFTs (cuarray version of `scipy.signal.periodogram`,
 `welch`, `csd`, `coherence`, `spectrogram`, `stft`, `istft`, `check_COLA`,
 `check_NOLA`). Segments are strided views of the signal; one batched cuFFT per call."""
+import math
 import warnings
 
 import numpy
-
-import math
 
 import cuarray
 from cuarray._core.elementwise import Op, Param
