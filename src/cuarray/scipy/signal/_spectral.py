@@ -1,6 +1,7 @@
 """Spectral estimation with windowed FFTs (cuarray version of `scipy.signal.periodogram`,
 `welch`, `csd`, `coherence`, `spectrogram`, `stft`, `istft`, `check_COLA`,
-`check_NOLA`). Segments are strided views of the signal; one batched cuFFT per call."""
+`check_NOLA`). Segments are strided views of the signal (for a non-detrending STFT, one
+framing kernel's output); one batched cuFFT per call."""
 import math
 import warnings
 
