@@ -39,6 +39,24 @@ def test_comparison_with_out_of_range_python_ints(cp, dt):
             numpy.testing.assert_array_equal(op(v, g).get(), op(v, h))
 
 
+@pytest.mark.parametrize("shape", [(0,), (1,), (1000,), (3, 7)])
+def test_out_of_range_comparison_repeated_calls(cp, shape):
+    # The second and later calls take the warm path (a cached loop with the int's range).
+    h = numpy.random.default_rng(18).integers(0, 256, shape).astype(numpy.uint8)
+    g = cp.asarray(h)
+    for _ in range(3):
+        for v in (-1, 255, 256, 300, -2**70):
+            for op in (operator.lt, operator.le, operator.gt, operator.ge, operator.eq,
+                       operator.ne):
+                got, want = op(g, v), op(h, v)
+                assert got.dtype == want.dtype and got.shape == want.shape
+                numpy.testing.assert_array_equal(got.get(), want)
+                numpy.testing.assert_array_equal(op(v, g).get(), op(v, h))
+    if len(shape) == 2:  # non-contiguous operand: the general path
+        numpy.testing.assert_array_equal((g.T < -1).get(), h.T < -1)
+        numpy.testing.assert_array_equal((g[:, ::2] >= -1).get(), h[:, ::2] >= -1)
+
+
 def test_out_of_range_comparison_with_out_and_where(cp):
     h = numpy.arange(4, dtype=numpy.uint8)
     g = cp.asarray(h)

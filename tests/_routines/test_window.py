@@ -8,14 +8,15 @@ from cuarray._routines import window
 from _backends import cp  # noqa: F401
 
 NAMES = ["bartlett", "blackman", "hamming", "hanning"]
-LENGTHS = [-3, 0, 1, 2, 5, 16, 101, 4.0, 6.5]
+LENGTHS = [-3, 0, 1, 2, 5, 16, 101, 4.0, 6.5, 7.25]
 
 
 def _compile(op):
     pytest.importorskip("cuda.bindings")
     from cuarray._core.elementwise import generate
     from cuarray._runtime.compiler import compile_cubin
-    src, _ = generate(op, [p.dtype for p in op.params], [None] * len(op.params), None, 1, False)
+    raw = [(1, True) if p.role == "raw" else None for p in op.params]
+    src, _ = generate(op, [p.dtype for p in op.params], raw, None, 1, False)
     assert compile_cubin(src, op.options, arch="sm_90", name=op.name)[0]
 
 
@@ -66,3 +67,14 @@ def test_window_matches_cupy(name):
         numpy.testing.assert_allclose(got.get(), want.get(), rtol=0, atol=_CUPY_ATOL, err_msg=M)
         numpy.testing.assert_allclose(got.get(), getattr(numpy, name)(*args), rtol=1e-12,
                                       atol=1e-15, err_msg=M)
+
+
+@pytest.mark.parametrize("M", [4096, 4097])
+def test_kaiser_long_symmetric(cp, M):
+    # One thread per mirrored pair: both halves must be NumPy's values (within a few ulps:
+    # the Chebyshev recurrence runs on fused multiply-adds).
+    for beta in (0.5, 8.6, 20.0):
+        got = cp.kaiser(M, beta).get()
+        want = numpy.kaiser(M, beta)
+        numpy.testing.assert_allclose(got, want, rtol=4e-15, atol=0)
+        numpy.testing.assert_array_equal(got, got[::-1])

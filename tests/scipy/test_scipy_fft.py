@@ -123,6 +123,25 @@ def test_scipy_fft_real_input(gpu_cp, dtype, name, kw):
 
 
 @pytest.mark.gpu
+@pytest.mark.parametrize("dtype", [np.complex64, np.complex128])
+@pytest.mark.parametrize("name, kw", [
+    ("irfft", {}), ("irfft", {"n": 11, "axis": 0}), ("irfft", {"norm": "forward"}),
+    ("irfftn", {}), ("irfftn", {"s": (4, 6), "axes": (0, 2)}), ("irfft2", {"norm": "ortho"})])
+def test_inverse_real_overwrite_x(gpu_cp, dtype, name, kw):
+    # overwrite_x=True runs cuFFT's C2R on the input itself: same values as without it.
+    cp = gpu_cp
+    from cuarray.scipy import fft
+    rng = np.random.default_rng(18)
+    h = (rng.standard_normal((5, 8, 6)) + 1j * rng.standard_normal((5, 8, 6))).astype(dtype)
+    want = getattr(sfft, name)(h, **kw)
+    for x in (cp.asarray(h), cp.asarray(h)[:, ::2]):
+        w = want if x.shape == h.shape else getattr(sfft, name)(h[:, ::2], **kw)
+        got = getattr(fft, name)(x, overwrite_x=True, **kw)
+        assert got.dtype == w.dtype and got.shape == w.shape
+        np.testing.assert_allclose(got.get(), w, **_tol(w.dtype))
+
+
+@pytest.mark.gpu
 def test_scipy_fft_helpers_and_errors(gpu_cp):
     cp = gpu_cp
     from cuarray.scipy import fft

@@ -150,3 +150,79 @@ def test_auto_method_large(xp):
     got = s.correlate(xp.asarray(a), xp.asarray(b), "same")
     np.testing.assert_allclose(xp.asnumpy(got), ss.correlate(a, b, "same"), rtol=1e-3,
                                atol=2e-3)
+
+
+@pytest.mark.parametrize("dt", ["f4", "f8", "c16"])
+def test_overlap_add_blocks_any_overlap(xp, dt):
+    # The blocked path with overlaps shorter and longer than the step (the kernel sums
+    # every block covering a sample), batched rows, h shared by all rows or one per row.
+    from cuarray.scipy.signal import _convolution as conv
+    rng = np.random.default_rng(18)
+    x = _rand(rng, (3, 97), dt)
+    for k, L in ((5, 16), (7, 9), (12, 16)):
+        for h in (_rand(rng, (1, k), dt), _rand(rng, (3, k), dt)):
+            got = conv._overlap_add_rows(xp.asarray(x), xp.asarray(h), 1, L, k - 1)
+            want = np.stack([np.convolve(x[i], h[i % h.shape[0]]) for i in range(3)])
+            assert got.shape == want.shape
+            tol = 1e-4 if dt == "f4" else 1e-10
+            np.testing.assert_allclose(xp.asnumpy(got), want, rtol=tol, atol=tol * 10)
+
+
+def test_fftconvolve_1d_long_float32(xp):
+    # The 1-D real path: padded copies, one in-place spectral product, C2R on it.
+    from cuarray.scipy import signal as s
+    rng = np.random.default_rng(19)
+    a = rng.standard_normal(5000).astype(np.float32)
+    b = rng.standard_normal(301).astype(np.float32)
+    for mode in ("full", "same", "valid"):
+        got = s.fftconvolve(xp.asarray(a), xp.asarray(b), mode)
+        want = ss.fftconvolve(a, b, mode)
+        assert got.dtype == want.dtype == np.float32 and got.shape == want.shape
+        np.testing.assert_allclose(xp.asnumpy(got), want, rtol=1e-3, atol=2e-3)
+        got = s.oaconvolve(xp.asarray(a), xp.asarray(b), mode)
+        assert got.dtype == np.float32 and got.shape == want.shape
+        np.testing.assert_allclose(xp.asnumpy(got), ss.oaconvolve(a, b, mode), rtol=1e-3,
+                                   atol=2e-3)
+
+
+@pytest.mark.parametrize("blocks, in_fft", [("pow2", True), ("scipy", False)])
+def test_overlap_add_settings(xp, monkeypatch, blocks, in_fft):
+    # The benchmark's variants: power-of-two blocks, fftconvolve as one transform.
+    from cuarray.scipy import signal as s
+    from cuarray.scipy.signal import _convolution as conv
+    monkeypatch.setattr(conv, "OA_BLOCKS", blocks)
+    monkeypatch.setattr(conv, "OA_IN_FFTCONVOLVE", in_fft)
+    rng = np.random.default_rng(20)
+    a = rng.standard_normal(3000)
+    b = rng.standard_normal(129)
+    for f in ("fftconvolve", "oaconvolve"):
+        for mode in ("full", "same", "valid"):
+            got = getattr(s, f)(xp.asarray(a), xp.asarray(b), mode)
+            np.testing.assert_allclose(xp.asnumpy(got), getattr(ss, f)(a, b, mode), atol=1e-10)
+
+
+@pytest.mark.parametrize("T", ["float", "double", "complex<float>", "complex<double>"])
+def test_overlap_add_and_stft_kernels_compile(T):
+    # NVRTC for sm_90 on the CPU: the sources the GPU runs (the emulation builds them
+    # with g++, which accepts more).
+    pytest.importorskip("cuda.bindings")
+    from cuarray._runtime import compiler
+    from cuarray.scipy.signal import _convolution as conv
+    from cuarray.scipy.signal import _kernels as k
+    from cuarray.scipy.signal import _spectral as spec
+    kernels = [(conv._OA_FRAME, "oa_frame", {"T": T, "TILE": conv._TILE}),
+               (conv._OA_ADD, "oa_add", {"T": T, "TILE": conv._TILE})]
+    if not T.startswith("complex"):
+        kernels += [(spec._FRAME, "stft_frame", {"T": T, "X": x})
+                    for x in ("half", "float", "int", "double", "bool")]
+    for src, name, subs in kernels:
+        kern = k.kernel(src, name, **subs)
+        assert compiler.compile_cubin(kern.code, (), (), "sm_90", name)[0]
+    from cuarray._core.elementwise import generate
+    ops = [spec._times_op()] if T == "double" else []
+    if T.startswith("complex"):
+        ops.append(conv._spec_mul_op(np.dtype("F" if T == "complex<float>" else "D")))
+    for op in ops:
+        src, _ = generate(op, [p.dtype for p in op.params], [None] * len(op.params), None, 1,
+                          False)
+        assert compiler.compile_cubin(src, op.options, (), "sm_90", op.name)[0]

@@ -107,6 +107,40 @@ def test_stft_istft(xp, dt):
         np.testing.assert_allclose(xp.asnumpy(t), wt)
 
 
+@pytest.mark.parametrize("dt", ["f4", "f8", "f2", "i4"])
+def test_stft_framing_kernel(xp, dt):
+    # The one-kernel framing: every boundary, padding on and off, nfft > nperseg, axis 0,
+    # named windows (cached between calls) and window arrays, both scalings.
+    from cuarray.scipy import signal as s
+    rng = np.random.default_rng(18)
+    x = (rng.standard_normal((3, 517)) * 20).astype(dt)
+    tol = 1e-8 if dt in ("f8", "i4") else 2e-4
+    cases = [{"boundary": b, "padded": p} for b in ("zeros", "even", "odd", "constant", None)
+             for p in (True, False)]
+    cases += [{"nperseg": 64, "noverlap": 48, "nfft": 100}, {"window": ("kaiser", 8.6)},
+              {"window": "hamming", "scaling": "psd", "fs": 3.0},
+              {"window": ss.get_window("hann", 32) * 2, "nperseg": 32},
+              {"nperseg": 600}, {"detrend": False, "return_onesided": False, "nperseg": 16}]
+    for kw in cases:
+        for _ in range(2):
+            with warnings.catch_warnings():
+                warnings.simplefilter("ignore")
+                win = kw.get("window")
+                kwd = dict(kw, window=xp.asarray(win)) if isinstance(win, np.ndarray) else kw
+                got = s.stft(xp.asarray(x), **kwd)
+                want = ss.stft(x, **kw)
+            assert got[2].dtype == want[2].dtype and got[2].shape == want[2].shape, kw
+            scale = np.abs(want[2]).max()
+            for u, v in zip(got, want):
+                np.testing.assert_allclose(xp.asnumpy(u), v, rtol=tol, atol=tol * scale,
+                                           err_msg=str(kw))
+    got = s.stft(xp.asarray(x.T.copy()), axis=0, nperseg=40)
+    want = ss.stft(x.T, axis=0, nperseg=40)
+    assert got[2].shape == want[2].shape
+    np.testing.assert_allclose(xp.asnumpy(got[2]), want[2], rtol=tol,
+                               atol=tol * np.abs(want[2]).max())
+
+
 def _ola_norm(nperseg, noverlap, nseg, boundary):
     """The overlap-added squared Hann window istft divides by (SciPy's default window)."""
     step = nperseg - (nperseg // 2 if noverlap is None else noverlap)

@@ -19,6 +19,7 @@ from cuarray._core.shapes import broadcast_shapes
 from cuarray._runtime.stream import current_stream_ptr as _sptr
 from cuarray._runtime.device import ensure_context as _ensure_context
 from cuarray._runtime.peer import check_same_device as _check_same_device
+from cuarray._runtime.memory import memset_zero as _memset_zero
 
 _PY_SCALARS = (bool, int, float, complex)
 _alloc = ndarray._alloc
@@ -32,9 +33,10 @@ class _Loop:
     """A resolved loop for one combination of argument kinds; `flat` caches the kernels of
     the contiguous fast path (index 1: 16-byte aligned operands)."""
 
-    __slots__ = ("op", "in_dtypes", "out_dtypes", "scalar_idx", "flat", "out0", "datetime")
+    __slots__ = ("op", "in_dtypes", "out_dtypes", "scalar_idx", "flat", "out0", "datetime",
+                 "bounds")
 
-    def __init__(self, op, in_dtypes, out_dtypes, scalar_idx, datetime=False):
+    def __init__(self, op, in_dtypes, out_dtypes, scalar_idx, datetime=False, name=""):
         self.op = op
         self.in_dtypes = in_dtypes
         self.out_dtypes = out_dtypes
@@ -42,6 +44,11 @@ class _Loop:
         self.scalar_idx = scalar_idx
         self.flat = [None, None]
         self.datetime = datetime   # outputs of another unit are converted after the launch
+        # A comparison of an integer array with a Python int as second operand: the int
+        # range of the loop, for the warm path's out-of-range test (None: no test).
+        dt = in_dtypes[1] if len(in_dtypes) == 2 and scalar_idx == (1,) else None
+        self.bounds = _int_bounds(dt) if name in _COMPARE and dt is not None and \
+            dt.kind in "iu" else None
 
 
 _IDX32 = 2**31 - 4096
@@ -135,7 +142,7 @@ class ufunc:
         tag = "".join(d.char for d in in_dt + out_dt) + "".join(str(k) for k in scalar_idx)
         op = Op(f"cuarray_{self.__name__}_{tag}{'_w' if where else ''}", params, body, guard=guard,
                 preamble=preamble)
-        entry = self._loops[key] = _Loop(op, in_dt, out_dt, scalar_idx, is_dt)
+        entry = self._loops[key] = _Loop(op, in_dt, out_dt, scalar_idx, is_dt, self.__name__)
         return entry
 
     # ---- call -----------------------------------------------------------------------------
@@ -163,9 +170,14 @@ class ufunc:
                     elif (ty is float or ty is int) and self.__name__ not in _POW:
                         loop = self._loops.get(((x.dtype.char, ty), None, "same_kind", False))
                         if loop is not None:
+                            b = loop.bounds
+                            if b is not None and not b[0] <= y <= b[1]:
+                                # NEP 50: one answer for every element, decided on the host
+                                return _constant_compare(_out_of_range_answer(
+                                    self.__name__, y, 1), x._shape)
                             try:
                                 v = _to_loop_scalar(y, loop.in_dtypes[1], self.__name__)
-                            except OverflowError:  # comparisons answer; the general path knows
+                            except OverflowError:  # the general path raises NumPy's error
                                 return self._call(*args)
                             o = _alloc(x._shape, loop.out0, "C")
                             n = o.size
@@ -360,26 +372,61 @@ def _to_loop_scalar(v, dt, name):
         return dt.type(v)
     if isinstance(v, float):
         return dt.type(v)
-    info = numpy.iinfo(dt)
-    if not info.min <= v <= info.max:
+    bounds = _int_bounds(dt)
+    if not bounds[0] <= v <= bounds[1]:
         raise OverflowError(f"Python integer {v} out of bounds for {dt}")
     return dt.type(v)
+
+
+_INT_BOUNDS = {}   # dtype char -> (min, max): numpy.iinfo costs ~2 µs a call
+
+
+def _int_bounds(dt):
+    bounds = _INT_BOUNDS.get(dt.char)
+    if bounds is None:
+        info = numpy.iinfo(dt)
+        bounds = _INT_BOUNDS[dt.char] = (int(info.min), int(info.max))
+    return bounds
 
 
 _COMPARE = {"less": operator.lt, "less_equal": operator.le, "greater": operator.gt,
             "greater_equal": operator.ge, "equal": operator.eq, "not_equal": operator.ne}
 
 
+_BOOL = numpy.dtype(numpy.bool_)
+
+
+def _out_of_range_answer(name, v, k):
+    """The comparison's answer for every element when the Python int `v` (operand `k`) lies
+    outside the array's integer type: any in-range value stands for the array (NEP 50)."""
+    op = _COMPARE[name]
+    return op(0, v) if k == 1 else op(v, 0)
+
+
+def _constant_compare(value, shape):
+    """A new bool array of `shape` holding `value`: one memset, no comparison kernel (the
+    answer does not depend on the elements)."""
+    res = _alloc(shape, _BOOL, "C")
+    if res.size:
+        if value:
+            res.data.memset_async(1, res.size)
+        else:
+            _ensure_context()
+            _memset_zero(res._ptr, res.size)
+    return res
+
+
 def _compare_out_of_range(uf, args, k, out, where):
     """NumPy 2's result for an integer array compared with a Python int outside its type's
     range: the same answer for every element, as for any in-range value (NEP 50)."""
-    op = _COMPARE[uf.__name__]
-    value = op(0, args[k]) if k == 1 else op(args[k], 0)
+    value = _out_of_range_answer(uf.__name__, args[k], k)
     arrays = [a for a in args if isinstance(a, ndarray)]
     shape = broadcast_shapes(*[a._shape for a in arrays]) if arrays else ()
     if where is not True:
         shape = broadcast_shapes(shape, where._shape)
-    res = uf._outputs(out, shape, (numpy.dtype(numpy.bool_),), "same_kind", "K", arrays)[0]
+    if out is None and where is True:
+        return _constant_compare(value, shape)
+    res = uf._outputs(out, shape, (_BOOL,), "same_kind", "K", arrays)[0]
     if res.size:
         if where is True:
             res.fill(value)

@@ -2,8 +2,10 @@
 NumPy's formula at the position of each output element.
 
 NumPy computes in float64 with `n = arange(1 - M, M, 2)` (`arange(M)` for kaiser); the
-kernels do the same arithmetic in the same order, without fused multiply-adds.
+kernels do the same arithmetic in the same order, without fused multiply-adds (but for
+kaiser's Chebyshev series: see `_KAISER_PRE`).
 """
+import functools
 import math
 import operator
 
@@ -82,18 +84,52 @@ def hanning(M):
     return _window(M, "hanning")
 
 
+# Kaiser's window is i0 of Cephes' Chebyshev series (NumPy's i0) at each point. It is
+# compute-bound (about 150 double operations a point), so each thread evaluates one point
+# of the first half and writes it at both ends: t and -t give the same t * t, so the
+# mirrored value is the one NumPy computes there. The series' recurrence is one fused
+# multiply-add a term (b0 = x * b1 + (c - b2): c - b2 is known a term ahead), which keeps
+# the result within a few units in the last place of NumPy's unfused evaluation.
+_KAISER_PRE = r"""
+__device__ __forceinline__ double _kaiser_chbevl(double x, const double* c, int n) {
+  double b0 = c[0], b1 = 0.0, b2 = 0.0;
+  #pragma unroll
+  for (int k = 1; k < n; ++k) {
+    b2 = b1; b1 = b0;
+    b0 = fma(x, b1, c[k] - b2);
+  }
+  return 0.5 * (b0 - b2);
+}
+__device__ __forceinline__ double _kaiser_i0(double x) {
+  x = fabs(x);
+  const double e = exp(x);
+  if (x <= 8.0) return e * _kaiser_chbevl(x / 2.0 - 2.0, _i0A, 30);
+  return e * _kaiser_chbevl(32.0 / x - 2.0, _i0B, 25) / sqrt(x);
+}
+"""
+
+
 def _kaiser_op():
-    from cuarray._routines.math import _I0_PRE, _types
+    from cuarray._routines.math import _I0A, _I0B
     op = _ops.get("kaiser")
     if op is None:
+        tables = "".join(f"__device__ const double _i0{k}[{len(v)}] = {{{', '.join(map(repr, v))}}};\n"
+                         for k, v in (("A", _I0A), ("B", _I0B)))
         op = _ops["kaiser"] = Op(
-            "cuarray_window_kaiser",
+            "cuarray_window_kaiser_half",
             [Param("alpha", "scalar", _f64), Param("beta", "scalar", _f64),
-             Param("den", "scalar", _f64), Param("y", "out", _f64)],
+             Param("den", "scalar", _f64), Param("last", "scalar", numpy.dtype(numpy.int64)),
+             Param("y", "out", _f64), Param("whole", "raw", _f64)],
             "const double t = ((double)i - alpha) / alpha;"
-            " y = _i0(beta * sqrt(1.0 - t * t)) / den;",
-            preamble=_types(T=_f64) + _I0_PRE, options=_NO_FMA)
+            " y = _kaiser_i0(beta * sqrt(1.0 - t * t)) / den; if (last >= 0) whole[last - i] = y;",
+            preamble=tables + _KAISER_PRE, options=_NO_FMA)
     return op
+
+
+@functools.lru_cache(maxsize=256)
+def _i0_host(beta):
+    # numpy.i0 of one float costs ~100 µs of host time, spent before the launch
+    return float(numpy.i0(beta))
 
 
 def kaiser(M, beta):
@@ -106,6 +142,11 @@ def kaiser(M, beta):
         y.fill(1.0)
     elif n:
         beta = float(beta)
-        _kaiser_op().launch((_f64.type((M - 1) / 2.0), _f64.type(beta),
-                             _f64.type(numpy.i0(beta)), y))
+        alpha = (M - 1) / 2.0
+        if alpha == (n - 1) / 2.0:  # an integral M: the first ceil(n / 2) points, mirrored
+            half, last = y[:(n + 1) // 2], n - 1
+        else:                       # a fractional M: arange(M) is not centred on alpha
+            half, last = y, -1
+        _kaiser_op().launch((_f64.type(alpha), _f64.type(beta), _f64.type(_i0_host(beta)),
+                             numpy.int64(last), half, y))
     return y

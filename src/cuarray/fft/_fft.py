@@ -583,16 +583,18 @@ def _cook_nd_cached(shape, axes, value_type, name):
     return _cook_nd(shape, None, axes, value_type, name)  # s is None: nothing to warn about
 
 
-def _one(name, a, n, axis, norm, out, value_type, forward):
+def _one(name, a, n, axis, norm, out, value_type, forward, overwrite=False):
+    """`overwrite`: the caller gives `a` up (scipy.fft's overwrite_x): an inverse real
+    transform then runs on it directly instead of on a copy."""
     _check_array(a, name)
     try:
         axes, lengths = _cook_1d_cached(a._shape, n, axis, value_type)
     except TypeError:  # unhashable arguments: let the rules say what is wrong
         axes, lengths = _cook_1d(a._shape, n, axis, value_type)
-    return _run(a, axes, lengths, norm, value_type, forward, out, False, name)
+    return _run(a, axes, lengths, norm, value_type, forward, out, overwrite, name)
 
 
-def _many(name, a, s, axes, norm, out, value_type, forward):
+def _many(name, a, s, axes, norm, out, value_type, forward, overwrite=False):
     _check_array(a, name)
     try:
         if s is not None:
@@ -600,7 +602,7 @@ def _many(name, a, s, axes, norm, out, value_type, forward):
         axes, lengths = _cook_nd_cached(a._shape, axes, value_type, name)
     except TypeError:  # s given (it may warn), or axes unhashable
         axes, lengths = _cook_nd(a._shape, s, axes, value_type, name)
-    return _run(a, axes, lengths, norm, value_type, forward, out, False, name)
+    return _run(a, axes, lengths, norm, value_type, forward, out, overwrite, name)
 
 
 def fft(a, n=None, axis=-1, norm=None, out=None):

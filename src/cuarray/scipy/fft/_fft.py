@@ -2,10 +2,12 @@
 
 SciPy's signatures and argument rules (N-D lengths and axes as `_init_nd_shape_and_axes`,
 unique axes, -1 for the input's length); the transforms are cuarray.fft's, on cuFFT.
-`overwrite_x` and `workers` are accepted and ignored; cuarray plans and caches cuFFT plans
+`workers` is accepted and ignored, `overwrite_x` too but by the inverse real transforms
+(which then skip a copy of their input); cuarray plans and caches cuFFT plans
 itself (`cuarray.fft.config`); `plan` takes one made by `get_fft_plan`.
 """
 from cuarray import fft as _np_fft
+from cuarray.fft import _fft as _impl
 from cuarray._core.ndarray import ndarray
 from cuarray.scipy.fft._helper import init_nd_shape_and_axes
 from cuarray.scipy.fft._plan import using
@@ -52,8 +54,11 @@ def rfft(x, n=None, axis=-1, norm=None, overwrite_x=False, workers=None, *, plan
 
 
 def irfft(x, n=None, axis=-1, norm=None, overwrite_x=False, workers=None, *, plan=None):
-    """The inverse of `rfft` (cuarray version of `scipy.fft.irfft`)."""
+    """The inverse of `rfft` (cuarray version of `scipy.fft.irfft`); with `overwrite_x`
+    cuFFT works on `x` itself (its C2R overwrites its input) instead of on a copy."""
     with _check(x, "irfft", plan):
+        if overwrite_x and isinstance(x, ndarray):
+            return _impl._one("irfft", x, n, axis, norm, None, "C2R", False, True)
         return _np_fft.irfft(x, n, axis, norm)
 
 
@@ -108,10 +113,13 @@ def rfftn(x, s=None, axes=None, norm=None, overwrite_x=False, workers=None, *, p
 
 
 def irfftn(x, s=None, axes=None, norm=None, overwrite_x=False, workers=None, *, plan=None):
-    """The inverse of `rfftn` (cuarray version of `scipy.fft.irfftn`)."""
+    """The inverse of `rfftn` (cuarray version of `scipy.fft.irfftn`); `overwrite_x` as
+    for `irfft`."""
     with _check(x, "irfftn", plan):
         s, axes = _nd(x, s, axes, real_out=True)
         _at_least_one(axes)
+        if overwrite_x:
+            return _impl._many("irfftn", x, s, axes, norm, None, "C2R", False, True)
         return _np_fft.irfftn(x, s, axes, norm)
 
 

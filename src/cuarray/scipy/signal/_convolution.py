@@ -1,11 +1,14 @@
 """Convolution and correlation (cuarray version of the convolution part of
 `scipy.signal`): a direct N-d kernel, FFT convolution on cuFFT and overlap-add."""
+import functools
 import math
 
 import numpy
 
 import cuarray
+from cuarray._core.elementwise import Op, Param
 from cuarray._core.ndarray import ndarray
+from cuarray._runtime.memory import memset_zero
 from cuarray.scipy import fft as _fft
 from cuarray.scipy.signal import _kernels as _k
 
@@ -44,6 +47,75 @@ extern "C" __global__ void conv_direct(const {T}* x, const {T}* k, {T}* out, Met
   }
 }
 """
+
+
+# Overlap-add. Block b of a row is x[b*step : b*step+step] followed by zeros up to the
+# FFT length L (no padded copy of x, no memset). Grid: x over (row, block), y over tiles
+# of TILE samples, so that short rows of long blocks still fill the GPU.
+_TILE = 1024
+_OA_FRAME = r"""
+extern "C" __global__ void oa_frame(const {T}* x, {T}* blocks, long long n, long long step,
+                                    long long L, long long nblocks) {
+  const long long rb = blockIdx.x;
+  const long long r = rb / nblocks, b = rb - r * nblocks;
+  const {T}* src = x + r * n + b * step;
+  const long long avail = n - b * step < step ? n - b * step : step;
+  {T}* dst = blocks + rb * L;
+  const long long end = ((long long)blockIdx.y + 1) * {TILE} < L ? ((long long)blockIdx.y + 1) * {TILE} : L;
+  for (long long j = (long long)blockIdx.y * {TILE} + threadIdx.x; j < end; j += blockDim.x)
+    dst[j] = j < avail ? src[j] : {T}(0);
+}
+"""
+
+# Output chunk c (of `step` samples) sums block c at j, block c-1 at j + step, ... while
+# the offset stays inside a block (any overlap, even one longer than the step).
+_OA_ADD = r"""
+extern "C" __global__ void oa_add(const {T}* y, {T}* out, long long nout, long long step,
+                                  long long L, long long nblocks, long long nchunks) {
+  const long long rc = blockIdx.x;
+  const long long r = rc / nchunks, c = rc - r * nchunks;
+  const {T}* yr = y + r * nblocks * L;
+  {T}* o = out + r * nout;
+  const long long end = ((long long)blockIdx.y + 1) * {TILE} < step ? ((long long)blockIdx.y + 1) * {TILE} : step;
+  for (long long j = (long long)blockIdx.y * {TILE} + threadIdx.x; j < end; j += blockDim.x) {
+    const long long i = c * step + j;
+    if (i >= nout) break;
+    {T} acc = {T}(0);
+    for (long long q = 0; q <= c && j + q * step < L; ++q)
+      if (c - q < nblocks) acc += yr[(c - q) * L + j + q * step];
+    o[i] = acc;
+  }
+}
+"""
+_spec_ops = {}
+
+
+def _spec_mul_op(dtype):
+    op = _spec_ops.get(dtype.char)
+    if op is None:
+        real = numpy.dtype(dtype.char.lower())
+        op = _spec_ops[dtype.char] = Op(
+            f"cuarray_signal_spec_mul_{dtype.char}",
+            [Param("a", "in", dtype), Param("b", "in", dtype), Param("s", "scalar", real),
+             Param("y", "out", dtype)], "y = a * b * s;")
+    return op
+
+
+def _spec_mul(a, b, scale):
+    """a = a * b * scale in place (spectra; b broadcasts against a): the product of the two
+    transforms and the inverse transform's 1/n in one pass."""
+    _spec_mul_op(a.dtype).launch((a, b, numpy.dtype(a.dtype.char.lower()).type(scale), a))
+    return a
+
+
+def _padded(x, n):
+    """The 1-D contiguous x followed by zeros up to length n: one copy, one memset."""
+    buf = cuarray.empty(n, x.dtype)
+    m = x.shape[0]
+    buf[:m] = x
+    if n > m:
+        memset_zero(buf._ptr + m * x.dtype.itemsize, (n - m) * x.dtype.itemsize)
+    return buf
 
 
 def _check_arrays(name, *arrs):
@@ -249,10 +321,34 @@ def fftconvolve(in1, in2, mode="full", axes=None):
     in1, in2, axes = _freq_axes(in1, in2, mode, axes)
     in1, in2 = _fft_inputs(in1, in2)
     s1, s2 = in1.shape, in2.shape
-    shape = [max(s1[i], s2[i]) if i not in axes else s1[i] + s2[i] - 1
-             for i in range(in1.ndim)]
-    ret = _freq_conv(in1, in2, axes, shape)
+    if in1.ndim == 1 and axes == [0]:
+        ret = _fftconv_1d(in1, in2)
+    else:
+        shape = [max(s1[i], s2[i]) if i not in axes else s1[i] + s2[i] - 1
+                 for i in range(in1.ndim)]
+        ret = _freq_conv(in1, in2, axes, shape)
     return _apply_conv_mode(ret, s1, s2, mode, axes)
+
+
+def _fftconv_1d(a, b):
+    """Full convolution of two 1-D arrays by FFTs.
+
+    When one is much shorter, overlap-add (SciPy's block length for oaconvolve): the
+    same convolution from transforms of short blocks, which cost fewer passes over memory
+    than one transform of the whole length, and the short input's transform is one block
+    long. Otherwise, for real inputs, each padded by one copy and one memset of its tail,
+    two R2C, the product scaled by 1/L in place, one C2R on that buffer."""
+    oa = _calc_oa_lens(a.shape[0], b.shape[0]) if OA_IN_FFTCONVOLVE else None
+    if oa is not None:
+        long_, short = (a, b) if a.shape[0] >= b.shape[0] else (b, a)
+        return _overlap_add_rows(long_, short, 0, oa[0], oa[1])
+    if a.dtype.kind == "c":
+        return _freq_conv(a, b, [0], [a.shape[0] + b.shape[0] - 1])
+    full = a.shape[0] + b.shape[0] - 1
+    L = _fft.next_fast_len(full, True)
+    sp = _fft.rfft(_padded(a, L))
+    _spec_mul(sp, _fft.rfft(_padded(b, L)), 1.0 / L)
+    return _fft.irfft(sp, L, norm="forward", overwrite_x=True)[:full]
 
 
 def _lambertw_m1(z):
@@ -270,9 +366,22 @@ def _lambertw_m1(z):
     return w
 
 
+# Overlap-add's block length: "scipy" is SciPy's optimum (fewest operations) rounded up to
+# a 2-3-5-7 length; "pow2" the nearest power of two (at least twice the overlap), which
+# cuFFT may run in fewer passes. fftconvolve of a long signal with a much shorter one runs
+# as overlap-add unless OA_IN_FFTCONVOLVE is False. Benchmark rows compare the settings.
+OA_BLOCKS = "scipy"
+OA_IN_FFTCONVOLVE = True
+
+
 def _calc_oa_lens(s1, s2):
     """(block size, overlap, in1 step, in2 step) of overlap-add along one axis; None for a
     plain FFT convolution."""
+    return _oa_lens(s1, s2, OA_BLOCKS)
+
+
+@functools.lru_cache(maxsize=256)
+def _oa_lens(s1, s2, blocks):
     if s1 == s2 or s1 == 1 or s2 == 1:
         return None
     swapped = s2 > s1
@@ -282,7 +391,12 @@ def _calc_oa_lens(s1, s2):
         return None
     overlap = s2 - 1
     opt_size = -overlap * _lambertw_m1(-1 / (2 * math.e * overlap)) if overlap else s2
-    block = _fft.next_fast_len(math.ceil(opt_size))
+    if blocks == "pow2":
+        block = 1 << max(1, round(math.log2(opt_size)))
+        while block < 2 * overlap + 2:
+            block <<= 1
+    else:
+        block = _fft.next_fast_len(math.ceil(opt_size))
     if block >= s1:
         return None
     step1, step2 = (block - s2 + 1, s2) if not swapped else (s2, block - s2 + 1)
@@ -313,8 +427,53 @@ def oaconvolve(in1, in2, mode="full", axes=None):
     ax = blocked[0]
     block, overlap = plans[ax][:2]
     long_, short = (in1, in2) if s1[ax] >= s2[ax] else (in2, in1)
-    ret = _overlap_add(long_, short, ax, block, overlap, [a for a in axes if a != ax])
+    other = [a for a in axes if a != ax]
+    rest = [a for a in range(long_.ndim) if a != ax]
+    if not other and (all(short.shape[a] == 1 for a in rest) or
+                      all(short.shape[a] == long_.shape[a] for a in rest)):
+        ret = _overlap_add_rows(long_, short, ax, block, overlap)
+    else:
+        ret = _overlap_add(long_, short, ax, block, overlap, other)
     return _apply_conv_mode(ret, s1, s2, mode, axes)
+
+
+def _overlap_add_rows(x, h, ax, L, overlap):
+    """Full convolution along `ax` only (the other axes are rows: h's are 1 or x's).
+
+    One kernel cuts x into zero-padded blocks, one batched transform for all blocks, the
+    product with h's transform (scaled by 1/L) in place, one batched inverse on that
+    buffer, one kernel adding the blocks' overlaps into the result."""
+    n, k = x.shape[ax], h.shape[ax]
+    step = L - overlap
+    nblocks = -(-n // step)
+    last = ax == x.ndim - 1
+    xm = cuarray.ascontiguousarray(x if last else cuarray.moveaxis(x, ax, -1))
+    hm = h if last else cuarray.moveaxis(h, ax, -1)
+    lead = xm.shape[:-1]
+    rows = math.prod(lead)
+    hrows = math.prod(hm.shape[:-1])
+    dt = xm.dtype
+    ctype = _k.ctype(dt)
+    blocks = cuarray.empty((rows * nblocks, L), dt)
+    if blocks.size:
+        kern = _k.kernel(_OA_FRAME, "oa_frame", T=ctype, TILE=_TILE)
+        kern((rows * nblocks, -(-L // _TILE)), (_k.BLOCK,), (xm, blocks, n, step, L, nblocks))
+    hp = cuarray.zeros((hrows, L), dt)
+    hp[:, :k] = hm.reshape(hrows, k)
+    real = dt.kind != "c"
+    fwd, inv = (_fft.rfft, _fft.irfft) if real else (_fft.fft, _fft.ifft)
+    spec = fwd(blocks).reshape(rows, nblocks, -1)
+    _spec_mul(spec, fwd(hp).reshape(hrows, 1, -1), 1.0 / L)
+    spec = spec.reshape(rows * nblocks, -1)
+    y = inv(spec, L, norm="forward", overwrite_x=True)
+    nout = n + k - 1
+    out = cuarray.empty(lead + (nout,), dt)
+    nchunks = -(-nout // step)
+    if out.size:
+        kern = _k.kernel(_OA_ADD, "oa_add", T=ctype, TILE=_TILE)
+        kern((rows * nchunks, -(-step // _TILE)), (_k.BLOCK,),
+             (cuarray.ascontiguousarray(y), out, nout, step, L, nblocks, nchunks))
+    return out if last else cuarray.moveaxis(out, -1, ax)
 
 
 def _overlap_add(x, h, ax, block, overlap, other_axes):

@@ -1,13 +1,19 @@
 """Spectral estimation with windowed FFTs (cuarray version of `scipy.signal.periodogram`,
 `welch`, `csd`, `coherence`, `spectrogram`, `stft`, `istft`, `check_COLA`,
-`check_NOLA`). Segments are strided views of the signal; one batched cuFFT per call."""
+`check_NOLA`). Segments are strided views of the signal (for a non-detrending STFT, one
+framing kernel's output); one batched cuFFT per call."""
+import math
 import warnings
 
 import numpy
 
 import cuarray
+from cuarray._core.elementwise import Op, Param
 from cuarray._core.ndarray import ndarray
+from cuarray._runtime.device import get_device_id
+from cuarray._runtime.stream import current_stream_ptr
 from cuarray.scipy import fft as _fft
+from cuarray.scipy.signal import _kernels as _k
 from cuarray.scipy.signal.windows import get_window
 
 __all__ = ["periodogram", "welch", "csd", "coherence", "spectrogram", "stft", "istft",
@@ -30,6 +36,25 @@ def _window(window, nperseg):
     return w
 
 
+# Windows named by a string or tuple, per (name, length, device, stream), and the
+# scaled windows the STFT frames with. Only this module reads them; it never writes them.
+_WINDOWS = {}
+_CACHE_MAX = 64
+
+
+def _cached(key, build):
+    try:
+        key = key + (get_device_id(), current_stream_ptr())
+        hit = _WINDOWS.get(key)
+    except TypeError:  # an unhashable window argument: build it every time
+        return build()
+    if hit is None:
+        if len(_WINDOWS) >= _CACHE_MAX:
+            _WINDOWS.clear()
+        hit = _WINDOWS[key] = build()
+    return hit
+
+
 def _triage_segments(window, nperseg, input_length):
     if isinstance(window, (str, tuple)):
         if nperseg is None:
@@ -38,7 +63,8 @@ def _triage_segments(window, nperseg, input_length):
             warnings.warn(f"nperseg = {nperseg:d} is greater than input length  = "
                           f"{input_length:d}, using nperseg = {input_length:d}", stacklevel=3)
             nperseg = input_length
-        return get_window(window, nperseg), nperseg
+        return _cached(("window", window, nperseg), lambda: get_window(window, nperseg)), \
+            nperseg
     win = _window(window, nperseg)
     if input_length < win.shape[-1]:
         raise ValueError("window is longer than input signal")
@@ -87,6 +113,79 @@ def _detrend_func(detrend, axis):
     if axis != -1:
         return lambda d: cuarray.moveaxis(detrend(cuarray.moveaxis(d, -1, axis)), axis, -1)
     return detrend
+
+
+# Grid x over (row, segment), y over tiles of 1024 points: the segment's samples of x as
+# the boundary zeros (`lead` of them before x) and the end padding extend it, times the
+# window, zeros from nperseg to nfft. The framed array is what the batched transform reads.
+_FRAME = r"""
+extern "C" __global__ void stft_frame(const {X}* x, const {T}* w, {T}* out, long long n,
+                                      long long lead, long long nseg, long long step,
+                                      long long nperseg, long long nfft) {
+  const long long rs = blockIdx.x;
+  const long long r = rs / nseg, s = rs - r * nseg;
+  const {X}* xr = x + r * n;
+  {T}* o = out + rs * nfft;
+  const long long p0 = s * step - lead;
+  const long long end = ((long long)blockIdx.y + 1) * 1024 < nfft ? ((long long)blockIdx.y + 1) * 1024 : nfft;
+  for (long long k = (long long)blockIdx.y * 1024 + threadIdx.x; k < end; k += blockDim.x) {
+    const long long p = p0 + k;
+    o[k] = (k < nperseg && p >= 0 && p < n) ? {T}(w[k] * cuarray_cast<{T}>(xr[p])) : {T}(0);
+  }
+}
+"""
+_time_ops = {}
+
+
+def _times(start, stop, step, fs, shift):
+    """arange(start, stop, step) / fs - shift (NumPy's operations, one kernel)."""
+    n = max(0, math.ceil((stop - start) / step))
+    out = cuarray.empty(n)
+    if n:
+        delta = (start + step) - start  # NumPy's arange steps by its first difference
+        _times_op().launch((numpy.float64(start), numpy.float64(delta), numpy.float64(fs),
+                            numpy.float64(shift), out))
+    return out
+
+
+def _times_op():
+    op = _time_ops.get("t")
+    if op is None:
+        f8 = numpy.dtype(numpy.float64)
+        op = _time_ops["t"] = Op(
+            "cuarray_signal_stft_times",
+            [Param("start", "scalar", f8), Param("delta", "scalar", f8),
+             Param("fs", "scalar", f8), Param("shift", "scalar", f8), Param("y", "out", f8)],
+            "y = (start + (double)i * delta) / fs - shift;", options=("--fmad=false",))
+    return op
+
+
+def _stft_frames(x, win, nperseg, noverlap, nfft, lead, length, dtype):
+    """(rows..., nseg, nfft) frames of x's last axis, windowed: one kernel."""
+    x = cuarray.ascontiguousarray(x)
+    step = nperseg - noverlap
+    nseg = (length - nperseg) // step + 1 if length >= nperseg else 0
+    lead_shape = x.shape[:-1]
+    rows = math.prod(lead_shape)
+    frames = cuarray.empty(lead_shape + (nseg, nfft), dtype)
+    if frames.size:
+        kern = _k.kernel(_FRAME, "stft_frame", T=_k.ctype(dtype), X=_k.ctype(x.dtype))
+        kern((rows * nseg, -(-nfft // 1024)), (_k.BLOCK,),
+             (x, win, frames, x.shape[-1], lead, nseg, step, nperseg, nfft))
+    return frames
+
+
+def _stft_window(window, win, nperseg, scaling, fs, dtype):
+    """The window times sqrt of the STFT's scale, in the frames' dtype (the transform is
+    linear: scaling the window scales the result, without a pass over it)."""
+    def build():
+        w = win.astype(numpy.float64)
+        scale = 1.0 / (fs * cuarray.sum(w * w)) if scaling == "density" else \
+            1.0 / cuarray.sum(w) ** 2
+        return (w * cuarray.sqrt(scale)).astype(dtype)
+    if isinstance(window, (str, tuple)):
+        return _cached(("stft", window, nperseg, scaling, fs, dtype.char), build)
+    return build()
 
 
 def _fft_helper(x, win, detrend_func, nperseg, noverlap, nfft, sides):
@@ -152,6 +251,31 @@ def _spectral_helper(x, y, fs=1.0, window="hann", nperseg=None, noverlap=None, n
     if noverlap >= nperseg:
         raise ValueError("noverlap must be less than nperseg.")
     nstep = nperseg - noverlap
+    if (mode == "stft" and same_data and x.dtype.kind in "biuf" and win.dtype.kind != "c"
+            and (detrend is False or detrend is None or detrend == "")
+            and scaling in ("density", "spectrum")):
+        # Framing, boundary zeros, padding, window and scale in one kernel, then one
+        # batched transform; the result is the transform's output itself.
+        lead = 0
+        if boundary == "zeros":
+            lead = nperseg // 2
+        elif boundary is not None:
+            x = _axis_ext(x, nperseg // 2, boundary)
+        length = x.shape[-1] + 2 * lead
+        if padded:
+            length += (-(length - nperseg) % nstep) % nperseg
+        real = numpy.dtype(numpy.dtype(outdtype).char.lower())
+        w = _stft_window(window, win, nperseg, scaling, fs, real)
+        frames = _stft_frames(x, w, nperseg, noverlap, nfft, lead, length, real)
+        onesided = return_onesided and x.dtype.kind != "c"
+        result = _fft.rfft(frames) if onesided else _fft.fft(frames)
+        freqs = _fft.rfftfreq(nfft, 1 / fs) if onesided else _fft.fftfreq(nfft, 1 / fs)
+        time = _times(nperseg / 2, length - nperseg / 2 + 1, nstep, float(fs),
+                      (nperseg / 2) / fs if boundary is not None else 0.0)
+        result = result.astype(outdtype, copy=False)
+        if axis < 0:
+            axis -= 1
+        return freqs, time, cuarray.moveaxis(result, -1, axis)
     if boundary is not None:
         x = _axis_ext(x, nperseg // 2, boundary)
         if not same_data:

@@ -170,10 +170,8 @@ def kaiser(M, beta, sym=True):
     if _len_guards(M):
         return cuarray.ones(M)
     M, trunc = _extend(M, sym)
-    alpha = (M - 1) / 2.0
-    r = (_index(M) - alpha) / alpha
-    w = cuarray.i0(beta * cuarray.sqrt(1 - r * r)) / float(numpy.i0(float(beta)))
-    return _truncate(w, trunc)
+    # SciPy's formula is NumPy's kaiser: one kernel instead of nine passes.
+    return _truncate(cuarray.kaiser(M, float(beta)), trunc)
 
 
 def kaiser_bessel_derived(M, beta, *, sym=True):
