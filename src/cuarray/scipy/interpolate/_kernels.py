@@ -230,6 +230,19 @@ extern "C" __global__ void ci_colloc(const double* __restrict__ t, const double*
   }
 }
 
+// design_matrix: the K + 1 basis values of each point and their columns (CSR data).
+extern "C" __global__ void ci_design(const double* __restrict__ t, const double* __restrict__ xv,
+    double* __restrict__ data, ll* __restrict__ cols, ll n, ll nb) {
+  for (ll i = (ll)blockIdx.x * blockDim.x + threadIdx.x; i < n; i += (ll)blockDim.x * gridDim.x) {
+    const double v = xv[i];
+    const ll j = ci_interval(t + ${K}, nb - ${K}, v, 1.0, 1);
+    const ll l = (j < 0 ? 0 : j) + ${K};
+    double h[${K} + 1];
+    ci_basis(t, l, v, 0, h);
+    for (int a = 0; a <= ${K}; ++a) { data[i * (${K} + 1) + a] = h[a]; cols[i * (${K} + 1) + a] = l - ${K} + a; }
+  }
+}
+
 // The normal equations of a weighted least-squares fit, A^T W A (band of half-width K,
 // same storage, KL = K) and A^T W y (nc columns), accumulated with atomics.
 extern "C" __global__ void ci_normal_eq(const double* __restrict__ t, const double* __restrict__ xv,
@@ -373,11 +386,11 @@ def source(which, dtype=_f64, K=4, D=1):
 _SIGS = {
     "ci_ppoly": "PPPPqqqii", "ci_bpoly": "PPPPqqqi", "ci_linear": "PPPPPPqqqi",
     "ci_select": "PPPPPPPqqqqiqqqi", "ci_bspline": "PPPPqqqii", "ci_colloc": "PPPPPPqqqqq",
-    "ci_normal_eq": "PPPPPPqqqq", "ci_band_factor": "PPPqqq", "ci_band_solve": "PPPqqqq",
+    "ci_normal_eq": "PPPPPPqqqq", "ci_design": "PPPPqq", "ci_band_factor": "PPPqqq", "ci_band_solve": "PPPqqqq",
     "ci_grid": "PPPPPPPqqii",
 }
 _FAMILY = {"ci_ppoly": "ppoly", "ci_bpoly": "bpoly", "ci_linear": "linear", "ci_select": "select",
-           "ci_bspline": "bspline", "ci_colloc": "bspline", "ci_normal_eq": "bspline",
+           "ci_bspline": "bspline", "ci_colloc": "bspline", "ci_normal_eq": "bspline", "ci_design": "bspline",
            "ci_band_factor": "band", "ci_band_solve": "band", "ci_grid": "grid"}
 
 
