@@ -5,3 +5,4 @@ Each private module re-exports its public names here, one import line per module
 from cuarray.scipy.interpolate._ppoly import *  # noqa: F401,F403
 from cuarray.scipy.interpolate._cubic import *  # noqa: F401,F403
 from cuarray.scipy.interpolate._bsplines import *  # noqa: F401,F403
+from cuarray.scipy.interpolate._interp1d import *  # noqa: F401,F403
