@@ -6,3 +6,5 @@ from cuarray.scipy.interpolate._ppoly import *  # noqa: F401,F403
 from cuarray.scipy.interpolate._cubic import *  # noqa: F401,F403
 from cuarray.scipy.interpolate._bsplines import *  # noqa: F401,F403
 from cuarray.scipy.interpolate._interp1d import *  # noqa: F401,F403
+from cuarray.scipy.interpolate._ndbspline import *  # noqa: F401,F403
+from cuarray.scipy.interpolate._rgi import *  # noqa: F401,F403

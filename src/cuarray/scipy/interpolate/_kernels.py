@@ -338,8 +338,8 @@ extern "C" __global__ void ci_grid(const double* __restrict__ g, const ll* __res
       idx[d] = j;
       y[d] = m > 1 ? (v - a[j]) / (a[j + 1] - a[j]) : 0;
     }
-    if (outside && use_fill) { for (ll col = 0; col < nc; ++col) out[i * nc + col] = fill[col]; continue; }
     if (isnan_) { for (ll col = 0; col < nc; ++col) out[i * nc + col] = ${T}(CI_NAN); continue; }
+    if (outside && use_fill) { for (ll col = 0; col < nc; ++col) out[i * nc + col] = fill[col]; continue; }
     if (nearest) {
       ll flat = 0;
       for (int d = 0; d < ${D}; ++d) flat = flat * gn[d] + (y[d] <= 0.5 ? idx[d] : idx[d] + 1);
@@ -364,6 +364,70 @@ extern "C" __global__ void ci_grid(const double* __restrict__ g, const ll* __res
 }
 """
 
+_NDBSPLINE = r"""
+// B-spline basis of degree k (at most KMAX) at v in [t[l], t[l+1]), nu derivatives.
+__device__ void ci_basis_rt(const double* __restrict__ t, ll l, double v, int nu, int k, double* h) {
+  double hh[${KMAX} + 1];
+  h[0] = 1;
+  for (int j = 1; j <= k; ++j) {
+    for (int q = 0; q < j; ++q) hh[q] = h[q];
+    h[0] = 0;
+    for (int q = 1; q <= j; ++q) {
+      const double xb = t[l + q], xa = t[l + q - j];
+      if (xb == xa) { h[q] = 0; continue; }
+      if (j <= k - nu) {
+        const double w = hh[q - 1] / (xb - xa);
+        h[q - 1] += w * (xb - v);
+        h[q] = w * (v - xa);
+      } else {
+        const double w = j * hh[q - 1] / (xb - xa);
+        h[q - 1] -= w;
+        h[q] = w;
+      }
+    }
+  }
+}
+
+// Tensor-product B-spline on D axes: knots of axis d at t + toff[d] (nt[d] of them),
+// degree ks[d], derivative nus[d]; c: C order, axis d of stride cs[d] (elements of nc).
+extern "C" __global__ void ci_ndbspline(const double* __restrict__ t, const ll* __restrict__ toff,
+    const ll* __restrict__ nt, const int* __restrict__ ks, const int* __restrict__ nus,
+    const ll* __restrict__ cs, const ${T}* __restrict__ c, const double* __restrict__ xi,
+    ${T}* __restrict__ out, ll n, ll nc, int extrap) {
+  for (ll i = (ll)blockIdx.x * blockDim.x + threadIdx.x; i < n; i += (ll)blockDim.x * gridDim.x) {
+    double h[${D}][${KMAX} + 1];
+    ll base = 0; bool bad = false;
+    for (int d = 0; d < ${D}; ++d) {
+      const double* td = t + toff[d];
+      const int k = ks[d];
+      const ll nb = nt[d] - k - 1;
+      const double v = xi[i * ${D} + d];
+      const ll j = ci_interval(td + k, nb - k, v, 1.0, extrap);
+      if (j < 0) { bad = true; break; }
+      const ll l = j + k;
+      if (nus[d] > k) { for (int a = 0; a <= k; ++a) h[d][a] = 0; }
+      else ci_basis_rt(td, l, v, nus[d], k, h[d]);
+      base += (l - k) * cs[d];
+    }
+    if (bad) { for (ll col = 0; col < nc; ++col) out[i * nc + col] = ${T}(CI_NAN); continue; }
+    for (ll col = 0; col < nc; ++col) {
+      ${T} acc = ${T}(0);
+      int a[${D}];
+      for (int d = 0; d < ${D}; ++d) a[d] = 0;
+      while (true) {
+        double w = 1; ll off = base;
+        for (int d = 0; d < ${D}; ++d) { w *= h[d][a[d]]; off += a[d] * cs[d]; }
+        acc += c[off * nc + col] * w;
+        int d = ${D} - 1;
+        while (d >= 0 && ++a[d] > ks[d]) { a[d] = 0; --d; }
+        if (d < 0) break;
+      }
+      out[i * nc + col] = acc;
+    }
+  }
+}
+"""
+
 
 def _ct(dtype):
     return _dt.ctype(numpy.dtype(dtype))
@@ -374,12 +438,14 @@ def source(which, dtype=_f64, K=4, D=1):
     band, grid) for data of `dtype`; K is the polynomial order (ppoly/bpoly) or the spline
     degree (bspline), D the grid's number of axes."""
     tmpl = {"ppoly": _PPOLY, "bpoly": _BERNSTEIN, "linear": _LINEAR, "select": _SELECT,
-            "bspline": _BSPLINE, "band": _BAND, "grid": _GRID}[which]
+            "bspline": _BSPLINE, "band": _BAND, "grid": _GRID, "ndbspline": _NDBSPLINE}[which]
     values = {"T": _ct(dtype)}
     if which in ("ppoly", "bpoly", "bspline"):
         values["K"] = str(K)
-    if which == "grid":
+    if which in ("grid", "ndbspline"):
         values["D"] = str(D)
+    if which == "ndbspline":
+        values["KMAX"] = str(K)
     return PRELUDE + render(tmpl, **values)
 
 
@@ -387,11 +453,12 @@ _SIGS = {
     "ci_ppoly": "PPPPqqqii", "ci_bpoly": "PPPPqqqi", "ci_linear": "PPPPPPqqqi",
     "ci_select": "PPPPPPPqqqqiqqqi", "ci_bspline": "PPPPqqqii", "ci_colloc": "PPPPPPqqqqq",
     "ci_normal_eq": "PPPPPPqqqq", "ci_design": "PPPPqq", "ci_band_factor": "PPPqqq", "ci_band_solve": "PPPqqqq",
-    "ci_grid": "PPPPPPPqqii",
+    "ci_grid": "PPPPPPPqqii", "ci_ndbspline": "PPPPPPPPPqqi",
 }
 _FAMILY = {"ci_ppoly": "ppoly", "ci_bpoly": "bpoly", "ci_linear": "linear", "ci_select": "select",
            "ci_bspline": "bspline", "ci_colloc": "bspline", "ci_normal_eq": "bspline", "ci_design": "bspline",
-           "ci_band_factor": "band", "ci_band_solve": "band", "ci_grid": "grid"}
+           "ci_band_factor": "band", "ci_band_solve": "band", "ci_grid": "grid",
+           "ci_ndbspline": "ndbspline"}
 
 
 def run(name, n, args, dtype=_f64, K=4, D=1, single=False):
