@@ -198,7 +198,11 @@ class interp1d:
         y = self._y.astype(dtype, copy=False)
         extrap = int(self._extrapolate)
         if self._kind == "linear":
-            _kernels.run("ci_linear", n, [self._xd, y, xv, out, lo, hi, n, nx, nc, extrap], dtype=dtype)
+            # SciPy hands 1-D float64/int64 data to numpy.interp (not when extrapolating).
+            npinterp = int(self.y.ndim == 1 and not extrap and self.x.dtype.char in "dlq"
+                           and self.y.dtype.char in "dlq")
+            _kernels.run("ci_linear", n, [self._xd, y, xv, out, lo, hi, n, nx, nc, extrap, npinterp],
+                         dtype=dtype)
         elif self._kind in ("nearest", "nearest-up"):
             _kernels.run("ci_select", n, [self._xd, self._a, y, xv, out, lo, hi, n, nx, self._a.size,
                                           nc, int(self._right), 0, nx - 1, 0, extrap], dtype=dtype)

@@ -118,16 +118,39 @@ extern "C" __global__ void ci_bpoly(const double* __restrict__ xb, const ${T}* _
 """
 
 _LINEAR = r"""
-// interp1d(kind='linear'): SciPy's slope formula on the interval searchsorted gives.
+// interp1d(kind='linear'): SciPy's slope formula on the interval searchsorted gives; with
+// npinterp, numpy.interp's rule instead (the rightmost x[j] <= v; exact hits return y[j];
+// a NaN from one end is retried from the other), which SciPy uses for 1-D float64 data.
 extern "C" __global__ void ci_linear(const double* __restrict__ x, const ${T}* __restrict__ y,
     const double* __restrict__ xv, ${T}* __restrict__ out, const ${T}* __restrict__ below,
-    const ${T}* __restrict__ above, ll n, ll nx, ll nc, int extrap) {
+    const ${T}* __restrict__ above, ll n, ll nx, ll nc, int extrap, int npinterp) {
   const double x0 = x[0], x1 = x[nx - 1];
   for (ll i = (ll)blockIdx.x * blockDim.x + threadIdx.x; i < n; i += (ll)blockDim.x * gridDim.x) {
     const double v = xv[i];
     if (!extrap && (v < x0 || v > x1)) {
       const ${T}* f = v < x0 ? below : above;
       for (ll col = 0; col < nc; ++col) out[i * nc + col] = f[col];
+      continue;
+    }
+    if (npinterp) {
+      ll j = ci_searchsorted(x, nx, v, 1) - 1;
+      j = j < 0 ? 0 : j;
+      if (v != v) { for (ll col = 0; col < nc; ++col) out[i * nc + col] = ${T}(CI_NAN); continue; }
+      if (j >= nx - 1 || v == x[j]) {
+        const ll r = j >= nx - 1 ? nx - 1 : j;
+        for (ll col = 0; col < nc; ++col) out[i * nc + col] = y[r * nc + col];
+        continue;
+      }
+      for (ll col = 0; col < nc; ++col) {
+        const ${T} ya = y[j * nc + col], yb = y[(j + 1) * nc + col];
+        const ${T} slope = (yb - ya) / (x[j + 1] - x[j]);
+        ${T} r = slope * (v - x[j]) + ya;
+        if (r != r) {
+          r = slope * (v - x[j + 1]) + yb;
+          if (r != r && ya == yb) r = ya;
+        }
+        out[i * nc + col] = r;
+      }
       continue;
     }
     ll hi = ci_searchsorted(x, nx, v, 0);
@@ -450,7 +473,7 @@ def source(which, dtype=_f64, K=4, D=1):
 
 
 _SIGS = {
-    "ci_ppoly": "PPPPqqqii", "ci_bpoly": "PPPPqqqi", "ci_linear": "PPPPPPqqqi",
+    "ci_ppoly": "PPPPqqqii", "ci_bpoly": "PPPPqqqi", "ci_linear": "PPPPPPqqqii",
     "ci_select": "PPPPPPPqqqqiqqqi", "ci_bspline": "PPPPqqqii", "ci_colloc": "PPPPPPqqqqq",
     "ci_normal_eq": "PPPPPPqqqq", "ci_design": "PPPPqq", "ci_band_factor": "PPPqqq", "ci_band_solve": "PPPqqqq",
     "ci_grid": "PPPPPPPqqii", "ci_ndbspline": "PPPPPPPPPqqi",
