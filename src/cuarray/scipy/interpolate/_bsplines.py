@@ -133,12 +133,8 @@ class BSpline:
         nc = 1
         for s in c.shape[1:]:
             nc *= s
-        if nu > k:
-            out = cuarray.zeros((xv.size, nc), dtype=c.dtype)
-            if mode == 0:   # still NaN outside the base interval
-                inside = (xv >= self.t[k]) & (xv <= self.t[nb])
-                out = cuarray.where(inside[:, None], out, numpy.nan)
-            return out
+        if nu > k:   # zero, NaN where the value is NaN (outside without extrapolation, NaN x)
+            return self._evaluate(xv, 0, mode) * 0
         out = cuarray.empty((xv.size, nc), dtype=c.dtype)
         if xv.size and nc:
             _kernels.run("ci_bspline", xv.size, [self.t, c, xv, out, xv.size, nb, nc, nu, mode],

@@ -24,6 +24,8 @@ class NdBSpline:
     """cuarray version of `scipy.interpolate.NdBSpline` (no `design_matrix`)."""
 
     def __init__(self, t, c, k, *, extrapolate=None):
+        if not isinstance(t, tuple):
+            raise ValueError(f"Expect `t` to be a tuple of array-likes. Got {t} instead.")
         ndim = len(t)
         try:
             len(k)
@@ -124,4 +126,4 @@ def make_ndbspl(points, values, k=3):
         spl = make_interp_spline(x, c, k=k, axis=d, check_finite=False)
         t.append(spl.t)
         c = cuarray.moveaxis(spl.c, 0, d)
-    return NdBSpline(t, cuarray.ascontiguousarray(c), k)
+    return NdBSpline(tuple(t), cuarray.ascontiguousarray(c), k)
