@@ -451,6 +451,63 @@ extern "C" __global__ void ci_ndbspline(const double* __restrict__ t, const ll* 
 }
 """
 
+_KROGH = r"""
+// Krogh's divided differences with repeated nodes (derivatives): one thread per column of
+// y (n x nc); c: (n + 1) x nc, vk: n x nc scratch; *bad = 1 when a node repeats apart.
+extern "C" __global__ void ci_krogh_coef(const double* __restrict__ xi, const ${T}* __restrict__ y,
+    ${T}* __restrict__ c, ${T}* __restrict__ vk, int* __restrict__ bad, ll n, ll nc) {
+  for (ll q = (ll)blockIdx.x * blockDim.x + threadIdx.x; q < nc; q += (ll)blockDim.x * gridDim.x) {
+    c[q] = y[q];
+    for (ll k = 1; k < n; ++k) {
+      ll s = 0;
+      while (s <= k && xi[k - s] == xi[k]) ++s;
+      --s;
+      double fact = 1; for (ll j = 2; j <= s; ++j) fact *= (double)j;
+      vk[q] = y[k * nc + q] / fact;
+      for (ll i = 0; i < k - s; ++i) {
+        if (xi[i] == xi[k]) { *bad = 1; }
+        if (s == 0) vk[(i + 1) * nc + q] = (c[i * nc + q] - vk[i * nc + q]) / (xi[i] - xi[k]);
+        else vk[(i + 1) * nc + q] = (vk[(i + 1) * nc + q] - vk[i * nc + q]) / (xi[i] - xi[k]);
+      }
+      c[k * nc + q] = vk[(k - s) * nc + q];
+    }
+    c[n * nc + q] = ${T}(0);
+  }
+}
+
+// The Newton form and its derivatives 0 .. nder-1 at each point (n <= N nodes):
+// out is nder x m x nc.
+extern "C" __global__ void ci_krogh_eval(const double* __restrict__ xi, const ${T}* __restrict__ c,
+    const double* __restrict__ x, ${T}* __restrict__ out, ll n, ll m, ll nc, ll nder) {
+  for (ll p = (ll)blockIdx.x * blockDim.x + threadIdx.x; p < m; p += (ll)blockDim.x * gridDim.x) {
+    double w[${N}], pi[${N}];
+    const double v = x[p];
+    for (ll q = 0; q < nc; ++q) {
+      ${T} cn[${N} + 1];
+      pi[0] = 1;
+      ${T} val = c[q];
+      for (ll k = 1; k < n; ++k) {
+        w[k - 1] = v - xi[k - 1];
+        pi[k] = w[k - 1] * pi[k - 1];
+        val += c[k * nc + q] * pi[k];
+      }
+      for (ll k = 0; k <= n; ++k) cn[k] = c[k * nc + q];
+      cn[0] = val;
+      double fact = 1;
+      for (ll k = 1; k < n && k < nder; ++k) {
+        for (ll i = 1; i < n - k + 1; ++i) {
+          pi[i] = w[k + i - 1] * pi[i - 1] + pi[i];
+          cn[k] += cn[k + i] * pi[i];
+        }
+        fact *= (double)k;
+        cn[k] = cn[k] * fact;
+      }
+      for (ll d = 0; d < nder; ++d) out[(d * m + p) * nc + q] = d < n ? cn[d] : ${T}(0);
+    }
+  }
+}
+"""
+
 
 def _ct(dtype):
     return _dt.ctype(numpy.dtype(dtype))
@@ -461,7 +518,8 @@ def source(which, dtype=_f64, K=4, D=1):
     band, grid) for data of `dtype`; K is the polynomial order (ppoly/bpoly) or the spline
     degree (bspline), D the grid's number of axes."""
     tmpl = {"ppoly": _PPOLY, "bpoly": _BERNSTEIN, "linear": _LINEAR, "select": _SELECT,
-            "bspline": _BSPLINE, "band": _BAND, "grid": _GRID, "ndbspline": _NDBSPLINE}[which]
+            "bspline": _BSPLINE, "band": _BAND, "grid": _GRID, "ndbspline": _NDBSPLINE,
+            "krogh": _KROGH}[which]
     values = {"T": _ct(dtype)}
     if which in ("ppoly", "bpoly", "bspline"):
         values["K"] = str(K)
@@ -469,6 +527,8 @@ def source(which, dtype=_f64, K=4, D=1):
         values["D"] = str(D)
     if which == "ndbspline":
         values["KMAX"] = str(K)
+    if which == "krogh":
+        values["N"] = str(K)
     return PRELUDE + render(tmpl, **values)
 
 
@@ -477,11 +537,12 @@ _SIGS = {
     "ci_select": "PPPPPPPqqqqiqqqi", "ci_bspline": "PPPPqqqii", "ci_colloc": "PPPPPPqqqqq",
     "ci_normal_eq": "PPPPPPqqqq", "ci_design": "PPPPqq", "ci_band_factor": "PPPqqq", "ci_band_solve": "PPPqqqq",
     "ci_grid": "PPPPPPPqqii", "ci_ndbspline": "PPPPPPPPPqqi",
+    "ci_krogh_coef": "PPPPPqq", "ci_krogh_eval": "PPPPqqqq",
 }
 _FAMILY = {"ci_ppoly": "ppoly", "ci_bpoly": "bpoly", "ci_linear": "linear", "ci_select": "select",
            "ci_bspline": "bspline", "ci_colloc": "bspline", "ci_normal_eq": "bspline", "ci_design": "bspline",
            "ci_band_factor": "band", "ci_band_solve": "band", "ci_grid": "grid",
-           "ci_ndbspline": "ndbspline"}
+           "ci_ndbspline": "ndbspline", "ci_krogh_coef": "krogh", "ci_krogh_eval": "krogh"}
 
 
 def run(name, n, args, dtype=_f64, K=4, D=1, single=False):
