@@ -17,10 +17,10 @@ NAMES = ["BarycentricInterpolator", "KroghInterpolator", "barycentric_interpolat
 
 
 @pytest.mark.parametrize("family", ["ppoly", "bpoly", "linear", "select", "bspline", "band",
-                                    "grid", "ndbspline"])
+                                    "grid", "ndbspline", "ndppoly", "krogh"])
 @pytest.mark.parametrize("dtype", ["d", "D"])
 def test_sources_compile(family, dtype):
-    K, D = (5, 3) if family == "ndbspline" else (4, 3)
+    K, D = (5, 3) if family in ("ndbspline", "ndppoly") else (4, 3)
     compiler.compile_cubin(_kernels.source(family, numpy.dtype(dtype), K, D), (), (), "sm_90",
                            "ci")
 

@@ -9,3 +9,4 @@ from cuarray.scipy.interpolate._interp1d import *  # noqa: F401,F403
 from cuarray.scipy.interpolate._ndbspline import *  # noqa: F401,F403
 from cuarray.scipy.interpolate._rgi import *  # noqa: F401,F403
 from cuarray.scipy.interpolate._polyint import *  # noqa: F401,F403
+from cuarray.scipy.interpolate._ndppoly import *  # noqa: F401,F403

@@ -451,6 +451,53 @@ extern "C" __global__ void ci_ndbspline(const double* __restrict__ t, const ll* 
 }
 """
 
+_NDPPOLY = r"""
+// Tensor-product piecewise polynomial: axis d has breakpoints x + xoff[d] (m[d] + 1 of
+// them) and order ks[d] (KMAX at most); c: C order (k_0..k_D-1, m_0..m_D-1, nc) with
+// element strides cs[d] (order axes) and ms[d] (interval axes); derivatives nus[d].
+extern "C" __global__ void ci_ndppoly(const double* __restrict__ x, const ll* __restrict__ xoff,
+    const ll* __restrict__ m, const int* __restrict__ ks, const int* __restrict__ nus,
+    const ll* __restrict__ cs, const ll* __restrict__ ms, const ${T}* __restrict__ c,
+    const double* __restrict__ xi, ${T}* __restrict__ out, ll n, ll nc, int extrap) {
+  for (ll i = (ll)blockIdx.x * blockDim.x + threadIdx.x; i < n; i += (ll)blockDim.x * gridDim.x) {
+    double pw[${D}][${KMAX}];   // pw[d][q]: the factor of order row q (power k-1-q, nu times differentiated)
+    ll base = 0; bool bad = false;
+    for (int d = 0; d < ${D}; ++d) {
+      const double* xd = x + xoff[d];
+      const double v = xi[i * ${D} + d];
+      const ll j = ci_interval(xd, m[d], v, 1.0, extrap);
+      if (j < 0) { bad = true; break; }
+      base += j * ms[d];
+      const double s = v - xd[j];
+      const int k = ks[d], nu = nus[d];
+      for (int q = 0; q < k; ++q) {
+        const int p = k - 1 - q;
+        if (p < nu) { pw[d][q] = 0; continue; }
+        double f = 1;
+        for (int e = 0; e < nu; ++e) f *= (double)(p - e);
+        for (int e = 0; e < p - nu; ++e) f *= s;
+        pw[d][q] = f;
+      }
+    }
+    if (bad) { for (ll col = 0; col < nc; ++col) out[i * nc + col] = ${T}(CI_NAN); continue; }
+    for (ll col = 0; col < nc; ++col) {
+      ${T} acc = ${T}(0);
+      int a[${D}];
+      for (int d = 0; d < ${D}; ++d) a[d] = 0;
+      while (true) {
+        double w = 1; ll off = base;
+        for (int d = 0; d < ${D}; ++d) { w *= pw[d][a[d]]; off += a[d] * cs[d]; }
+        if (w != 0) acc += c[off * nc + col] * w;
+        int d = ${D} - 1;
+        while (d >= 0 && ++a[d] >= ks[d]) { a[d] = 0; --d; }
+        if (d < 0) break;
+      }
+      out[i * nc + col] = acc;
+    }
+  }
+}
+"""
+
 _KROGH = r"""
 // Krogh's divided differences with repeated nodes (derivatives): one thread per column of
 // y (n x nc); c: (n + 1) x nc, vk: n x nc scratch; *bad = 1 when a node repeats apart.
@@ -519,13 +566,13 @@ def source(which, dtype=_f64, K=4, D=1):
     degree (bspline), D the grid's number of axes."""
     tmpl = {"ppoly": _PPOLY, "bpoly": _BERNSTEIN, "linear": _LINEAR, "select": _SELECT,
             "bspline": _BSPLINE, "band": _BAND, "grid": _GRID, "ndbspline": _NDBSPLINE,
-            "krogh": _KROGH}[which]
+            "krogh": _KROGH, "ndppoly": _NDPPOLY}[which]
     values = {"T": _ct(dtype)}
     if which in ("ppoly", "bpoly", "bspline"):
         values["K"] = str(K)
-    if which in ("grid", "ndbspline"):
+    if which in ("grid", "ndbspline", "ndppoly"):
         values["D"] = str(D)
-    if which == "ndbspline":
+    if which in ("ndbspline", "ndppoly"):
         values["KMAX"] = str(K)
     if which == "krogh":
         values["N"] = str(K)
@@ -537,12 +584,13 @@ _SIGS = {
     "ci_select": "PPPPPPPqqqqiqqqi", "ci_bspline": "PPPPqqqii", "ci_colloc": "PPPPPPqqqqq",
     "ci_normal_eq": "PPPPPPqqqq", "ci_design": "PPPPqq", "ci_band_factor": "PPPqqq", "ci_band_solve": "PPPqqqq",
     "ci_grid": "PPPPPPPqqii", "ci_ndbspline": "PPPPPPPPPqqi",
-    "ci_krogh_coef": "PPPPPqq", "ci_krogh_eval": "PPPPqqqq",
+    "ci_krogh_coef": "PPPPPqq", "ci_ndppoly": "PPPPPPPPPPqqi", "ci_krogh_eval": "PPPPqqqq",
 }
 _FAMILY = {"ci_ppoly": "ppoly", "ci_bpoly": "bpoly", "ci_linear": "linear", "ci_select": "select",
            "ci_bspline": "bspline", "ci_colloc": "bspline", "ci_normal_eq": "bspline", "ci_design": "bspline",
            "ci_band_factor": "band", "ci_band_solve": "band", "ci_grid": "grid",
-           "ci_ndbspline": "ndbspline", "ci_krogh_coef": "krogh", "ci_krogh_eval": "krogh"}
+           "ci_ndbspline": "ndbspline", "ci_krogh_coef": "krogh", "ci_krogh_eval": "krogh",
+           "ci_ndppoly": "ndppoly"}
 
 
 def run(name, n, args, dtype=_f64, K=4, D=1, single=False):
