@@ -13,11 +13,12 @@ NAMES = ["BarycentricInterpolator", "KroghInterpolator", "barycentric_interpolat
          "krogh_interpolate", "pchip_interpolate", "CubicHermiteSpline", "PchipInterpolator",
          "Akima1DInterpolator", "PPoly", "BPoly", "NdPPoly", "CubicSpline", "interp1d",
          "BSpline", "make_interp_spline", "make_lsq_spline", "splder", "splantider",
-         "NdBSpline", "RegularGridInterpolator", "interpn"]
+         "NdBSpline", "RegularGridInterpolator", "interpn", "InterpolatedUnivariateSpline",
+         "LSQUnivariateSpline"]
 
 
 @pytest.mark.parametrize("family", ["ppoly", "bpoly", "linear", "select", "bspline", "band",
-                                    "grid", "ndbspline", "ndppoly", "krogh"])
+                                    "grid", "ndbspline", "ndppoly", "krogh", "fpchec"])
 @pytest.mark.parametrize("dtype", ["d", "D"])
 def test_sources_compile(family, dtype):
     K, D = (5, 3) if family in ("ndbspline", "ndppoly") else (4, 3)

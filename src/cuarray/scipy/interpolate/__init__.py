@@ -10,3 +10,4 @@ from cuarray.scipy.interpolate._ndbspline import *  # noqa: F401,F403
 from cuarray.scipy.interpolate._rgi import *  # noqa: F401,F403
 from cuarray.scipy.interpolate._polyint import *  # noqa: F401,F403
 from cuarray.scipy.interpolate._ndppoly import *  # noqa: F401,F403
+from cuarray.scipy.interpolate._fitpack_splines import *  # noqa: F401,F403

@@ -498,6 +498,31 @@ extern "C" __global__ void ci_ndppoly(const double* __restrict__ x, const ll* __
 }
 """
 
+_FPCHEC = r"""
+// FITPACK's knot check for least-squares fits (one thread): *code = 0 when the knots t
+// (n of them) and the sorted data x (m) satisfy its conditions, else the first failed.
+extern "C" __global__ void ci_fpchec(const double* __restrict__ x, const double* __restrict__ t,
+                                     int* __restrict__ code, ll m, ll n, ll k) {
+  if (blockIdx.x != 0 || threadIdx.x != 0) return;
+  const ll nk1 = n - k - 1;
+  *code = 0;
+  if (nk1 < k + 1 || nk1 > m) { *code = 1; return; }
+  for (ll j = 0; j < k; ++j) {
+    if (t[j] > t[j + 1]) { *code = 2; return; }
+    if (t[n - 1 - j] < t[n - 2 - j]) { *code = 2; return; }
+  }
+  for (ll j = k; j < nk1; ++j) if (t[j] >= t[j + 1]) { *code = 3; return; }
+  if (x[0] < t[k] || x[m - 1] > t[nk1]) { *code = 4; return; }
+  // Schoenberg-Whitney: a distinct data point strictly inside each (t[j], t[j+k+1]); the
+  // first and last B-splines take x[0] and x[m-1].
+  ll i = 0;
+  for (ll j = 1; j < nk1 - 1; ++j) {
+    do { ++i; if (i >= m - 1) { *code = 5; return; } } while (x[i] <= t[j]);
+    if (x[i] >= t[j + k + 1]) { *code = 5; return; }
+  }
+}
+"""
+
 _KROGH = r"""
 // Krogh's divided differences with repeated nodes (derivatives): one thread per column of
 // y (n x nc); c: (n + 1) x nc, vk: n x nc scratch; *bad = 1 when a node repeats apart.
@@ -561,13 +586,13 @@ def _ct(dtype):
 
 
 def source(which, dtype=_f64, K=4, D=1):
-    """CUDA source of one kernel family (`which`: ppoly, bpoly, linear, select, bspline,
-    band, grid) for data of `dtype`; K is the polynomial order (ppoly/bpoly) or the spline
-    degree (bspline), D the grid's number of axes."""
+    """CUDA source of one kernel family (a key of `_FAMILY`'s values) for data of `dtype`;
+    K is the polynomial order (ppoly, bpoly), the spline degree (bspline), the largest
+    order or degree (ndppoly, ndbspline) or the node count (krogh); D the number of axes."""
     tmpl = {"ppoly": _PPOLY, "bpoly": _BERNSTEIN, "linear": _LINEAR, "select": _SELECT,
             "bspline": _BSPLINE, "band": _BAND, "grid": _GRID, "ndbspline": _NDBSPLINE,
-            "krogh": _KROGH, "ndppoly": _NDPPOLY}[which]
-    values = {"T": _ct(dtype)}
+            "krogh": _KROGH, "ndppoly": _NDPPOLY, "fpchec": _FPCHEC}[which]
+    values = {"T": _ct(dtype)} if "${T}" in tmpl else {}
     if which in ("ppoly", "bpoly", "bspline"):
         values["K"] = str(K)
     if which in ("grid", "ndbspline", "ndppoly"):
@@ -584,13 +609,13 @@ _SIGS = {
     "ci_select": "PPPPPPPqqqqiqqqi", "ci_bspline": "PPPPqqqii", "ci_colloc": "PPPPPPqqqqq",
     "ci_normal_eq": "PPPPPPqqqq", "ci_design": "PPPPqq", "ci_band_factor": "PPPqqq", "ci_band_solve": "PPPqqqq",
     "ci_grid": "PPPPPPPqqii", "ci_ndbspline": "PPPPPPPPPqqi",
-    "ci_krogh_coef": "PPPPPqq", "ci_ndppoly": "PPPPPPPPPPqqi", "ci_krogh_eval": "PPPPqqqq",
+    "ci_krogh_coef": "PPPPPqq", "ci_fpchec": "PPPqqq", "ci_ndppoly": "PPPPPPPPPPqqi", "ci_krogh_eval": "PPPPqqqq",
 }
 _FAMILY = {"ci_ppoly": "ppoly", "ci_bpoly": "bpoly", "ci_linear": "linear", "ci_select": "select",
            "ci_bspline": "bspline", "ci_colloc": "bspline", "ci_normal_eq": "bspline", "ci_design": "bspline",
            "ci_band_factor": "band", "ci_band_solve": "band", "ci_grid": "grid",
            "ci_ndbspline": "ndbspline", "ci_krogh_coef": "krogh", "ci_krogh_eval": "krogh",
-           "ci_ndppoly": "ndppoly"}
+           "ci_ndppoly": "ndppoly", "ci_fpchec": "fpchec"}
 
 
 def run(name, n, args, dtype=_f64, K=4, D=1, single=False):
