@@ -18,7 +18,7 @@ NAMES = ["BarycentricInterpolator", "KroghInterpolator", "barycentric_interpolat
 
 
 @pytest.mark.parametrize("family", ["ppoly", "bpoly", "linear", "select", "bspline", "band",
-                                    "grid", "ndbspline", "ndppoly", "krogh", "fpchec"])
+                                    "grid", "ndbspline", "ndppoly", "krogh", "fpchec", "roots"])
 @pytest.mark.parametrize("dtype", ["d", "D"])
 def test_sources_compile(family, dtype):
     K, D = (5, 3) if family in ("ndbspline", "ndppoly") else (4, 3)

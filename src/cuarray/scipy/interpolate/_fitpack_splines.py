@@ -131,6 +131,14 @@ class _FixedKnotSpline:
         xv = cuarray.asarray([float(x)], dtype=_f64)
         return cuarray.concatenate([self._spline._evaluate(xv, nu, 1)[:, 0] for nu in range(k + 1)])
 
+    def roots(self):
+        """The zeros of a cubic spline in its base interval (FITPACK supports k = 3 only)."""
+        from cuarray.scipy.interpolate._ppoly import PPoly
+        if self._eval_args[2] != 3:
+            raise NotImplementedError("finding roots unsupported for non-cubic splines")
+        pp = PPoly.from_spline(self._spline, extrapolate=False)
+        return pp.roots(discontinuity=False, extrapolate=False)
+
     def derivative(self, n=1):
         """The n-th derivative as a spline of degree k - n."""
         tck = splder(self._eval_args, n)
@@ -142,8 +150,8 @@ class _FixedKnotSpline:
 
 
 class InterpolatedUnivariateSpline(_FixedKnotSpline):
-    """cuarray version of `scipy.interpolate.InterpolatedUnivariateSpline` (no `roots`,
-    no `set_smoothing_factor`)."""
+    """cuarray version of `scipy.interpolate.InterpolatedUnivariateSpline` (no
+    `set_smoothing_factor`)."""
 
     def __init__(self, x, y, w=None, bbox=[None] * 2, k=3, ext=0, check_finite=False):
         x, y, w, xb, xe, self.ext = _validate(x, y, w, bbox, k, ext, check_finite, True)
@@ -161,7 +169,7 @@ class InterpolatedUnivariateSpline(_FixedKnotSpline):
 
 
 class LSQUnivariateSpline(_FixedKnotSpline):
-    """cuarray version of `scipy.interpolate.LSQUnivariateSpline` (no `roots`, no
+    """cuarray version of `scipy.interpolate.LSQUnivariateSpline` (no
     `set_smoothing_factor`)."""
 
     def __init__(self, x, y, t, w=None, bbox=[None] * 2, k=3, ext=0, check_finite=False):

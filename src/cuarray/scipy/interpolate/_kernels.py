@@ -523,6 +523,74 @@ extern "C" __global__ void ci_fpchec(const double* __restrict__ x, const double*
 }
 """
 
+_ROOTS = r"""
+// Companion matrices (D x D, row-major) of p_i(s) - y for every interval and column of a
+// power-basis c (D + 1 rows): leading zeros are dropped, and the unused diagonal gets the
+// sentinel BIG, an exact (decoupled) eigenvalue. deg: the degree left, -1 for p_i == y.
+extern "C" __global__ void ci_companion(const double* __restrict__ c, double* __restrict__ a,
+    int* __restrict__ deg, double y, ll m, ll nc) {
+  const ll total = m * nc;
+  for (ll i = (ll)blockIdx.x * blockDim.x + threadIdx.x; i < total; i += (ll)blockDim.x * gridDim.x) {
+    double q[${D} + 1];
+    for (int r = 0; r <= ${D}; ++r) q[r] = c[(ll)r * total + i];
+    q[${D}] -= y;
+    int lead = 0;
+    while (lead <= ${D} && q[lead] == 0) ++lead;
+    const int d = ${D} - lead;
+    deg[i] = lead > ${D} ? -1 : d;
+    double* A = a + i * ${D} * ${D};
+    for (int r = 0; r < ${D} * ${D}; ++r) A[r] = 0;
+    for (int r = d; r < ${D}; ++r) A[r * ${D} + r] = 1e300;
+    if (d <= 0) continue;
+    for (int j = 0; j < d; ++j) A[j] = -q[lead + 1 + j] / q[lead];   // first row
+    for (int r = 1; r < d; ++r) A[r * ${D} + r - 1] = 1;
+  }
+}
+
+// Per interval and column, SciPy's candidates in order: a sign change across the left
+// breakpoint (discontinuity), x_i then NaN for p_i == y, the real roots inside the interval
+// (the whole half-line at an extrapolated end), ascending. out: (m x nc) x (D + 3) values,
+// ok: the same shape, which are present.
+extern "C" __global__ void ci_roots_pick(const double* __restrict__ x, const double* __restrict__ c,
+    const double* __restrict__ wr, const double* __restrict__ wi, const int* __restrict__ deg,
+    double* __restrict__ out, bool* __restrict__ ok, double y, ll m, ll nc, int discont,
+    int extrap) {
+  const ll total = m * nc;
+  const double sgn = x[m] >= x[0] ? 1.0 : -1.0;
+  for (ll i = (ll)blockIdx.x * blockDim.x + threadIdx.x; i < total; i += (ll)blockDim.x * gridDim.x) {
+    const ll iv = i / nc;
+    double* o = out + i * (${D} + 3);
+    bool* f = ok + i * (${D} + 3);
+    for (int r = 0; r < ${D} + 3; ++r) f[r] = false;
+    if (discont && iv > 0) {
+      const double h = x[iv] - x[iv - 1];
+      double va = 0;
+      for (int r = 0; r <= ${D}; ++r) va = va * h + c[(ll)r * total + i - nc];
+      const double vb = c[(ll)${D} * total + i];
+      va -= y;
+      const double vbb = vb - y;
+      if ((va < 0 && vbb > 0) || (va > 0 && vbb < 0)) { o[0] = x[iv]; f[0] = true; }
+    }
+    if (deg[i] < 0) { o[1] = x[iv]; f[1] = true; o[2] = CI_NAN; f[2] = true; continue; }
+    const double h = x[iv + 1] - x[iv];
+    int cnt = 0;
+    double r[${D}];
+    for (int e = 0; e < ${D}; ++e) {
+      const double re = wr[i * ${D} + e], im = wi[i * ${D} + e];
+      if (im != 0 || re == 1e300) continue;
+      const double t = sgn * re, hh = sgn * h;
+      const bool lo_ok = t >= 0 || (extrap && iv == 0);
+      const bool hi_ok = t <= hh || (extrap && iv == m - 1);
+      if (!(lo_ok && hi_ok)) continue;
+      r[cnt++] = x[iv] + re;
+    }
+    for (int a = 1; a < cnt; ++a)            // insertion sort, ascending
+      for (int b = a; b > 0 && r[b] < r[b - 1]; --b) { const double tmp = r[b]; r[b] = r[b - 1]; r[b - 1] = tmp; }
+    for (int e = 0; e < cnt; ++e) { o[3 + e] = r[e]; f[3 + e] = true; }
+  }
+}
+"""
+
 _KROGH = r"""
 // Krogh's divided differences with repeated nodes (derivatives): one thread per column of
 // y (n x nc); c: (n + 1) x nc, vk: n x nc scratch; *bad = 1 when a node repeats apart.
@@ -591,11 +659,12 @@ def source(which, dtype=_f64, K=4, D=1):
     order or degree (ndppoly, ndbspline) or the node count (krogh); D the number of axes."""
     tmpl = {"ppoly": _PPOLY, "bpoly": _BERNSTEIN, "linear": _LINEAR, "select": _SELECT,
             "bspline": _BSPLINE, "band": _BAND, "grid": _GRID, "ndbspline": _NDBSPLINE,
-            "krogh": _KROGH, "ndppoly": _NDPPOLY, "fpchec": _FPCHEC}[which]
+            "krogh": _KROGH, "ndppoly": _NDPPOLY, "fpchec": _FPCHEC,
+            "roots": _ROOTS}[which]
     values = {"T": _ct(dtype)} if "${T}" in tmpl else {}
     if which in ("ppoly", "bpoly", "bspline"):
         values["K"] = str(K)
-    if which in ("grid", "ndbspline", "ndppoly"):
+    if which in ("grid", "ndbspline", "ndppoly", "roots"):
         values["D"] = str(D)
     if which in ("ndbspline", "ndppoly"):
         values["KMAX"] = str(K)
@@ -609,13 +678,15 @@ _SIGS = {
     "ci_select": "PPPPPPPqqqqiqqqi", "ci_bspline": "PPPPqqqii", "ci_colloc": "PPPPPPqqqqq",
     "ci_normal_eq": "PPPPPPqqqq", "ci_design": "PPPPqq", "ci_band_factor": "PPPqqq", "ci_band_solve": "PPPqqqq",
     "ci_grid": "PPPPPPPqqii", "ci_ndbspline": "PPPPPPPPPqqi",
-    "ci_krogh_coef": "PPPPPqq", "ci_fpchec": "PPPqqq", "ci_ndppoly": "PPPPPPPPPPqqi", "ci_krogh_eval": "PPPPqqqq",
+    "ci_krogh_coef": "PPPPPqq", "ci_fpchec": "PPPqqq",
+    "ci_companion": "PPPdqq", "ci_roots_pick": "PPPPPPPdqqii", "ci_ndppoly": "PPPPPPPPPPqqi", "ci_krogh_eval": "PPPPqqqq",
 }
 _FAMILY = {"ci_ppoly": "ppoly", "ci_bpoly": "bpoly", "ci_linear": "linear", "ci_select": "select",
            "ci_bspline": "bspline", "ci_colloc": "bspline", "ci_normal_eq": "bspline", "ci_design": "bspline",
            "ci_band_factor": "band", "ci_band_solve": "band", "ci_grid": "grid",
            "ci_ndbspline": "ndbspline", "ci_krogh_coef": "krogh", "ci_krogh_eval": "krogh",
-           "ci_ndppoly": "ndppoly", "ci_fpchec": "fpchec"}
+           "ci_ndppoly": "ndppoly", "ci_fpchec": "fpchec",
+           "ci_companion": "roots", "ci_roots_pick": "roots"}
 
 
 def run(name, n, args, dtype=_f64, K=4, D=1, single=False):

@@ -216,7 +216,7 @@ class _PPolyBase:
 
 
 class PPoly(_PPolyBase):
-    """cuarray version of `scipy.interpolate.PPoly`. `solve` and `roots` are absent."""
+    """cuarray version of `scipy.interpolate.PPoly`."""
 
     __slots__ = ()
 
@@ -256,6 +256,21 @@ class PPoly(_PPolyBase):
     def integrate(self, a, b, extrapolate=None):
         """The definite integral from a to b (an array of the trailing shape)."""
         return self._integrate_with(self.antiderivative(), float(a), float(b), extrapolate)
+
+    def solve(self, y=0.0, discontinuity=True, extrapolate=None):
+        """Real solutions of pp(x) == y: a 1-D array, or for several polynomials an object
+        array of them. An interval where pp == y gives its left end and a NaN. The roots
+        are the companion matrices' real eigenvalues (one batched cuSOLVER call); reading
+        how many there are synchronises."""
+        from cuarray.scipy.interpolate._roots import solve
+        if extrapolate is None:
+            extrapolate = self.extrapolate
+        return solve(self, float(y), bool(discontinuity),
+                     extrapolate != "periodic" and bool(extrapolate))
+
+    def roots(self, discontinuity=True, extrapolate=None):
+        """Real roots: `solve(0, discontinuity, extrapolate)`."""
+        return self.solve(0, discontinuity, extrapolate)
 
     @classmethod
     def from_spline(cls, tck, extrapolate=None):
