@@ -19,6 +19,19 @@ _f64 = numpy.dtype(numpy.float64)
 _SPLINE_ORDER = {"zero": 0, "slinear": 1, "quadratic": 2, "cubic": 3}
 
 
+_outside = []
+
+
+def _outside_flags(xv, lo, hi):
+    """One reduction: bit 0 set when some point is below lo, bit 1 when some is above hi
+    (NaN points are neither, as in SciPy's comparisons)."""
+    if not _outside:
+        _outside.append(cuarray.ReductionKernel(
+            "float64 x, float64 lo, float64 hi", "int32 flags",
+            "(x < lo ? 1 : 0) | (x > hi ? 2 : 0)", "a | b", "flags = a", "0", name="ci_outside"))
+    return int(_outside[0](xv, lo, hi).get())
+
+
 def _do_extrapolate(fill_value):
     return isinstance(fill_value, str) and fill_value == "extrapolate"
 
@@ -154,15 +167,13 @@ class interp1d:
     def _check_bounds(self, xv):
         if not self.bounds_error or xv.size == 0:
             return
-        below = xv < self._xd[0]
-        above = xv > self._xd[-1]
-        b, a = (bool(v) for v in cuarray.stack([cuarray.any(below), cuarray.any(above)]).get())
-        if b:
-            v = float(xv[cuarray.argmax(below)].get())
+        flags = _outside_flags(xv, self._xd[0], self._xd[-1])
+        if flags & 1:
+            v = float(xv[cuarray.argmax(xv < self._xd[0])].get())
             raise ValueError(f"A value ({v}) in x_new is below the interpolation range's minimum "
                              f"value ({float(self._xd[0].get())}).")
-        if a:
-            v = float(xv[cuarray.argmax(above)].get())
+        if flags & 2:
+            v = float(xv[cuarray.argmax(xv > self._xd[-1])].get())
             raise ValueError(f"A value ({v}) in x_new is above the interpolation range's maximum "
                              f"value ({float(self._xd[-1].get())}).")
 

@@ -76,11 +76,12 @@ def _coords(xi, ndim):
 
 
 def _check_bounds(grid, xi):
-    conds = []
-    for i, g in enumerate(grid):
-        p = xi[:, i]
-        conds.append(cuarray.all((g[0] <= p) & (p <= g[-1])))
-    flags = cuarray.stack(conds).get()
+    # Two reductions over the points (NaN propagates and counts as out of bounds, as in
+    # SciPy's comparisons) and one read back.
+    lo, hi = cuarray.min(xi, axis=0), cuarray.max(xi, axis=0)
+    first = cuarray.stack([g[0] for g in grid])
+    last = cuarray.stack([g[-1] for g in grid])
+    flags = ((first <= lo) & (hi <= last)).get()
     for i, ok in enumerate(flags):
         if not ok:
             raise ValueError(f"One of the requested xi is out of bounds in dimension {i}")
