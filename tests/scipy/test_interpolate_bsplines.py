@@ -129,3 +129,28 @@ def test_errors(cp):
         ci.make_interp_spline(x, x, k=0, bc_type="natural")
     with pytest.raises(ValueError):
         ci.make_interp_spline(x, cp.asarray([0.0, numpy.nan, 1.0, 2.0]))
+
+
+@pytest.fixture
+def solve_cp(cp, monkeypatch, request):
+    """cp, with NumPy standing in for cuSOLVER's dense solve on the emulated device."""
+    if request.node.callspec.params.get("cp") == "emu":
+        monkeypatch.setattr(cp.linalg, "solve", lambda a, b: cp.asarray(numpy.linalg.solve(a.get(), b.get())))
+    return cp
+
+
+@pytest.mark.parametrize("k,n", [(2, 9), (3, 9), (5, 9), (3, 3), (4, 4)])
+def test_make_interp_spline_periodic(solve_cp, k, n):
+    cp = solve_cp
+    from cuarray.scipy import interpolate as ci
+    rng = numpy.random.default_rng(k + n)
+    x = numpy.sort(rng.random(n)) * 2 * numpy.pi
+    y = numpy.c_[numpy.sin(x), numpy.cos(x)] + 0.1 * rng.standard_normal((n, 2))
+    y[-1] = y[0]
+    ref = si.make_interp_spline(x, y, k=k, bc_type="periodic")
+    got = ci.make_interp_spline(cp.asarray(x), cp.asarray(y), k=k, bc_type="periodic")
+    numpy.testing.assert_allclose(got.t.get(), ref.t, rtol=1e-12)
+    xs = numpy.linspace(-1, 8, 23)
+    numpy.testing.assert_allclose(got(cp.asarray(xs)).get(), ref(xs), rtol=1e-8, atol=1e-9)
+    with pytest.raises(ValueError):
+        ci.make_interp_spline(cp.asarray(x), cp.asarray(y + numpy.arange(n)[:, None]), k=k, bc_type="periodic")

@@ -110,7 +110,7 @@ class BSpline:
         data = cuarray.empty(n * (k + 1), dtype=_f64)
         cols = cuarray.empty(n * (k + 1), dtype=numpy.int64)
         if n:
-            _kernels.run("ci_design", n, [t, xv, data, cols, n, nb], K=k)
+            _kernels.run("ci_design", n, [t, xv, 0, data, cols, n, nb], K=k)
         indptr = cuarray.arange(0, n * (k + 1) + 1, k + 1, dtype=numpy.int64)
         return csr_matrix((data, cols, indptr), shape=(n, nb))
 
@@ -285,12 +285,10 @@ def _float_input(a, check_finite, name):
 
 
 def make_interp_spline(x, y, k=3, t=None, bc_type=None, axis=0, check_finite=True):
-    """cuarray version of `scipy.interpolate.make_interp_spline`; bc_type='periodic' is
-    not supported (ValueError)."""
-    if bc_type is None or bc_type == "not-a-knot":
+    """cuarray version of `scipy.interpolate.make_interp_spline`. bc_type='periodic' solves
+    a dense system of len(x) + k - 1 unknowns (cuSOLVER), not SciPy's banded Woodbury."""
+    if bc_type is None or bc_type == "not-a-knot" or bc_type == "periodic":
         deriv_l = deriv_r = None
-    elif bc_type == "periodic":
-        raise ValueError("bc_type='periodic' is not supported by cuarray's make_interp_spline")
     elif isinstance(bc_type, str):
         deriv_l = deriv_r = bc_type
     else:
@@ -304,6 +302,8 @@ def make_interp_spline(x, y, k=3, t=None, bc_type=None, axis=0, check_finite=Tru
         raise numpy.exceptions.AxisError(axis, y.ndim)
     axis %= y.ndim
     y = cuarray.moveaxis(y, axis, 0)
+    if bc_type == "periodic" and not bool(cuarray.allclose(y[0], y[-1], atol=1e-15)):
+        raise ValueError("First and last points does not match while periodic case expected")
     if x.size != y.shape[0]:
         raise ValueError(f"Shapes of x {x.shape} and y {y.shape} are incompatible")
     checks = [cuarray.any(x[1:] == x[:-1]), cuarray.any(x[1:] < x[:-1])]
@@ -328,6 +328,11 @@ def make_interp_spline(x, y, k=3, t=None, bc_type=None, axis=0, check_finite=Tru
         t = cuarray.concatenate([x[:1], x, x[-1:]])
         return BSpline.construct_fast(t, cuarray.ascontiguousarray(y, dtype=cdt), k, axis=axis)
     k = operator.index(k)
+    if bc_type == "periodic":
+        if t is not None:
+            raise NotImplementedError("For periodic case t is constructed automatically and can "
+                                      "not be passed manually")
+        return _make_periodic_spline(x, y.astype(cdt), _periodic_knots(x, k), k, axis)
     if t is None:
         t = _not_a_knot(x, k) if deriv_l is None and deriv_r is None else _augknt(x, k)
     t = cuarray.ascontiguousarray(asdevice(t), dtype=_f64)
@@ -369,6 +374,48 @@ def make_interp_spline(x, y, k=3, t=None, bc_type=None, axis=0, check_finite=Tru
     rhs = cuarray.concatenate(parts)
     c = _solve_colloc(t, k, xs, nus, rows, nt, rhs)
     return BSpline.construct_fast(t, c, k, axis=axis)
+
+
+def _periodic_knots(x, k):
+    """Knots on the circle: the data points (midpoints for even k) and k more at each end
+    continuing the spacing periodically."""
+    n = x.size
+    xc = x.copy()
+    if k % 2 == 0:
+        dx = cuarray.diff(xc)
+        xc[1:-1] -= dx[:-1] / 2
+    dx = cuarray.diff(xc)
+    left = [xc[0]]
+    right = [xc[-1]]
+    for i in range(k):
+        left.append(left[-1] - dx[-(i % (n - 1)) - 1])
+        right.append(right[-1] + dx[i % (n - 1)])
+    return cuarray.concatenate([cuarray.stack(left[:0:-1]), xc, cuarray.stack(right[1:])]) if k else xc
+
+
+def _make_periodic_spline(x, y, t, k, axis):
+    """The interpolating spline whose first k-1 derivatives match at both ends: k-1 rows
+    of derivative differences and n collocation rows, one dense solve."""
+    n = x.size
+    nt = t.size - k - 1
+    nd = k - 1
+    pts = cuarray.concatenate([cuarray.broadcast_to(x[:1], (nd,)), cuarray.broadcast_to(x[-1:], (nd,)), x])
+    nus = cuarray.asarray(numpy.r_[numpy.arange(1, k), numpy.arange(1, k), numpy.zeros(n)].astype(numpy.int32))
+    R = pts.size
+    data = cuarray.empty(R * (k + 1))
+    cols = cuarray.empty(R * (k + 1), dtype=numpy.int64)
+    _kernels.run("ci_design", R, [t, cuarray.ascontiguousarray(pts), nus, data, cols, R, nt], K=k)
+    rows = numpy.r_[numpy.arange(nd), numpy.arange(nd), numpy.arange(nd, nd + n)]
+    sign = numpy.r_[numpy.ones(nd), -numpy.ones(nd), numpy.ones(n)]
+    rows = cuarray.asarray(numpy.repeat(rows, k + 1))
+    sign = cuarray.asarray(numpy.repeat(sign, k + 1))
+    M = cuarray.zeros(nt * nt)
+    cuarray.add.at(M, rows * nt + cols, data * sign)
+    yy = y.reshape(n, -1)
+    b = cuarray.concatenate([cuarray.zeros((nd, yy.shape[1]), dtype=yy.dtype), yy])
+    c = cuarray.linalg.solve(M.reshape(nt, nt), b)
+    return BSpline.construct_fast(t, c.reshape((nt,) + y.shape[1:]), k, extrapolate="periodic",
+                                  axis=axis)
 
 
 def _solve_colloc(t, k, xs, nus, rows, nt, rhs):

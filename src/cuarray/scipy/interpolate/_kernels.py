@@ -253,15 +253,16 @@ extern "C" __global__ void ci_colloc(const double* __restrict__ t, const double*
   }
 }
 
-// design_matrix: the K + 1 basis values of each point and their columns (CSR data).
+// design_matrix: the K + 1 basis values (derivative nus[i], or 0 when nus is null) of
+// each point and their columns (CSR data).
 extern "C" __global__ void ci_design(const double* __restrict__ t, const double* __restrict__ xv,
-    double* __restrict__ data, ll* __restrict__ cols, ll n, ll nb) {
+    const int* __restrict__ nus, double* __restrict__ data, ll* __restrict__ cols, ll n, ll nb) {
   for (ll i = (ll)blockIdx.x * blockDim.x + threadIdx.x; i < n; i += (ll)blockDim.x * gridDim.x) {
     const double v = xv[i];
     const ll j = ci_interval(t + ${K}, nb - ${K}, v, 1.0, 1);
     const ll l = (j < 0 ? 0 : j) + ${K};
     double h[${K} + 1];
-    ci_basis(t, l, v, 0, h);
+    ci_basis(t, l, v, nus ? nus[i] : 0, h);
     for (int a = 0; a <= ${K}; ++a) { data[i * (${K} + 1) + a] = h[a]; cols[i * (${K} + 1) + a] = l - ${K} + a; }
   }
 }
@@ -676,7 +677,7 @@ def source(which, dtype=_f64, K=4, D=1):
 _SIGS = {
     "ci_ppoly": "PPPPqqqii", "ci_bpoly": "PPPPqqqi", "ci_linear": "PPPPPPqqqii",
     "ci_select": "PPPPPPPqqqqiqqqi", "ci_bspline": "PPPPqqqii", "ci_colloc": "PPPPPPqqqqq",
-    "ci_normal_eq": "PPPPPPqqqq", "ci_design": "PPPPqq", "ci_band_factor": "PPPqqq", "ci_band_solve": "PPPqqqq",
+    "ci_normal_eq": "PPPPPPqqqq", "ci_design": "PPPPPqq", "ci_band_factor": "PPPqqq", "ci_band_solve": "PPPqqqq",
     "ci_grid": "PPPPPPPqqii", "ci_ndbspline": "PPPPPPPPPqqi",
     "ci_krogh_coef": "PPPPPqq", "ci_fpchec": "PPPqqq",
     "ci_companion": "PPPdqq", "ci_roots_pick": "PPPPPPPdqqii", "ci_ndppoly": "PPPPPPPPPPqqi", "ci_krogh_eval": "PPPPqqqq",
