@@ -89,12 +89,17 @@ def _check_bounds(grid, xi):
 
 class RegularGridInterpolator:
     """cuarray version of `scipy.interpolate.RegularGridInterpolator` (methods linear,
-    nearest, slinear, cubic, quintic, pchip; the legacy spline methods and `solver` are
-    absent)."""
+    nearest, slinear, cubic, quintic, pchip; no '*_legacy' methods). The spline methods
+    solve their system exactly (banded, per axis), so `solver` and `solver_args` are
+    accepted and not used."""
 
-    def __init__(self, points, values, method="linear", bounds_error=True, fill_value=numpy.nan):
+    def __init__(self, points, values, method="linear", bounds_error=True, fill_value=numpy.nan,
+                 *, solver=None, solver_args=None):
         if method not in _METHODS:
             raise ValueError(f"Method '{method}' is not defined")
+        if method not in ("slinear", "cubic", "quintic") and (solver is not None or solver_args):
+            raise ValueError(f"method = {method!r} does not accept the 'solver' argument. Got "
+                             f" solver = {solver!r} and with arguments {solver_args}.")
         self.method = method
         self.bounds_error = bounds_error
         self._spline = {}
