@@ -14,7 +14,7 @@ NAMES = ["BarycentricInterpolator", "KroghInterpolator", "barycentric_interpolat
          "Akima1DInterpolator", "PPoly", "BPoly", "NdPPoly", "CubicSpline", "interp1d",
          "BSpline", "make_interp_spline", "make_lsq_spline", "splder", "splantider",
          "NdBSpline", "RegularGridInterpolator", "interpn", "InterpolatedUnivariateSpline",
-         "LSQUnivariateSpline"]
+         "LSQUnivariateSpline", "pchip"]
 
 
 @pytest.mark.parametrize("family", ["ppoly", "bpoly", "linear", "select", "bspline", "band",

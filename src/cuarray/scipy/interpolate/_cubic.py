@@ -11,7 +11,7 @@ from cuarray.scipy.interpolate._kernels import solve_banded
 from cuarray.scipy.interpolate._ppoly import PPoly, asdevice, coef_dtype
 
 __all__ = ["CubicHermiteSpline", "CubicSpline", "PchipInterpolator", "pchip_interpolate",
-           "Akima1DInterpolator"]
+           "Akima1DInterpolator", "pchip"]
 
 _f64 = numpy.dtype(numpy.float64)
 
@@ -109,6 +109,9 @@ class PchipInterpolator(CubicHermiteSpline):
         dk = _pchip_slopes(dx, y)
         self._from_slopes(x, dx, y, dk, extrapolate)
         self.axis = axis
+
+
+pchip = PchipInterpolator   # CuPy's backward-compatible alias
 
 
 def _pchip_edge(h0, h1, m0, m1):
