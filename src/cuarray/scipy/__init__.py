@@ -1,13 +1,13 @@
 """cuarray.scipy: SciPy's API on the GPU (cuarray version of `cupyx.scipy`).
 
 Subpackages load on first use: `cuarray.scipy.sparse`, `linalg`, `fft`, `fftpack`,
-`special`, `ndimage`, `signal`; `from cuarray.scipy import fftpack, linalg, sparse` works
+`special`, `ndimage`, `signal`, `interpolate`; `from cuarray.scipy import fftpack, linalg, sparse` works
 too.
 """
 import importlib
 
-_SUBPACKAGES = ("fft", "fftpack", "linalg", "ndimage", "signal", "sparse", "spatial", "special",
-                "stats")
+_SUBPACKAGES = ("fft", "fftpack", "interpolate", "linalg", "ndimage", "signal", "sparse", "spatial",
+                "special", "stats")
 __all__ = list(_SUBPACKAGES) + ["get_array_module"]
 
 
