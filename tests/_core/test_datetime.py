@@ -339,4 +339,6 @@ def test_views_and_round_trip_as_cupy():
         c = cupy.asarray(h).view(dt)
         assert g.dtype == c.dtype and g.shape == c.shape and g.strides == c.strides
         numpy.testing.assert_array_equal(g.get().view("i8"), c.get().view("i8"))
-        numpy.testing.assert_array_equal(g[::3].get().view("i8"), c[::3].get().view("i8"))
+        # CuPy cannot copy a strided datetime view back (ValueError: unsupported dtype in
+        # its contiguous copy); cuarray can, and gives the elements NumPy would
+        numpy.testing.assert_array_equal(g[::3].get().view("i8"), h[::3])

@@ -63,8 +63,10 @@ def test_spline_methods(cp, method):
     ref = si.RegularGridInterpolator(g, v, method=legacy)
     got = ci.RegularGridInterpolator(gg, cp.asarray(v), method=method)
     numpy.testing.assert_allclose(got(cp.asarray(xin)).get(), ref(xin), rtol=1e-9, atol=1e-10)
+    # SciPy's default spline methods solve iteratively (to about 1e-3 for quintic with
+    # SciPy 1.18); cuarray solves exactly, as the `_legacy` comparison above shows
     close = si.RegularGridInterpolator(g, v, method=method)
-    numpy.testing.assert_allclose(got(cp.asarray(xin)).get(), close(xin), rtol=1e-3, atol=1e-4)
+    numpy.testing.assert_allclose(got(cp.asarray(xin)).get(), close(xin), rtol=1e-2, atol=1e-3)
     lin = ci.RegularGridInterpolator(gg, cp.asarray(v))
     numpy.testing.assert_allclose(lin(cp.asarray(xin), method=method).get(), ref(xin), rtol=1e-9, atol=1e-10)
 

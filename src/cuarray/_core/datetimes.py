@@ -148,7 +148,10 @@ LOOPS = {
     "negative": {"m->m": "out0 = in0 == CUARRAY_NAT ? CUARRAY_NAT : -in0;"},
     "positive": {"m->m": "out0 = in0;"},
     "absolute": {"m->m": "out0 = in0 < 0 && in0 != CUARRAY_NAT ? -in0 : in0;"},
-    "sign": {"m->m": "out0 = in0 > 0 ? 1 : (in0 < 0 ? -1 : 0);"},   # NaT: -1, as NumPy
+    "sign": {"m->m": "out0 = in0 > 0 ? 1 : (in0 < 0 ? -1 : 0);",    # NaT: -1, as NumPy 2.4
+             # NumPy 2.5 gives float64 signs (NaT: NaN)
+             "m->d": "out0 = in0 == CUARRAY_NAT ? cuarray_f64(0x7ff8000000000000ULL) : "
+                     "(in0 > 0 ? 1.0 : (in0 < 0 ? -1.0 : 0.0));"},
     "maximum": {sig: _MAX.format(">=") for sig in ("mm->m", "MM->M")},
     "minimum": {sig: _MAX.format("<=") for sig in ("mm->m", "MM->M")},
     "fmax": {sig: _FMAX.format(">=") for sig in ("mm->m", "MM->M")},
