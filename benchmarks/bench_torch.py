@@ -287,3 +287,19 @@ def _matmul(dtype):
 
 for _dt in ("float32", "float64", "complex64"):
     _attach("linalg", f"matmul 8192² {_dt}")(_matmul(_dt))
+
+
+def _norm(axis, ord=None, dtype="float32"):
+    def body(torch, ctx):
+        a = _dev(torch, bench_linalg._host((4096, 4096), dtype))
+        ms = _ms(lambda: torch.linalg.vector_norm(a, 2 if ord is None else ord, dim=axis), torch, ctx)
+        return a.numel() * a.element_size() / (ms * 1e-3) / 1e9
+    return body
+
+
+for _axis in (1, 0):
+    _attach("linalg", f"linalg.norm(a, axis={_axis}) 4096² float32",
+            *(f"linalg.norm(a, axis={_axis}) 4096² float32 [unroll {_u}]" for _u in (4, 8)))(
+        _norm(_axis))
+_attach("linalg", "linalg.norm(a, 1, axis=1) 4096² complex64")(_norm(1, 1, "complex64"))
+_attach("linalg", "linalg.norm(a, inf, axis=0) 4096² float32")(_norm(0, numpy.inf))
