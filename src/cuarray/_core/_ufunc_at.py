@@ -1,7 +1,7 @@
 """ufunc.at (unbuffered in-place, repeated indices accumulate) and ufunc.reduceat.
 
-`at` runs the indexing scatter kernel with an atomic update per addressed element (lanes of
-a warp that hit the same element first sum their values: one atomic for them all):
+`at` runs the indexing scatter kernel with an atomic update per addressed element (repeated
+elements a thread or a warp holds first sum their values: one atomic for them all):
 atomicAdd for add/subtract on float32/64, (u)int32/64 and complex (two adds), the
 integer atomicMax/Min/And/Or/Xor where they exist, a compare-and-swap loop for every
 other op on 4- and 8-byte types, a masked 32-bit compare-and-swap for 1- and 2-byte
@@ -181,20 +181,22 @@ def at(uf, a, indices, b=None):
                              update=at_update(name, A, loop, kind))
 
 
-# How ufunc.at's kernel runs a thread's updates (`_gather_scatter.gs_source`): 'aggregate'
-# (the default) sums repeated indices within a warp before the atomic, where the update is
-# a hardware atomicAdd of the value itself; 'prefetch' and 'plain' are kept selectable
-# with CUARRAY_AT_UPDATE for measurement.
-AT_UPDATE = os.environ.get("CUARRAY_AT_UPDATE", "aggregate")
+# How ufunc.at's kernel runs a thread's updates (`_gather_scatter.gs_source`), where the
+# update is a hardware atomicAdd of the value itself: 'vector' (the default) loads a
+# contiguous 1-D index and value as vectors of a thread's consecutive elements and merges
+# runs of one address before the atomics (other layouts take 'aggregate'); 'aggregate'
+# sums repeated indices within a warp before the atomic; 'prefetch' and 'plain' are kept
+# selectable with CUARRAY_AT_UPDATE for measurement.
+AT_UPDATE = os.environ.get("CUARRAY_AT_UPDATE", "vector")
 
 
 def at_update(name, A, loop, kind):
     """The update mode of `name.at` on dtype A with the resolved loop and strategy kind."""
     if kind == "serial" or AT_UPDATE == "plain":
         return "plain"
-    if AT_UPDATE == "aggregate" and kind == "atomic" and name in ("add", "subtract") and \
-            A.char in _ADD_NATIVE and all(d == A for d in loop):
-        return "aggregate"
+    if AT_UPDATE in ("vector", "aggregate") and kind == "atomic" and \
+            name in ("add", "subtract") and A.char in _ADD_NATIVE and all(d == A for d in loop):
+        return AT_UPDATE
     return "prefetch"
 
 
