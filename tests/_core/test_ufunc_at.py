@@ -111,6 +111,28 @@ def test_vector_sources_compile(a, ict, value_kind, idx64):
     src2 = _gather_scatter.gs_source("k", "scatter", 2, (ict,) * 2, idx64, "wrap", _dt.ctype(A), value, stmt,
                                      pre, _gather_scatter._BLOCK, E, "vector")[0]
     assert "_cu_vec<" not in src2.split("extern")[1] and "__match_any_sync" in src2
+    # a few hundred bins: a block's copy in shared memory, added back with add's atomic
+    flush = ua.at_strategy("add", A, (A, A, A))[1]
+    src3 = _gather_scatter.gs_source("k", "scatter", 1, (ict,), idx64, "wrap", _dt.ctype(A), value, stmt, pre,
+                                     _gather_scatter._BLOCK, E, "vector", (2048, flush))[0]
+    assert "__shared__ __align__(16) char _sm[2048]" in src3 and src3.count("__syncthreads") == 2
+    _compiler.compile_cubin(src3, (), (), "sm_90", "cuarray_test")
+
+
+def test_shared_bytes():
+    class Plan:
+        arrays = [(0, 256, 4, 0)]
+    assert _gather_scatter._shared_bytes(Plan, (0,)) == 1024
+    Plan.arrays = [(0, 300, 8, 0)]
+    assert _gather_scatter._shared_bytes(Plan, (0,)) == 4096
+    Plan.arrays = [(0, 4096, 4, 0)]
+    assert _gather_scatter._shared_bytes(Plan, (0,)) == 16384
+    Plan.arrays = [(0, 4097, 4, 0)]
+    assert _gather_scatter._shared_bytes(Plan, (0,)) is None     # too wide
+    Plan.arrays = [(0, 256, -4, 0)]
+    assert _gather_scatter._shared_bytes(Plan, (0,)) is None     # a reversed view
+    Plan.arrays = [(0, 256, 4, 0)]
+    assert _gather_scatter._shared_bytes(Plan, (8,)) is None     # the result axis moves too
 
 
 _CASES = [("add", c, c) for c in "?bBhHiIlLqQefdFD"] + [
@@ -234,20 +256,24 @@ def test_at_vector_layouts(xp, dtype, rng):
         xb = xp.asarray(b)
         for key, vkey in ((slice(None), slice(None, n)), (slice(1, None), slice(2, None)),
                           (slice(None, None, 2), slice(None, n, 2)), (slice(None), 0)):
-            a = rand(60, dtype, rng)
+            # 60 bins take the shared-memory copy; 5000 (20 or 40 KB) the global atomics
+            width = 60 if int(rng.integers(0, 2)) else 5000
+            name = "add" if int(rng.integers(0, 2)) else "subtract"
+            a = rand(width, dtype, rng)
             val = b[vkey]
             want = a.copy()
-            numpy.add.at(want, idx[key], val)
+            getattr(numpy, name).at(want, idx[key], val)
             d = xp.asarray(a)
-            xp.add.at(d, xp.asarray(idx)[key], xb[vkey])
+            getattr(xp, name).at(d, xp.asarray(idx)[key], xb[vkey])
             if dtype.char == "f":
                 exact = a.astype(numpy.float64)
-                numpy.add.at(exact, idx[key], numpy.asarray(val, numpy.float64))
+                getattr(numpy, name).at(exact, idx[key], numpy.asarray(val, numpy.float64))
                 numpy.testing.assert_allclose(d.get(), exact, rtol=1e-5, atol=1e-3)
             else:
                 _close(d, want, dtype)
     if xp is not numpy:
-        assert any("_vector" in k[0] for k in _gather_scatter._kernels)
+        assert any("_vector_sm" in k[0] for k in _gather_scatter._kernels)
+        assert any(k[0].endswith("_vector") for k in _gather_scatter._kernels)
 
 
 @pytest.mark.parametrize("name", ["bitwise_or", "bitwise_and", "bitwise_xor"])

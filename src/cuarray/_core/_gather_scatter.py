@@ -89,7 +89,7 @@ _kernels = {}
 
 
 def gs_source(name, kind, nd, idx_ctypes, idx64, mode, elem, value=None, stmt="",
-              preamble="", block=_BLOCK, unroll=_UNROLL, update="plain"):
+              preamble="", block=_BLOCK, unroll=_UNROLL, update="plain", shared=None):
     """CUDA source and ArgPacker kinds of a gather or scatter kernel.
 
     kind 'gather': out[i] = element at the addressed place (type `elem`, raw bytes).
@@ -102,7 +102,8 @@ def gs_source(name, kind, nd, idx_ctypes, idx64, mode, elem, value=None, stmt=""
     sums the values of lanes of a warp that address the same element, so one lane updates
     it for all (for `_v` summed into `_p` by `stmt`: ufunc.add.at with repeated indices);
     'vector' (see `_vector_scatter`; `unroll` elements per thread) needs the caller to
-    have checked `_vector_fits`.
+    have checked `_vector_fits`; with `shared` (bytes, statement adding `_v` to `_p`) it
+    accumulates into a block-private copy of the addressed elements first.
     """
     I = "long long" if idx64 else "int"
     ik = "q" if idx64 else "i"
@@ -151,7 +152,7 @@ def gs_source(name, kind, nd, idx_ctypes, idx64, mode, elem, value=None, stmt=""
     lines = [_PRELUDE, preamble,
              f'extern "C" __global__ void {name}({", ".join(sig)}) {{']
     if update == "vector":
-        lines += _vector_scatter(I, idx_ctypes[0], value, stmt, block, unroll, fix.format(k=0))
+        lines += _vector_scatter(I, idx_ctypes[0], value, stmt, block, unroll, fix.format(k=0), shared)
         return "\n".join(lines + ["}"]), kinds
     if update == "aggregate":
         # every lane runs every iteration (warp-wide shuffles need the whole warp)
@@ -206,15 +207,28 @@ def gs_source(name, kind, nd, idx_ctypes, idx64, mode, elem, value=None, stmt=""
     return "\n".join(lines), kinds
 
 
-def _vector_scatter(I, ict, value, stmt, block, E, fix):
+def _vector_scatter(I, ict, value, stmt, block, E, fix, shared=None):
     """The loop of update 'vector' (one contiguous 1-D index array, the value contiguous or
     a scalar, both aligned to E elements): a thread owns E consecutive elements, loads
     their indices and values as vectors, and merges runs of one address in registers
     before its atomics (sorted or clustered indices: E times fewer atomics), with fewer
-    load and address instructions per element than the per-element loop."""
+    load and address instructions per element than the per-element loop.
+
+    shared: (bytes, flush statement) when every addressed element lies in the first
+    `bytes` from `_base` (a few hundred bins): the atomics go to the block's copy in shared
+    memory, and the block adds its copy to the array once at the end (`flush` adds `_v`
+    at `_p`); global atomics on a few addresses serialise in L2."""
     vmode = value[0] if value else None
     vt = value[1] if vmode else None
-    out = [f"  const {I} _G = (_N + {E - 1}) / {E};",
+    out = []
+    target = "_base + (_b + _u) * _ss0"
+    if shared:
+        size, flush = shared
+        out += [f"  __shared__ __align__(16) char _sm[{size}];",
+                f"  for (int _k = threadIdx.x; _k < {size // 4}; _k += {block}) ((unsigned int*)_sm)[_k] = 0u;",
+                "  __syncthreads();"]
+        target = "_sm"
+    out += [f"  const {I} _G = (_N + {E - 1}) / {E};",
            f"  for ({I} _g = ({I})blockIdx.x * {block} + threadIdx.x; _g < _G;"
            f" _g += ({I})gridDim.x * {block}) {{",
            f"    const {I} _b = _g * {E};",
@@ -237,7 +251,7 @@ def _vector_scatter(I, ict, value, stmt, block, E, fix):
             "    #pragma unroll",
             f"    for (int _u = 0; _u < {E}; ++_u) {{ long long _j0 = _jj[_u];",
             f"      if ((unsigned long long)_j0 >= (unsigned long long)_n0) {{ long long _j = _j0; {fix} _j0 = _j; }}",
-            f"      _pp[_u] = _b + _u < _N ? _base + (_b + _u) * _ss0 + ({I})_j0 * _a0 : 0;"
+            f"      _pp[_u] = _b + _u < _N ? {target} + ({I})_j0 * _a0 : 0;"
             + (" _vv[_u] = _val;" if vmode == "scalar" else "") + " }",
             "    #pragma unroll",
             f"    for (int _u = 1; _u < {E}; ++_u)   // a run of one address: its last element adds the run",
@@ -247,6 +261,11 @@ def _vector_scatter(I, ict, value, stmt, block, E, fix):
             f"    for (int _u = 0; _u < {E}; ++_u) {{ char* _p = _pp[_u];"
             + (f" const {vt} _v = _vv[_u];" if vt else "") + f" if (_p) {{ {stmt} }} }}",
             "  }"]
+    if shared:
+        out += ["  __syncthreads();",
+                f"  for (int _k = threadIdx.x; _k < _n0; _k += {block}) {{",
+                f"    char* _p = _base + ({I})_k * _a0; const {vt} _v = *(const {vt}*)(_sm + _k * _a0);"
+                f" {flush} }}"]
     return out
 
 
@@ -390,14 +409,34 @@ def _vector_fits(nd, arrs, ast, vmode, v, vst):
     return True
 
 
+_SHARED_MAX = 16384   # bytes of a block's private copy of the target (update 'vector')
+
+
+def _shared_bytes(plan, src):
+    """Shared-memory bytes (a power of two from 1 KiB) covering every element a 1-D
+    index addresses, or None: the indexed axis' stride positive and the covered span at
+    most _SHARED_MAX."""
+    (_, m, st, _), = plan.arrays
+    span = m * st
+    if src[0] != 0 or st <= 0 or span > _SHARED_MAX:
+        return None
+    size = 1024
+    while size < span:
+        size *= 2
+    return size
+
+
 def scatter_kernel(a, plan, entries, value, tag, stmt="*({T}*)_p = _v;", preamble="",
-                   elem=None, vdtype=None, serial=False, mode="wrap", check=True, update="plain"):
+                   elem=None, vdtype=None, serial=False, mode="wrap", check=True, update="plain",
+                   flush=None):
     """Run `stmt` on every element of `a` addressed by the plan.
 
     value: None, ('scalar', numpy scalar) or ('array', device array broadcastable to the
     result). `elem`: C type for `{T}` (default: raw bytes of a's itemsize); `vdtype`: the
     value's dtype as the kernel reads it (default: raw bytes). serial: one thread, in order.
     update: how a thread runs its elements (see gs_source; serial: always 'plain').
+    flush: for update 'vector' whose `stmt` accumulates `_v` atomically, the statement
+    adding `_v` at `_p`; with it a small enough target accumulates in shared memory first.
     """
     ensure_context()
     if check and mode == "wrap" and check_bounds_enabled():
@@ -443,15 +482,24 @@ def scatter_kernel(a, plan, entries, value, tag, stmt="*({T}*)_p = _v;", preambl
     block, unroll = (1, 1) if serial else (_BLOCK, _UNROLL)
     if serial:
         update = "plain"
-    elif update == "vector":
+    shared = None
+    grid = None
+    if update == "vector":
         if _vector_fits(nd, arrs, ast, vmode, v if vmode == "array" else None, vst):
             unroll = _VECTOR
+            size = _shared_bytes(plan, src) if flush else None
+            if size:
+                from cuarray._core.elementwise import _sm_count
+                shared = (size, flush)
+                # each block flushes its whole copy: enough blocks to fill the GPU, no more
+                grid = min((n + block * unroll - 1) // (block * unroll), 8 * _sm_count())
         else:
             update = "aggregate"
     key = (c_identifier(f"cuarray_scatter_{tag}_{it}_{nd}_{''.join(x.dtype.char for x in arrs)}_"
                         f"{vmode or 'none'}{vspec[1] if vspec else ''}_{mode}_{int(big)}"
-                        f"{'_serial' if serial else ''}{'' if update == 'plain' else '_' + update}"),
+                        f"{'_serial' if serial else ''}{'' if update == 'plain' else '_' + update}"
+                        f"{'_sm%d' % shared[0] if shared else ''}"),
            stmt, preamble)
     _launch(key, lambda: gs_source(key[0], "scatter", nd, ctypes_, big, mode, elem, vspec, stmt,
-                                   preamble, block, unroll, update),
-            vals, n, block, unroll, 1 if serial else None)
+                                   preamble, block, unroll, update, shared),
+            vals, n, block, unroll, 1 if serial else grid)

@@ -176,9 +176,12 @@ def at(uf, a, indices, b=None):
             value = ("scalar", _to_loop_scalar(b, L1, name))
     kind, stmt, pre = at_code(name, A, loop, uf.nin)
     tag = f"at_{name}_{A.char}{''.join(d.char for d in loop)}_{kind}"
+    update = at_update(name, A, loop, kind)
+    # a vector update is an atomicAdd of `_v`; a block's shared copy is added back with add's
+    flush = at_strategy("add", A, loop)[1] if update == "vector" else None
     _indexing.scatter_kernel(a, plan, entries, value, tag, stmt, pre, elem=_dt.ctype(A),
                              vdtype=None if unary else loop[1], serial=kind == "serial",
-                             update=at_update(name, A, loop, kind))
+                             update=update, flush=flush)
 
 
 # How ufunc.at's kernel runs a thread's updates (`_gather_scatter.gs_source`), where the
