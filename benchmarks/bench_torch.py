@@ -216,6 +216,19 @@ def add_at(torch, ctx):
     x, v, idx = _uniform(torch, 1 << 20), _uniform(torch, n, 2), _indices(torch, n, 1 << 20)
     return bench_indexing._rate(n, _ms(lambda: x.index_add_(0, idx, v), torch, ctx))
 
+
+def _add_at(bins, sort=False):
+    def body(torch, ctx):
+        n = bench_indexing._n(ctx)
+        h = numpy.random.default_rng(1).integers(0, bins, n, dtype=numpy.int64)
+        x, v, idx = _uniform(torch, bins), _uniform(torch, n, 2), _dev(torch, numpy.sort(h) if sort else h)
+        return bench_indexing._rate(n, _ms(lambda: x.index_add_(0, idx, v), torch, ctx))
+    return body
+
+
+_attach("indexing", "add.at(x, idx, v) 2^26 into 256 float32 (hot bins)")(_add_at(256))
+_attach("indexing", "add.at(x, idx, v) 2^26 sorted into 2^20 float32")(_add_at(1 << 20, sort=True))
+
 # -- manipulation, sorting, fft, random, linalg --------------------------------------------
 
 
