@@ -214,18 +214,21 @@ def _vector_scatter(I, ict, value, stmt, block, E, fix, shared=None):
     before its atomics (sorted or clustered indices: E times fewer atomics), with fewer
     load and address instructions per element than the per-element loop.
 
-    shared: (bytes, flush statement) when every addressed element lies in the first
-    `bytes` from `_base` (a few hundred bins): the atomics go to the block's copy in shared
-    memory, and the block adds its copy to the array once at the end (`flush` adds `_v`
-    at `_p`); global atomics on a few addresses serialise in L2."""
+    shared: (bytes, flush statement, unsigned C type of the element's bits, identity bits)
+    when every addressed element lies in the first `bytes` from `_base` (a few hundred
+    bins): the atomics go to the block's copy in shared memory, and the block adds its
+    copy to the array once at the end (`flush` adds `_v` at `_p`), skipping elements it
+    left at the identity; global atomics on a few addresses serialise in L2. The identity
+    of a float sum is -0.0 (x + -0.0 is x for every x, -0.0 included), of an integer 0."""
     vmode = value[0] if value else None
     vt = value[1] if vmode else None
     out = []
     target = "_base + (_b + _u) * _ss0"
     if shared:
-        size, flush = shared
+        size, flush, U, ident = shared
         out += [f"  __shared__ __align__(16) char _sm[{size}];",
-                f"  for (int _k = threadIdx.x; _k < {size // 4}; _k += {block}) ((unsigned int*)_sm)[_k] = 0u;",
+                f"  for (int _k = threadIdx.x; _k < {size} / (int)sizeof({U}); _k += {block})"
+                f" (({U}*)_sm)[_k] = ({U}){ident}ull;",
                 "  __syncthreads();"]
         target = "_sm"
     out += [f"  const {I} _G = (_N + {E - 1}) / {E};",
@@ -264,6 +267,7 @@ def _vector_scatter(I, ict, value, stmt, block, E, fix, shared=None):
     if shared:
         out += ["  __syncthreads();",
                 f"  for (int _k = threadIdx.x; _k < _n0; _k += {block}) {{",
+                f"    if (*(const {U}*)(_sm + _k * _a0) == ({U}){ident}ull) continue;",
                 f"    char* _p = _base + ({I})_k * _a0; const {vt} _v = *(const {vt}*)(_sm + _k * _a0);"
                 f" {flush} }}"]
     return out
@@ -490,7 +494,8 @@ def scatter_kernel(a, plan, entries, value, tag, stmt="*({T}*)_p = _v;", preambl
             size = _shared_bytes(plan, src) if flush else None
             if size:
                 from cuarray._core.elementwise import _sm_count
-                shared = (size, flush)
+                w = vdtype.itemsize
+                shared = (size, flush, _RAW[w], 1 << (8 * w - 1) if vdtype.kind == "f" else 0)
                 # each block flushes its whole copy: enough blocks to fill the GPU, no more
                 grid = min((n + block * unroll - 1) // (block * unroll), 8 * _sm_count())
         else:
