@@ -7,7 +7,8 @@ integer atomicMax/Min/And/Or/Xor where they exist, a compare-and-swap loop for e
 other op on 4- and 8-byte types, a masked 32-bit compare-and-swap for 1- and 2-byte
 types, and one in-order thread for complex128 ops other than add/subtract (no 16-byte
 atomic). Values are computed in the ufunc's loop types and cast back to the array's
-dtype, as NumPy does.
+dtype, as NumPy does. add/subtract into a few hundred elements accumulate in each
+block's shared-memory copy first (`_gather_scatter._vector_scatter`).
 """
 import os
 
