@@ -101,14 +101,17 @@ def _add_at_row(bins, update=None, sort=False):
     return row
 
 
-for _u in ("aggregate", "prefetch", "plain"):
+for _u in ("vector", "aggregate", "prefetch", "plain"):
     indexing.row(f"add.at(x, idx, v) 2^26 into 2^20 float32 [{_u}]", unit="G/s")(_add_at_row(1 << 20, _u))
 indexing.row("add.at(x, idx, v) 2^26 into 256 float32 (hot bins)", unit="G/s",
              target=Target.ratio(">=", 1.0))(_add_at_row(256))
 indexing.row("add.at(x, idx, v) 2^26 sorted into 2^20 float32", unit="G/s",
              target=Target.ratio(">=", 1.0))(_add_at_row(1 << 20, sort=True))
-for _u in ("aggregate", "plain"):
+for _u in ("vector", "aggregate", "plain"):
     indexing.row(f"add.at(x, idx, v) 2^26 into 256 float32 [{_u}]", unit="G/s")(_add_at_row(256, _u))
+for _u in ("vector", "aggregate"):
+    indexing.row(f"add.at(x, idx, v) 2^26 sorted into 2^20 float32 [{_u}]", unit="G/s")(
+        _add_at_row(1 << 20, _u, sort=True))
 
 
 @indexing.row("x[mask] = 0 float32 2^26", unit="G/s", target=Target.ratio(">=", 1.0))

@@ -216,6 +216,19 @@ def add_at(torch, ctx):
     x, v, idx = _uniform(torch, 1 << 20), _uniform(torch, n, 2), _indices(torch, n, 1 << 20)
     return bench_indexing._rate(n, _ms(lambda: x.index_add_(0, idx, v), torch, ctx))
 
+
+def _add_at(bins, sort=False):
+    def body(torch, ctx):
+        n = bench_indexing._n(ctx)
+        h = numpy.random.default_rng(1).integers(0, bins, n, dtype=numpy.int64)
+        x, v, idx = _uniform(torch, bins), _uniform(torch, n, 2), _dev(torch, numpy.sort(h) if sort else h)
+        return bench_indexing._rate(n, _ms(lambda: x.index_add_(0, idx, v), torch, ctx))
+    return body
+
+
+_attach("indexing", "add.at(x, idx, v) 2^26 into 256 float32 (hot bins)")(_add_at(256))
+_attach("indexing", "add.at(x, idx, v) 2^26 sorted into 2^20 float32")(_add_at(1 << 20, sort=True))
+
 # -- manipulation, sorting, fft, random, linalg --------------------------------------------
 
 
@@ -287,3 +300,19 @@ def _matmul(dtype):
 
 for _dt in ("float32", "float64", "complex64"):
     _attach("linalg", f"matmul 8192² {_dt}")(_matmul(_dt))
+
+
+def _norm(axis, ord=None, dtype="float32"):
+    def body(torch, ctx):
+        a = _dev(torch, bench_linalg._host((4096, 4096), dtype))
+        ms = _ms(lambda: torch.linalg.vector_norm(a, 2 if ord is None else ord, dim=axis), torch, ctx)
+        return a.numel() * a.element_size() / (ms * 1e-3) / 1e9
+    return body
+
+
+for _axis in (1, 0):
+    _attach("linalg", f"linalg.norm(a, axis={_axis}) 4096² float32",
+            *(f"linalg.norm(a, axis={_axis}) 4096² float32 [unroll {_u}]" for _u in (4, 8)))(
+        _norm(_axis))
+_attach("linalg", "linalg.norm(a, 1, axis=1) 4096² complex64")(_norm(1, 1, "complex64"))
+_attach("linalg", "linalg.norm(a, inf, axis=0) 4096² float32")(_norm(0, numpy.inf))

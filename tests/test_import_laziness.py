@@ -14,6 +14,7 @@ LAZY_MODULES = [
     "cuarray._runtime.texture", "cuarray._runtime.paths", "cuarray.cuda.runtime",
     "cuarray.cuda.compiler", "cuarray.linalg", "cuarray.fft", "cuarray.random", "cuarray.scipy",
     "cuarray._core.fusion", "cuda.bindings.driver", "cuda.bindings.nvrtc", "cuda.core",
+    "tempfile",   # only a disk-cache write needs it
 ]
 
 

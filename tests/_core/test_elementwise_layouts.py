@@ -213,3 +213,19 @@ def test_astype_targets_and_cast_errors(cp, target):
             a.astype("U3")
     assert a.astype(numpy.zeros(2, numpy.int16).dtype).dtype == numpy.int16
     assert len(_copy._casts) <= 1024
+
+
+@pytest.mark.parametrize("ndim,divides", [(1, False), (2, True)])
+def test_strided_index_math(ndim, divides):
+    # a 1-D strided view (a[::2] + b[::2]) addresses element i at i * stride: no division
+    # or remainder per element, and 32-bit arithmetic when the extent fits
+    from cuarray._runtime.compiler import compile_cubin
+    f32 = numpy.dtype(numpy.float32)
+    op = elementwise.Op("cuarray_test_strided", [elementwise.Param("x", "in", f32),
+                        elementwise.Param("y", "in", f32), elementwise.Param("z", "out", f32)],
+                        "z = x + y;")
+    src, kinds = elementwise.generate(op, [f32] * 3, [None] * 3, ndim, 1, False)
+    loop = src[src.index("for (int _i"):]
+    assert ("%" in loop or "/" in loop) == divides
+    assert "long long _o" not in loop and set(kinds[1:]) <= {"P", "i"}
+    assert compile_cubin(src, arch="sm_90")[0]

@@ -59,8 +59,8 @@ def _at_source(name, a, b, value_kind="scalar", nd=1):
 
 
 @pytest.mark.parametrize("name,a,loop,update", [
-    ("add", "f", "fff", "aggregate"), ("subtract", "d", "ddd", "aggregate"), ("add", "q", "qqq", "aggregate"),
-    ("add", "I", "III", "aggregate"), ("add", "F", "FFF", "prefetch"), ("add", "e", "eee", "prefetch"),
+    ("add", "f", "fff", "vector"), ("subtract", "d", "ddd", "vector"), ("add", "q", "qqq", "vector"),
+    ("add", "I", "III", "vector"), ("add", "F", "FFF", "prefetch"), ("add", "e", "eee", "prefetch"),
     ("add", "q", "ddd", "prefetch"), ("maximum", "i", "iii", "prefetch"), ("multiply", "f", "fff", "prefetch"),
     ("multiply", "D", "DDD", "plain"),
 ])
@@ -72,6 +72,8 @@ def test_update_mode(name, a, loop, update):
 
 def test_update_mode_selectable(monkeypatch):
     f = numpy.dtype("f")
+    monkeypatch.setattr(ua, "AT_UPDATE", "aggregate")
+    assert ua.at_update("add", f, (f, f, f), "atomic") == "aggregate"
     monkeypatch.setattr(ua, "AT_UPDATE", "prefetch")
     assert ua.at_update("add", f, (f, f, f), "atomic") == "prefetch"
     monkeypatch.setattr(ua, "AT_UPDATE", "plain")
@@ -83,11 +85,72 @@ def test_update_mode_selectable(monkeypatch):
 @pytest.mark.parametrize("name,a,value_kind,nd", [
     ("add", "f", "array", 1), ("add", "d", "scalar", 1), ("subtract", "Q", "array", 2), ("add", "i", "array", 2),
     ("maximum", "f", "array", 1), ("negative", "e", None, 1)])
-def test_aggregate_and_prefetch_sources_compile(name, a, value_kind, nd):
+def test_aggregate_and_prefetch_sources_compile(name, a, value_kind, nd, monkeypatch):
+    monkeypatch.setattr(ua, "AT_UPDATE", "aggregate")
     src = _at_source(name, a, a if value_kind else None, value_kind or "scalar", nd)
     assert ("__match_any_sync" in src) == (name in ("add", "subtract"))
     assert "_pp[" in src
     _compiler.compile_cubin(src, (), (), "sm_90", "cuarray_test")
+
+
+@pytest.mark.parametrize("a,ict,value_kind,idx64", [
+    ("f", "long long", "array", False), ("d", "int", "scalar", False), ("Q", "unsigned char", "array", True),
+    ("i", "long long", "scalar", True)])
+def test_vector_sources_compile(a, ict, value_kind, idx64):
+    A = numpy.dtype(a)
+    kind, stmt, pre = ua.at_code("add", A, (A, A, A), 2)
+    value = (("scalar", _dt.ctype(A), _SCALAR_KIND[a]) if value_kind == "scalar" else
+             ("array", _dt.ctype(A)))
+    E = _gather_scatter._VECTOR
+    src = _gather_scatter.gs_source("k", "scatter", 1, (ict,), idx64, "wrap", _dt.ctype(A), value, stmt, pre,
+                                    _gather_scatter._BLOCK, E, "vector")[0]
+    assert f"_cu_vec<{ict}, {E}>" in src and "__match_any_sync" not in src
+    assert ("_vw" in src) == (value_kind == "array")
+    _compiler.compile_cubin(src, (), (), "sm_90", "cuarray_test")
+    # layouts the vector loop does not cover take the warp-aggregated loop
+    src2 = _gather_scatter.gs_source("k", "scatter", 2, (ict,) * 2, idx64, "wrap", _dt.ctype(A), value, stmt,
+                                     pre, _gather_scatter._BLOCK, E, "vector")[0]
+    assert "_cu_vec<" not in src2.split("extern")[1] and "__match_any_sync" in src2
+    # a few hundred bins: a block's copy in shared memory, added back with add's atomic
+    flush = ua.at_strategy("add", A, (A, A, A))[1]
+    U = _gather_scatter._RAW[A.itemsize]
+    ident = 1 << (8 * A.itemsize - 1) if A.kind == "f" else 0
+    src3 = _gather_scatter.gs_source("k", "scatter", 1, (ict,), idx64, "wrap", _dt.ctype(A), value, stmt, pre,
+                                     _gather_scatter._BLOCK, E, "vector", (2048, flush, U, ident))[0]
+    assert "__shared__ __align__(16) char _sm[2048]" in src3 and src3.count("__syncthreads") == 2
+    _compiler.compile_cubin(src3, (), (), "sm_90", "cuarray_test")
+
+
+@dtypes(gpu="fd", emu="fd")
+def test_at_keeps_signed_zeros(xp, dtype):
+    # the shared-memory copy starts at -0.0, the identity of a float sum: elements no
+    # index hits keep -0.0, and -0.0 + 0.0 gives +0.0, as in NumPy
+    a = numpy.array([-0.0, -0.0, 0.0, -0.0, 1.0, -0.0], dtype)
+    idx = numpy.array([1, 2, 4, 5, 5, 1, 2, 4], numpy.int64)
+    v = numpy.array([0.0, -0.0, -1.0, -0.0, -0.0, 0.0, -0.0, 1.0], dtype)
+    want = a.copy()
+    numpy.add.at(want, idx, v)
+    d = xp.asarray(a)
+    xp.add.at(d, xp.asarray(idx), xp.asarray(v))
+    g = d.get()
+    numpy.testing.assert_array_equal(g, want)
+    numpy.testing.assert_array_equal(numpy.signbit(g), numpy.signbit(want))
+
+
+def test_shared_bytes():
+    class Plan:
+        arrays = [(0, 256, 4, 0)]
+    assert _gather_scatter._shared_bytes(Plan, (0,)) == 1024
+    Plan.arrays = [(0, 300, 8, 0)]
+    assert _gather_scatter._shared_bytes(Plan, (0,)) == 4096
+    Plan.arrays = [(0, 4096, 4, 0)]
+    assert _gather_scatter._shared_bytes(Plan, (0,)) == 16384
+    Plan.arrays = [(0, 4097, 4, 0)]
+    assert _gather_scatter._shared_bytes(Plan, (0,)) is None     # too wide
+    Plan.arrays = [(0, 256, -4, 0)]
+    assert _gather_scatter._shared_bytes(Plan, (0,)) is None     # a reversed view
+    Plan.arrays = [(0, 256, 4, 0)]
+    assert _gather_scatter._shared_bytes(Plan, (8,)) is None     # the result axis moves too
 
 
 _CASES = [("add", c, c) for c in "?bBhHiIlLqQefdFD"] + [
@@ -167,7 +230,7 @@ def test_at_accumulates_repeated_indices(xp, name, dtype, rng):
     _close(d, want, dtype)
 
 
-@pytest.mark.parametrize("update", ["aggregate", "prefetch", "plain"])
+@pytest.mark.parametrize("update", ["vector", "aggregate", "prefetch", "plain"])
 @dtypes(gpu="fdiIqQ", emu="fq")
 def test_at_hot_indices(xp, dtype, rng, update, monkeypatch):
     # runs of equal indices (sorted, and a few bins) share warps: the aggregated path
@@ -196,6 +259,39 @@ def test_at_hot_indices(xp, dtype, rng, update, monkeypatch):
                 numpy.testing.assert_allclose(g, exact, rtol=1e-5, atol=max(2e-2, bound))
             else:
                 _close(d, want, dtype)
+
+
+@dtypes(gpu="fdiQ", emu="fq")
+def test_at_vector_layouts(xp, dtype, rng):
+    # the vector loop (contiguous aligned index and value) and the layouts that fall back:
+    # a misaligned or strided index, a broadcast value; sizes off the vector width, runs of
+    # one index, negative and wrapping indices, 32-bit indices
+    n = 1003
+    runs = numpy.repeat(rng.integers(-60, 60, 200), rng.integers(1, 17, 200))[:n]
+    for idx in (numpy.sort(rng.integers(0, 60, n)), runs, rng.integers(-60, 60, n).astype(numpy.int32),
+                rng.integers(-60, 60, n)):
+        b = rand(n + 1, dtype, rng)
+        xb = xp.asarray(b)
+        for key, vkey in ((slice(None), slice(None, n)), (slice(1, None), slice(2, None)),
+                          (slice(None, None, 2), slice(None, n, 2)), (slice(None), 0)):
+            # 60 bins take the shared-memory copy; 5000 (20 or 40 KB) the global atomics
+            width = 60 if int(rng.integers(0, 2)) else 5000
+            name = "add" if int(rng.integers(0, 2)) else "subtract"
+            a = rand(width, dtype, rng)
+            val = b[vkey]
+            want = a.copy()
+            getattr(numpy, name).at(want, idx[key], val)
+            d = xp.asarray(a)
+            getattr(xp, name).at(d, xp.asarray(idx)[key], xb[vkey])
+            if dtype.char == "f":
+                exact = a.astype(numpy.float64)
+                getattr(numpy, name).at(exact, idx[key], numpy.asarray(val, numpy.float64))
+                numpy.testing.assert_allclose(d.get(), exact, rtol=1e-5, atol=1e-3)
+            else:
+                _close(d, want, dtype)
+    if xp is not numpy:
+        assert any("_vector_sm" in k[0] for k in _gather_scatter._kernels)
+        assert any(k[0].endswith("_vector") for k in _gather_scatter._kernels)
 
 
 @pytest.mark.parametrize("name", ["bitwise_or", "bitwise_and", "bitwise_xor"])

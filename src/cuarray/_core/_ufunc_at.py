@@ -1,13 +1,14 @@
 """ufunc.at (unbuffered in-place, repeated indices accumulate) and ufunc.reduceat.
 
-`at` runs the indexing scatter kernel with an atomic update per addressed element (lanes of
-a warp that hit the same element first sum their values: one atomic for them all):
+`at` runs the indexing scatter kernel with an atomic update per addressed element (repeated
+elements a thread or a warp holds first sum their values: one atomic for them all):
 atomicAdd for add/subtract on float32/64, (u)int32/64 and complex (two adds), the
 integer atomicMax/Min/And/Or/Xor where they exist, a compare-and-swap loop for every
 other op on 4- and 8-byte types, a masked 32-bit compare-and-swap for 1- and 2-byte
 types, and one in-order thread for complex128 ops other than add/subtract (no 16-byte
 atomic). Values are computed in the ufunc's loop types and cast back to the array's
-dtype, as NumPy does.
+dtype, as NumPy does. add/subtract into a few hundred elements accumulate in each
+block's shared-memory copy first (`_gather_scatter._vector_scatter`).
 """
 import os
 
@@ -176,25 +177,30 @@ def at(uf, a, indices, b=None):
             value = ("scalar", _to_loop_scalar(b, L1, name))
     kind, stmt, pre = at_code(name, A, loop, uf.nin)
     tag = f"at_{name}_{A.char}{''.join(d.char for d in loop)}_{kind}"
+    update = at_update(name, A, loop, kind)
+    # a vector update is an atomicAdd of `_v`; a block's shared copy is added back with add's
+    flush = at_strategy("add", A, loop)[1] if update == "vector" else None
     _indexing.scatter_kernel(a, plan, entries, value, tag, stmt, pre, elem=_dt.ctype(A),
                              vdtype=None if unary else loop[1], serial=kind == "serial",
-                             update=at_update(name, A, loop, kind))
+                             update=update, flush=flush)
 
 
-# How ufunc.at's kernel runs a thread's updates (`_gather_scatter.gs_source`): 'aggregate'
-# (the default) sums repeated indices within a warp before the atomic, where the update is
-# a hardware atomicAdd of the value itself; 'prefetch' and 'plain' are kept selectable
-# with CUARRAY_AT_UPDATE for measurement.
-AT_UPDATE = os.environ.get("CUARRAY_AT_UPDATE", "aggregate")
+# How ufunc.at's kernel runs a thread's updates (`_gather_scatter.gs_source`), where the
+# update is a hardware atomicAdd of the value itself: 'vector' (the default) loads a
+# contiguous 1-D index and value as vectors of a thread's consecutive elements and merges
+# runs of one address before the atomics (other layouts take 'aggregate'); 'aggregate'
+# sums repeated indices within a warp before the atomic; 'prefetch' and 'plain' are kept
+# selectable with CUARRAY_AT_UPDATE for measurement.
+AT_UPDATE = os.environ.get("CUARRAY_AT_UPDATE", "vector")
 
 
 def at_update(name, A, loop, kind):
     """The update mode of `name.at` on dtype A with the resolved loop and strategy kind."""
     if kind == "serial" or AT_UPDATE == "plain":
         return "plain"
-    if AT_UPDATE == "aggregate" and kind == "atomic" and name in ("add", "subtract") and \
-            A.char in _ADD_NATIVE and all(d == A for d in loop):
-        return "aggregate"
+    if AT_UPDATE in ("vector", "aggregate") and kind == "atomic" and \
+            name in ("add", "subtract") and A.char in _ADD_NATIVE and all(d == A for d in loop):
+        return AT_UPDATE
     return "prefetch"
 
 

@@ -11,7 +11,6 @@ import json
 import os
 import re
 import struct
-import tempfile
 import threading
 import warnings
 
@@ -206,6 +205,7 @@ def _disk_store(key, cubin, lowered):
         body = struct.pack("<Q", len(meta)) + meta + cubin
         data = _FORMAT + hashlib.sha256(body).digest() + body
         # Write then rename: a concurrent reader sees the old file or the whole new one.
+        import tempfile   # here, not at import: it loads shutil, bz2, lzma, random (~4 ms)
         fd, tmp = tempfile.mkstemp(dir=os.path.dirname(path), prefix=".tmp-")
         try:
             with os.fdopen(fd, "wb") as f:
