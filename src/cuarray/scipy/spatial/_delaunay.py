@@ -1,0 +1,175 @@
+"""2-D Delaunay triangulation (cuarray version of `scipy.spatial.Delaunay`).
+
+The points are scaled into [-1, 1]^2 and put in Morton order on the GPU; one GPU thread
+then inserts them one by one (`_delaunay_kernels.BUILD`, Bowyer-Watson with ghost
+triangles for the hull). The result is compacted, and every derived attribute
+(neighbours, transforms, hull edges, vertex neighbours) and `find_simplex` run as
+parallel kernels. Predicates are double precision, not exact: points in general position
+triangulate as SciPy's do; heavily degenerate input (large exact grids) may not.
+"""
+import numpy
+
+import cuarray as cp
+from cuarray._core.raw import RawKernel
+from cuarray.scipy.spatial import _delaunay_kernels as _src
+from cuarray.scipy.spatial._kdtree import KDTree, _points
+
+_i32 = numpy.dtype(numpy.int32)
+_i64 = numpy.dtype(numpy.int64)
+_kernels = {}
+
+
+def _kernel(name):
+    k = _kernels.get(name)
+    if k is None:
+        body = {"dt_build": _src.BUILD, "dt_locate": _src.LOCATE}[name]
+        k = _kernels[name] = RawKernel("#include <cuarray/core.cuh>\n" + body, name)
+    return k
+
+
+class QhullError(RuntimeError):
+    """The points span no triangle (SciPy's `scipy.spatial.QhullError` for this case)."""
+
+
+def _spread(v):
+    """The bits of 16-bit integers moved to the even positions (half a Morton code)."""
+    v = (v | (v << 16)) & 0x0000FFFF0000FFFF
+    v = (v | (v << 8)) & 0x00FF00FF00FF00FF
+    v = (v | (v << 4)) & 0x0F0F0F0F0F0F0F0F
+    v = (v | (v << 2)) & 0x3333333333333333
+    return (v | (v << 1)) & 0x5555555555555555
+
+
+def _morton(P):
+    q = cp.clip((P + 1.0) * 32767.5, 0, 65535).astype(numpy.uint64)
+    return _spread(q[:, 0]) | (_spread(q[:, 1]) << 1)
+
+
+class Delaunay:
+    """Delaunay triangulation of 2-D points (cuarray version of `scipy.spatial.Delaunay`,
+    as CuPy's: 2-D only, `furthest_site`, `incremental` and `qhull_options` are ignored;
+    repeated points join no triangle)."""
+
+    def __init__(self, points, furthest_site=False, incremental=False, qhull_options=None):
+        pts = _points(points, "Delaunay")
+        if pts.ndim != 2:
+            raise ValueError(f"points must be 2-D (npoints, ndim), got shape {pts.shape}")
+        if pts.shape[1] != 2:
+            raise ValueError("cuarray's Delaunay triangulates 2-D points only, got "
+                             f"{pts.shape[1]}-D")
+        n = pts.shape[0]
+        if n < 3:
+            raise QhullError(f"need at least 3 points to construct an initial simplex, "
+                             f"got {n}")
+        if not bool(cp.isfinite(pts).all()):
+            raise ValueError("Points cannot contain NaN")
+        self.points, self.npoints, self.ndim = pts, n, 2
+        self.furthest_site = False
+        self.min_bound, self.max_bound = cp.amin(pts, axis=0), cp.amax(pts, axis=0)
+        center = (self.min_bound + self.max_bound) / 2
+        half = cp.amax(self.max_bound - self.min_bound) / 2
+        P = cp.ascontiguousarray((pts - center) / cp.where(half > 0, half, 1.0))
+        order = cp.argsort(_morton(P))
+        slots = 2 * n + 8
+        V = cp.empty(3 * slots, dtype=_i32)
+        N = cp.empty(3 * slots, dtype=_i32)
+        mark = cp.zeros(slots, dtype=_i32)
+        smap = cp.empty(n + 1, dtype=_i32)
+        emap = cp.empty(n + 1, dtype=_i32)
+        cav = cp.empty(slots, dtype=_i32)
+        bnd = cp.empty(3 * slots, dtype=_i32)
+        used = cp.zeros(n, dtype=numpy.uint8)
+        info = cp.zeros(1, dtype=_i64)
+        _kernel("dt_build")((1,), (1,), (P, order, n, V, N, mark, smap, emap, cav, bnd,
+                                         used, info))
+        cnt = int(info[0])
+        if cnt == -1:
+            raise QhullError("the points are collinear: no triangle can be formed")
+        if cnt < 0:
+            raise QhullError("the triangulation failed (degenerate input)")
+        V, N = V[:3 * cnt].reshape(cnt, 3), N[:3 * cnt].reshape(cnt, 3)
+        real = V[:, 2] != n
+        ids = (cp.cumsum(real, dtype=_i32) - 1).astype(_i32)
+        self.simplices = V[real]
+        nb = N[real]
+        self.neighbors = cp.where(real[nb], ids[nb], -1).astype(_i32)
+        self.nsimplex = self.simplices.shape[0]
+        self._used = used
+        self._cache = {}
+
+    def _lazy(self, name, build):
+        v = self._cache.get(name)
+        if v is None:
+            v = self._cache[name] = build()
+        return v
+
+    @property
+    def transform(self):
+        """Affine maps to barycentric coordinates, (nsimplex, 3, 2) as SciPy's."""
+        def build():
+            A = self.points[self.simplices]           # (ns, 3, 2)
+            r = A[:, 2]
+            t00, t01 = A[:, 0, 0] - r[:, 0], A[:, 1, 0] - r[:, 0]
+            t10, t11 = A[:, 0, 1] - r[:, 1], A[:, 1, 1] - r[:, 1]
+            det = t00 * t11 - t01 * t10
+            inv = cp.stack([t11, -t01, -t10, t00], axis=1) / det[:, None]
+            return cp.ascontiguousarray(cp.concatenate([inv, r], axis=1).reshape(-1, 3, 2))
+        return self._lazy("transform", build)
+
+    @property
+    def vertex_to_simplex(self):
+        """A simplex holding each vertex (-1 for points in none), as SciPy's."""
+        def build():
+            v = cp.full(self.npoints, -1, dtype=_i32)
+            v[self.simplices.ravel()] = cp.repeat(cp.arange(self.nsimplex, dtype=_i32), 3)
+            return v
+        return self._lazy("vertex_to_simplex", build)
+
+    @property
+    def convex_hull(self):
+        """The hull's edges as pairs of point indices, (nfacets, 2)."""
+        def build():
+            s, k = cp.nonzero(self.neighbors == -1)
+            return cp.stack([self.simplices[s, (k + 1) % 3],
+                             self.simplices[s, (k + 2) % 3]], axis=1).astype(_i32)
+        return self._lazy("convex_hull", build)
+
+    @property
+    def vertex_neighbor_vertices(self):
+        """(indptr, indices): the neighbours of vertex k are indices[indptr[k]:indptr[k+1]]."""
+        def build():
+            S = self.simplices.astype(_i64)
+            a, b, c = S[:, 0], S[:, 1], S[:, 2]
+            n = self.npoints
+            keys = cp.unique(cp.concatenate([a * n + b, b * n + a, b * n + c, c * n + b,
+                                             c * n + a, a * n + c]))
+            src = keys // n
+            indptr = cp.searchsorted(src, cp.arange(n + 1, dtype=_i64)).astype(_i32)
+            return indptr, (keys % n).astype(_i32)
+        return self._lazy("vertex_neighbor_vertices", build)
+
+    @property
+    def _tree(self):
+        return self._lazy("tree", lambda: KDTree(self.points))
+
+    def find_simplex(self, xi, bruteforce=False, tol=None):
+        """The simplex holding each point of xi, -1 outside (cuarray version of
+        `scipy.spatial.Delaunay.find_simplex`; a walk from the simplex of the nearest
+        vertex, `bruteforce` is accepted and unused)."""
+        x = _points(xi, "find_simplex")
+        if x.ndim == 0 or x.shape[-1] != 2:
+            raise ValueError(f"wrong dimensionality in xi: {x.shape[-1] if x.ndim else 0} "
+                             "!= 2")
+        lead = x.shape[:-1]
+        X = cp.ascontiguousarray(x.reshape(-1, 2))
+        nq = X.shape[0]
+        out = cp.empty(nq, dtype=_i32)
+        if nq:
+            _, near = self._tree.query(X)
+            start = self.vertex_to_simplex[near].astype(_i64)
+            start = cp.where(start < 0, 0, start)
+            eps = 100 * numpy.finfo(numpy.float64).eps if tol is None else float(tol)
+            _kernel("dt_locate")((max(1, min((nq + 127) // 128, 1 << 20)),), (128,), (
+                self.transform, self.neighbors, start, X, nq, self.nsimplex, eps, out))
+        return out.reshape(lead)
+
