@@ -60,3 +60,43 @@ def cdist_gemm_fraction(xp, ctx):
     t_cdist = device_time(lambda: distance.cdist(a, b, "euclidean"), xp, repeat=ctx.repeat)
     t_gemm = device_time(lambda: a @ b.T, xp, repeat=ctx.repeat)
     return 100.0 * t_gemm / t_cdist
+
+
+def _plane(n, seed):
+    return numpy.random.default_rng(seed).random((n, 2))
+
+
+@spatial.row("Delaunay 2-D, 2^16 random points", unit="ms")
+def delaunay_build(xp, ctx):
+    pts = xp.asarray(_plane(1 << (12 if ctx.quick else 16), 5))
+    Delaunay = _spatial(xp).Delaunay
+    return device_time(lambda: Delaunay(pts), xp, warmup=1, repeat=min(ctx.repeat, 3))
+
+
+@spatial.row("Delaunay find_simplex, 2^20 points in a 2^16-point triangulation", unit="ms")
+def delaunay_find_simplex(xp, ctx):
+    tri = _spatial(xp).Delaunay(xp.asarray(_plane(1 << (12 if ctx.quick else 16), 5)))
+    q = xp.asarray(_plane(1 << (16 if ctx.quick else 20), 6))
+    return device_time(lambda: tri.find_simplex(q), xp, repeat=ctx.repeat)
+
+
+def _interp(xp):
+    root = "cuarray.scipy.interpolate" if xp.__name__ == "cuarray" else "cupyx.scipy.interpolate"
+    return importlib.import_module(root)
+
+
+@spatial.row("LinearNDInterpolator 2^20 points, 2^16 data points", unit="ms")
+def linear_nd(xp, ctx):
+    pts = _plane(1 << (12 if ctx.quick else 16), 7)
+    ip = _interp(xp).LinearNDInterpolator(xp.asarray(pts), xp.asarray(numpy.sin(pts[:, 0])))
+    q = xp.asarray(_plane(1 << (16 if ctx.quick else 20), 8))
+    return device_time(lambda: ip(q), xp, repeat=ctx.repeat)
+
+
+@spatial.row("RBFInterpolator thin_plate_spline, 4096 data points, 2^16 evaluations",
+             unit="ms")
+def rbf_tps(xp, ctx):
+    y = _plane(1024 if ctx.quick else 4096, 9)
+    rbf = _interp(xp).RBFInterpolator(xp.asarray(y), xp.asarray(numpy.cos(3 * y[:, 1])))
+    x = xp.asarray(_plane(1 << (12 if ctx.quick else 16), 10))
+    return device_time(lambda: rbf(x), xp, repeat=min(ctx.repeat, 5))
