@@ -84,3 +84,27 @@ def test_duplicates_and_errors(cp):
     t = Delaunay(cp.asarray(pts))
     with pytest.raises(ValueError):
         t.find_simplex(cp.zeros((3, 3)))
+
+
+def test_grid_with_cocircular_and_collinear_points(cp):
+    """An exact grid (every cell cocircular, 66 points on the hull's edges): a valid
+    triangulation (SciPy's choice among the equivalent ones may differ) covering the hull."""
+    from cuarray.scipy.spatial import Delaunay
+    g = np.stack(np.meshgrid(np.arange(20.0), np.arange(15.0)), -1).reshape(-1, 2)
+    s = Delaunay(cp.asarray(g)).simplices.get()
+    assert len(s) == 2 * len(g) - 2 - 66 == len(ss.Delaunay(g).simplices)
+    assert (_orient(g, s) > 0).all()
+    assert np.isclose(_orient(g, s).sum() / 2, 19 * 14)
+    a, b, c = g[s[:, 0]], g[s[:, 1]], g[s[:, 2]]
+    # no grid point strictly inside any circumcircle
+    for t in range(0, len(s), 7):
+        cen = _circumcenter(a[t], b[t], c[t])
+        r2 = ((a[t] - cen) ** 2).sum()
+        assert (((g - cen) ** 2).sum(1) >= r2 - 1e-9).all()
+
+
+def _circumcenter(a, b, c):
+    d = 2 * (a[0] * (b[1] - c[1]) + b[0] * (c[1] - a[1]) + c[0] * (a[1] - b[1]))
+    ux = ((a @ a) * (b[1] - c[1]) + (b @ b) * (c[1] - a[1]) + (c @ c) * (a[1] - b[1])) / d
+    uy = ((a @ a) * (c[0] - b[0]) + (b @ b) * (a[0] - c[0]) + (c @ c) * (b[0] - a[0])) / d
+    return np.array([ux, uy])
