@@ -87,14 +87,15 @@ def test_duplicates_and_errors(cp):
 
 
 def test_grid_with_cocircular_and_collinear_points(cp):
-    """An exact grid (every cell cocircular, 66 points on the hull's edges): a valid
+    """An exact grid (every cell cocircular, 96 points on the hull's edges; large enough
+    for the parallel rounds, which hand it back to one-by-one insertion): a valid
     triangulation (SciPy's choice among the equivalent ones may differ) covering the hull."""
     from cuarray.scipy.spatial import Delaunay
-    g = np.stack(np.meshgrid(np.arange(20.0), np.arange(15.0)), -1).reshape(-1, 2)
+    g = np.stack(np.meshgrid(np.arange(30.0), np.arange(20.0)), -1).reshape(-1, 2)
     s = Delaunay(cp.asarray(g)).simplices.get()
-    assert len(s) == 2 * len(g) - 2 - 66 == len(ss.Delaunay(g).simplices)
+    assert len(s) == 2 * len(g) - 2 - 96 == len(ss.Delaunay(g).simplices)
     assert (_orient(g, s) > 0).all()
-    assert np.isclose(_orient(g, s).sum() / 2, 19 * 14)
+    assert np.isclose(_orient(g, s).sum() / 2, 29 * 19)
     a, b, c = g[s[:, 0]], g[s[:, 1]], g[s[:, 2]]
     # no grid point strictly inside any circumcircle
     for t in range(0, len(s), 7):
