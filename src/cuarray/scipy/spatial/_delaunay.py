@@ -91,6 +91,7 @@ class _Mesh:
         loc = cp.zeros(n, dtype=_i32)
         owner = cp.empty(2 * n + 8, dtype=_i32)
         claim = cp.empty(2 * n + 8, dtype=_i32)
+        near = cp.empty(2 * n + 8, dtype=_i32)
         win = cp.zeros(n, dtype=numpy.uint8)
         count = cp.full(1, cnt, dtype=_i32)
         err = cp.zeros(1, dtype=_i32)
@@ -99,12 +100,13 @@ class _Mesh:
             grid = (max(1, min((nr + _BLOCK - 1) // _BLOCK, 1 << 16)),)
             owner.fill(_NONE)
             claim.fill(_NONE)
+            near.fill(_NONE)
             _kernel("dt_walk")(grid, (_BLOCK,), (self.P, rem, nr, self.V, self.N, loc, owner,
                                                  self.used, n, 2 * n, err))
             for stage in (0, 1):
                 _kernel("dt_claim")(grid, (_BLOCK,), (
                     self.P, rem, nr, self.V, self.N, loc, owner, self.used, n,
-                    numpy.int32(stage), claim, win, err))
+                    numpy.int32(stage), claim, near, win, err))
             _kernel("dt_insert")(grid, (_BLOCK,), (self.P, rem, nr, self.V, self.N, loc,
                                                    self.used, win, n, count))
             if int(err[0]):

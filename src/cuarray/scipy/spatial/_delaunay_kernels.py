@@ -170,9 +170,10 @@ extern "C" __global__ void dt_build(const double* P, const long long* order, lon
 
 # Parallel insertion rounds. Every remaining point walks to the triangle holding it
 # (dt_walk) and each triangle keeps its smallest point; those points find their cavities
-# and claim them and the triangles around them (dt_claim); a point that holds all its
-# claims (dt_decide) is inserted (dt_insert). Winners' regions are disjoint and no
-# winner's cavity touches another's, so the insertions commute and the result is the
+# and claim them and the triangles around them (dt_claim stage 0); a point that keeps its
+# claims (stage 1) is inserted (dt_insert). No winner's cavity meets or touches another's
+# (each rewrites only its own cavity and the facing edges around it), so the insertions
+# commute and the result is the
 # Delaunay triangulation, as sequential insertion gives, for points in general position
 # (an exact zero of a predicate sets err, and the caller redoes the set with dt_build).
 # The smallest candidate always wins, so every round inserts a point unless all cavities
@@ -264,10 +265,13 @@ extern "C" __global__ void dt_walk(const double* P, const int* rem, long long nr
   }
 }
 
-// stage 0: claim the cavity and its surroundings; stage 1: did p keep every claim?
+// stage 0: claim the cavity (claim) and the triangles around it (near); stage 1: p wins
+// when no smaller point claimed its cavity in either way and no smaller point's cavity
+// holds a triangle around p's. Two winners' cavities then neither meet nor touch; they may
+// share a triangle around both, whose different edges each rewrites.
 extern "C" __global__ void dt_claim(const double* P, const int* rem, long long nr,
     const int* V, const int* N, const int* loc, const int* owner, const unsigned char* used,
-    long long n, int stage, int* claim, unsigned char* win, int* err) {
+    long long n, int stage, int* claim, int* near, unsigned char* win, int* err) {
   const int G = (int)n;
   int cav[CMAX], bnd[3 * BMAX];
   for (long long r = (long long)blockIdx.x * blockDim.x + threadIdx.x; r < nr;
@@ -282,11 +286,12 @@ extern "C" __global__ void dt_claim(const double* P, const int* rem, long long n
     if (!ok) continue;
     bool mine = true;
     for (int j = 0; j < nc; ++j) {
-      if (stage == 0) atomicMin(claim + cav[j], p); else mine &= claim[cav[j]] == p;
+      if (stage == 0) atomicMin(claim + cav[j], p);
+      else mine &= claim[cav[j]] == p && near[cav[j]] >= p;
     }
     for (int j = 0; j < nb; ++j) {
-      if (stage == 0) atomicMin(claim + bnd[3 * j + 2], p);
-      else mine &= claim[bnd[3 * j + 2]] == p;
+      if (stage == 0) atomicMin(near + bnd[3 * j + 2], p);
+      else mine &= claim[bnd[3 * j + 2]] > p;
     }
     win[p] = stage == 0 ? 1 : (mine ? 2 : 0);
   }
