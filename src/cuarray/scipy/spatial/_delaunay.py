@@ -142,7 +142,7 @@ def _triangulate(P, order):
 class Delaunay:
     """Delaunay triangulation of 2-D points (cuarray version of `scipy.spatial.Delaunay`,
     as CuPy's: 2-D only, `furthest_site`, `incremental` and `qhull_options` are ignored;
-    repeated points join no triangle)."""
+    of repeated points one copy joins the triangles, not always the one Qhull picks)."""
 
     def __init__(self, points, furthest_site=False, incremental=False, qhull_options=None):
         pts = _points(points, "Delaunay")
