@@ -109,3 +109,16 @@ def _circumcenter(a, b, c):
     ux = ((a @ a) * (b[1] - c[1]) + (b @ b) * (c[1] - a[1]) + (c @ c) * (a[1] - b[1])) / d
     uy = ((a @ a) * (c[0] - b[0]) + (b @ b) * (a[0] - c[0]) + (c @ c) * (b[0] - a[0])) / d
     return np.array([ux, uy])
+
+
+def test_repeated_points_in_parallel_rounds(cp):
+    """Enough points for the parallel rounds, 100 of them repeated: the triangles are
+    SciPy's once each copy is named by its first index."""
+    from cuarray.scipy.spatial import Delaunay
+    rng = np.random.default_rng(13)
+    a = rng.random((600, 2))
+    pts = np.concatenate([a, a[rng.permutation(600)[:100]]])
+    _, first, inv = np.unique(pts, axis=0, return_index=True, return_inverse=True)
+    canon = first[inv.ravel()]
+    got = Delaunay(cp.asarray(pts)).simplices.get()
+    assert _tris(canon[got]) == _tris(canon[ss.Delaunay(pts).simplices])
