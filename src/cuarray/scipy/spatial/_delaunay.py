@@ -3,11 +3,11 @@
 The points are scaled into [-1, 1]^2 and put in Morton order on the GPU. One GPU thread
 triangulates a sample of _SEED of them spread along that order; the rest are inserted in
 parallel rounds (`_delaunay_kernels.PARALLEL`: one thread per point, the points whose
-cavities do not touch go in together: 88 rounds for 5000 random points on the host
-emulation, so some 150-250 are expected for 2^16; each round syncs twice). Sets of
-at most 2 _SEED points, and any set on which a predicate meets an exact zero (grids,
-cocircular or collinear points), are inserted one by one by that single thread instead
-(exact in degenerate cases, but sequential). The result is compacted, and every derived
+cavities neither meet nor touch go in together: 54 rounds for 5000 random points on the
+host emulation, so some 100-150 are expected for 2^16; each round syncs twice). Sets of
+at most 2 _SEED points, and any set on which a cavity predicate meets an exact zero
+(grids, cocircular points, collinear hull points), are inserted one by one by that single
+thread instead (right in degenerate cases, but sequential). The result is compacted, and every derived
 attribute (neighbours, transforms, hull edges, vertex neighbours) and `find_simplex` run
 as parallel kernels. Predicates are double precision, not exact arithmetic.
 """
