@@ -15,6 +15,6 @@ else
     run "sorting" so
     run "fft random" fr
     for k in matmul einsum solve svd eigh qr cholesky; do run "linalg -k $k" "linalg-$k"; done
-    for g in kernels cuda sparse ndimage signal scipy16 interpolate fidelity multigpu; do run "$g" "$g"; done
+    for g in kernels cuda sparse ndimage signal scipy16 interpolate spatial fidelity multigpu; do run "$g" "$g"; done
 fi
 [ -n "$RESULTS_DIR" ] && tar czf "$RESULTS_DIR/bench.tgz" -C "$(dirname "$dir")" "$(basename "$dir")"

@@ -11,3 +11,5 @@ from cuarray.scipy.interpolate._rgi import *  # noqa: F401,F403
 from cuarray.scipy.interpolate._polyint import *  # noqa: F401,F403
 from cuarray.scipy.interpolate._ndppoly import *  # noqa: F401,F403
 from cuarray.scipy.interpolate._fitpack_splines import *  # noqa: F401,F403
+from cuarray.scipy.interpolate._ndgriddata import *  # noqa: F401,F403
+from cuarray.scipy.interpolate._rbf import *  # noqa: F401,F403

@@ -79,16 +79,16 @@ def _op(metric, dt):
     return op
 
 
-def _gemm_op(root):
-    key = ("gemm", root)
+def _gemm_op(root, gdt):
+    key = ("gemm", root, gdt.char)
     op = _ops.get(key)
     if op is None:
         op = _ops[key] = Op(
-            f"cuarray_cdist_gemm_{int(root)}",
-            [Param("aa", "raw", _f64), Param("bb", "raw", _f64), Param("g", "in", _f64),
+            f"cuarray_cdist_gemm_{int(root)}_{gdt.char}",
+            [Param("aa", "raw", _f64), Param("bb", "raw", _f64), Param("g", "in", gdt),
              Param("nb", "scalar", _i64), Param("y", "out", _f64)],
             "const long long r = i / nb, c = i - r * nb; "
-            "const double d2 = fmax(aa[r] + bb[c] - 2.0 * g, 0.0); "
+            "const double d2 = fmax(aa[r] + bb[c] - 2.0 * (double)g, 0.0); "
             + ("y = sqrt(d2);" if root else "y = d2;"))
     return op
 
@@ -163,8 +163,8 @@ def _pairwise(XA, XB, metric, out, p, name):
     if metric in ("euclidean", "sqeuclidean") and n >= 16 and XA.dtype == XB.dtype:
         aa = cp.sum(XA.astype(numpy.float64) ** 2, axis=1)
         bb = cp.sum(XB.astype(numpy.float64) ** 2, axis=1)
-        g = (XA @ XB.T).astype(numpy.float64, copy=False)
-        _gemm_op(metric == "euclidean").launch([aa, bb, g, numpy.int64(mb), out])
+        g = XA @ XB.T   # read in its own precision: no float64 copy of the product
+        _gemm_op(metric == "euclidean", g.dtype).launch([aa, bb, g, numpy.int64(mb), out])
         return out
     if XA.dtype != XB.dtype:
         XA, XB = XA.astype(numpy.float64), XB.astype(numpy.float64)

@@ -1,0 +1,188 @@
+"""The CUDA sources of the k-d tree (cuarray.scipy.spatial.KDTree).
+
+The tree is implicit: node `v` of level `L` (heap numbering, children 2v+1 and 2v+2) owns
+the positions `[(j n) >> L, ((j + 1) n) >> L)` of the permuted points, j = v - (2^L - 1),
+so only its split dimension and value are stored. Every leaf sits at level `depth`.
+Distances are kept as p-th powers (the largest coordinate difference for p = inf) until
+the results are written.
+"""
+
+# p modes: the powered length of one coordinate difference, and how they combine
+_POW = {
+    "1": ("fabs(t)", "a + b"),
+    "2": ("t * t", "a + b"),
+    "inf": ("fabs(t)", "fmax(a, b)"),
+    "p": ("pow(fabs(t), p)", "a + b"),
+}
+
+
+def pmode(p):
+    if p == 1:
+        return "1"
+    if p == 2:
+        return "2"
+    if p == float("inf"):
+        return "inf"
+    return "p"
+
+
+_COMMON = r"""
+#define M ${M}
+__device__ __forceinline__ double kd_len(double t, double p) { return ${LEN}; }
+__device__ __forceinline__ double kd_add(double a, double b) { return ${ADD}; }
+
+// Distance from q to point `i` of the permuted data, stopping once it reaches `bound`.
+__device__ __forceinline__ double kd_dist(const double* pts, long long i, const double* q,
+                                          double p, double bound) {
+  double s = 0;
+  for (int d = 0; d < M; ++d) {
+    s = kd_add(s, kd_len(q[d] - pts[i * M + d], p));
+    if (M > 4 && s > bound) break;
+  }
+  return s;
+}
+"""
+
+# k nearest neighbours: one thread per query point, depth-first, nearer child first. The
+# k best so far are a max-heap in `HD`/`HI` (a local array of KLOCAL entries, or the
+# query's own output row when k > KLOCAL), seeded with k copies of (bound, n) so that the
+# heap is always full and its root is the distance a candidate must beat.
+QUERY = _COMMON + r"""
+#define KLOCAL ${KLOCAL}
+
+extern "C" __global__ void kd_query(const double* pts, const long long* idx, const int* sdim,
+    const double* sval, const double* x, const long long* order, long long nq, long long n,
+    int depth, int k, double p, double ub, double epsfac, double* out_d, long long* out_i) {
+  for (long long t = (long long)blockIdx.x * blockDim.x + threadIdx.x; t < nq;
+       t += (long long)gridDim.x * blockDim.x) {
+    const long long qi = order[t];
+    double q[M];
+    for (int d = 0; d < M; ++d) q[d] = x[qi * M + d];
+#if KLOCAL > 0
+    double HD[KLOCAL];
+    long long HI[KLOCAL];
+#else
+    double* HD = out_d + qi * k;
+    long long* HI = out_i + qi * k;
+#endif
+    for (int j = 0; j < k; ++j) { HD[j] = ub; HI[j] = n; }
+    int snode[64], slev[64];
+    double sb[64];
+    int sp = 0, node = 0, lev = 0;
+    double b = 0;
+    while (true) {
+      if (b * epsfac < HD[0]) {
+        while (lev < depth) {
+          const double diff = q[sdim[node]] - sval[node];
+          const int right = diff >= 0;
+          const double fb = fmax(b, kd_len(diff, p));
+          if (fb * epsfac < HD[0]) {
+            snode[sp] = 2 * node + 2 - right; slev[sp] = lev + 1; sb[sp] = fb; ++sp;
+          }
+          node = 2 * node + 1 + right; ++lev;
+        }
+        const long long j = node - ((1LL << depth) - 1);
+        const long long lo = (j * n) >> depth, hi = ((j + 1) * n) >> depth;
+        for (long long i = lo; i < hi; ++i) {
+          const double dd = kd_dist(pts, i, q, p, HD[0]);
+          if (dd < HD[0]) {   // replace the root, sift down
+            int c = 0;
+            while (true) {
+              int l = 2 * c + 1;
+              if (l >= k) break;
+              if (l + 1 < k && HD[l + 1] > HD[l]) ++l;
+              if (HD[l] <= dd) break;
+              HD[c] = HD[l]; HI[c] = HI[l]; c = l;
+            }
+            HD[c] = dd; HI[c] = idx[i];
+          }
+        }
+      }
+      if (sp == 0) break;
+      --sp; node = snode[sp]; lev = slev[sp]; b = sb[sp];
+    }
+    // heap sort in place: ascending distances
+    for (int end = k - 1; end > 0; --end) {
+      const double vd = HD[end]; const long long vi = HI[end];
+      HD[end] = HD[0]; HI[end] = HI[0];
+      int c = 0;
+      while (true) {
+        int l = 2 * c + 1;
+        if (l >= end) break;
+        if (l + 1 < end && HD[l + 1] > HD[l]) ++l;
+        if (HD[l] <= vd) break;
+        HD[c] = HD[l]; HI[c] = HI[l]; c = l;
+      }
+      HD[c] = vd; HI[c] = vi;
+    }
+    for (int j = 0; j < k; ++j) {
+      const double dd = HD[j];
+      const long long ii = HI[j];
+      out_d[qi * k + j] = ii == n ? cuarray_f64(0x7ff0000000000000ull) : ${ROOT};
+      out_i[qi * k + j] = ii;
+    }
+  }
+}
+"""
+
+# The leaf each query point falls into (descending by the splits): query points sorted
+# by it walk the tree in step with their warp's neighbours.
+LEAF = _COMMON + r"""
+extern "C" __global__ void kd_leaf(const int* sdim, const double* sval, const double* x,
+                                   long long nq, int depth, long long* leaf) {
+  for (long long t = (long long)blockIdx.x * blockDim.x + threadIdx.x; t < nq;
+       t += (long long)gridDim.x * blockDim.x) {
+    int node = 0;
+    for (int lev = 0; lev < depth; ++lev)
+      node = 2 * node + 1 + (x[t * M + sdim[node]] - sval[node] >= 0);
+    leaf[t] = node;
+  }
+}
+"""
+
+# Points within r of each query: the count (fill = 0) or the indices written from
+# `start[t]` (fill = 1); the same traversal both times so the counts match the writes.
+BALL = _COMMON + r"""
+extern "C" __global__ void kd_ball(const double* pts, const long long* idx, const int* sdim,
+    const double* sval, const double* x, const double* rp, long long nq, long long n,
+    int depth, double p, double epsfac, int fill, long long* count, const long long* start,
+    long long* out) {
+  for (long long t = (long long)blockIdx.x * blockDim.x + threadIdx.x; t < nq;
+       t += (long long)gridDim.x * blockDim.x) {
+    double q[M];
+    for (int d = 0; d < M; ++d) q[d] = x[t * M + d];
+    const double r = rp[t];
+    long long c = 0, base = fill ? start[t] : 0;
+    int snode[64], slev[64];
+    double sb[64];
+    int sp = 0, node = 0, lev = 0;
+    double b = 0;
+    if (n > 0) while (true) {
+      if (b * epsfac <= r) {
+        while (lev < depth) {
+          const double diff = q[sdim[node]] - sval[node];
+          const int right = diff >= 0;
+          const double fb = fmax(b, kd_len(diff, p));
+          if (fb * epsfac <= r) {
+            snode[sp] = 2 * node + 2 - right; slev[sp] = lev + 1; sb[sp] = fb; ++sp;
+          }
+          node = 2 * node + 1 + right; ++lev;
+        }
+        const long long j = node - ((1LL << depth) - 1);
+        const long long lo = (j * n) >> depth, hi = ((j + 1) * n) >> depth;
+        for (long long i = lo; i < hi; ++i) {
+          if (kd_dist(pts, i, q, p, r) <= r) {
+            if (fill) out[base + c] = t * n + idx[i];
+            ++c;
+          }
+        }
+      }
+      if (sp == 0) break;
+      --sp; node = snode[sp]; lev = slev[sp]; b = sb[sp];
+    }
+    if (!fill) count[t] = c;
+  }
+}
+"""
+
+ROOT = {"1": "dd", "2": "sqrt(dd)", "inf": "dd", "p": "pow(dd, 1.0 / p)"}

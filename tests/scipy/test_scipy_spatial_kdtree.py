@@ -1,0 +1,119 @@
+"""cuarray.scipy.spatial.KDTree against scipy.spatial.KDTree: k nearest neighbours (k, p,
+eps, distance_upper_bound, missing neighbours), query_ball_point, shapes, dtypes and
+errors; on the GPU and, without one, on the host emulation."""
+import numpy as np
+import pytest
+import scipy.spatial as ss
+
+
+def _tree(cp, data, **kw):
+    from cuarray.scipy.spatial import KDTree
+    return KDTree(cp.asarray(data), **kw)
+
+
+@pytest.mark.parametrize("k", [1, 3, 8])
+@pytest.mark.parametrize("p", [2, 1, np.inf, 3.5])
+def test_query_matches_scipy(cp, k, p):
+    rng = np.random.default_rng(10 + k)
+    data, q = rng.random((300, 3)), rng.random((70, 3))
+    t = _tree(cp, data, leafsize=5)
+    d, i = t.query(cp.asarray(q), k=k, p=p)
+    dw, iw = ss.KDTree(data).query(q, k=k, p=p)
+    assert d.dtype == np.float64 and i.dtype == np.int64 and d.shape == dw.shape
+    np.testing.assert_allclose(d.get(), dw, rtol=1e-12)
+    np.testing.assert_array_equal(i.get(), iw)
+
+
+def test_upper_bound_missing_and_k_list(cp):
+    rng = np.random.default_rng(3)
+    data, q = rng.random((120, 2)), rng.random((6000, 2))   # enough to sort the queries
+    t = _tree(cp, data.astype(np.float32), leafsize=8)
+    ref = ss.KDTree(data.astype(np.float32))
+    d, i = t.query(cp.asarray(q), k=[1, 4, 40], distance_upper_bound=0.1)
+    dw, iw = ref.query(q, k=[1, 4, 40], distance_upper_bound=0.1)
+    assert d.shape == (6000, 3)
+    np.testing.assert_allclose(d.get(), dw, rtol=1e-12)
+    np.testing.assert_array_equal(i.get(), iw)
+    assert (i.get() == 120).any() and np.isinf(d.get()).any()
+
+
+@pytest.mark.parametrize("m", [1, 5])
+def test_large_k_and_dims(cp, m):
+    rng = np.random.default_rng(m)
+    data, q = rng.standard_normal((90, m)), rng.standard_normal((5, 2, m))
+    t = _tree(cp, data)   # default leafsize
+    d, i = t.query(cp.asarray(q), k=50)
+    dw, iw = ss.KDTree(data).query(q, k=50)
+    assert d.shape == (5, 2, 50)
+    np.testing.assert_allclose(d.get(), dw, rtol=1e-12)
+    np.testing.assert_array_equal(i.get(), iw)
+    # more neighbours than points: the rest are (inf, n)
+    d, i = t.query(cp.asarray(q[0, 0]), k=95)
+    dw, iw = ss.KDTree(data).query(q[0, 0], k=95)
+    np.testing.assert_allclose(d.get(), dw, rtol=1e-12)
+    np.testing.assert_array_equal(i.get(), iw)
+
+
+def test_single_point_and_tiny_trees(cp):
+    rng = np.random.default_rng(4)
+    for n in (1, 2, 3, 17):
+        data = rng.random((n, 3))
+        t = _tree(cp, data, leafsize=1)
+        x = rng.random(3)
+        d, i = t.query(cp.asarray(x))
+        dw, iw = ss.KDTree(data).query(x)
+        assert d.shape == () and i.shape == ()
+        assert float(d) == pytest.approx(dw, rel=1e-12) and int(i) == iw
+    assert t.n == 17 and t.m == 3
+    np.testing.assert_array_equal(t.maxes.get(), data.max(axis=0))
+    np.testing.assert_array_equal(t.mins.get(), data.min(axis=0))
+
+
+def test_eps_stays_within_bound(cp):
+    rng = np.random.default_rng(5)
+    data, q = rng.random((400, 3)), rng.random((50, 3))
+    d, _ = _tree(cp, data).query(cp.asarray(q), k=4, eps=0.5)
+    dw, _ = ss.KDTree(data).query(q, k=4)
+    assert (d.get() <= dw * 1.5 + 1e-12).all() and (d.get() >= dw - 1e-12).all()
+
+
+@pytest.mark.parametrize("p", [2, 1, np.inf])
+def test_query_ball_point(cp, p):
+    rng = np.random.default_rng(6)
+    data, q = rng.random((250, 3)), rng.random((4, 5, 3))
+    t, ref = _tree(cp, data, leafsize=6), ss.KDTree(data)
+    r = rng.uniform(0.05, 0.3, (4, 5))
+    got = t.query_ball_point(cp.asarray(q), cp.asarray(r), p=p)
+    want = ref.query_ball_point(q, r, p=p)
+    assert got.shape == want.shape and got.dtype == object
+    for g, w in zip(got.ravel(), want.ravel()):
+        assert g == w
+    n = t.query_ball_point(cp.asarray(q), 0.2, p=p, return_length=True)
+    np.testing.assert_array_equal(n.get(), ref.query_ball_point(q, 0.2, p=p,
+                                                                return_length=True))
+    one = t.query_ball_point(cp.asarray(q[0, 0]), 0.3, p=p, return_sorted=True)
+    assert one == sorted(ref.query_ball_point(q[0, 0], 0.3, p=p))
+
+
+def test_errors(cp):
+    from cuarray.scipy.spatial import KDTree
+    data = cp.asarray(np.random.default_rng(7).random((20, 3)))
+    with pytest.raises(ValueError):
+        KDTree(data, leafsize=0)
+    with pytest.raises(ValueError):
+        KDTree(data[:, 0])
+    bad = np.random.default_rng(7).random((20, 3))
+    bad[3, 1] = np.nan
+    with pytest.raises(ValueError):
+        KDTree(cp.asarray(bad))
+    t = KDTree(data)
+    with pytest.raises(ValueError):
+        t.query(cp.zeros((4, 2)))
+    with pytest.raises(ValueError):
+        t.query(cp.zeros((4, 3)), k=0)
+    with pytest.raises(ValueError):
+        t.query(cp.zeros((4, 3)), p=0.5)
+    with pytest.raises(ValueError):
+        t.query(cp.zeros((4, 3)), eps=-1)
+    with pytest.raises(ValueError):
+        t.query_ball_point(cp.zeros((4, 3)), 0.1, p=0.5)
