@@ -129,7 +129,22 @@ def test_other_kernels_compile():
             _compile(src.replace("OUT", "int").replace("RANK", I), "k")
     for kind in mk.STAT_BODIES:
         _compile(mk.stat_source("k", kind, 3, "short"), "k")
-    _compile(_edt.edt_source("k"), "k")
+
+
+def test_edt_kernels_compile():
+    for I in ("int", "long long"):
+        _compile(_edt.bands_source("k", I), "k")
+        for ndim, last, dist, ind, D in ((1, True, True, True, "double"), (2, False, True, False,
+                                         "double"), (1, True, False, True, "float")):
+            _compile(_edt.first_source("k", I, ndim, last, dist, ind, D), "k")
+        for ndim, ax, last, dist, ind, D, lmax in (
+                (2, 1, True, True, True, "double", 2048), (3, 1, False, True, False, "double", 32),
+                (3, 2, True, False, True, "float", 4096), (2, 1, True, True, False, "double", 0)):
+            src = _edt.line_source("k", I, ndim, ax, last, dist, ind, D, lmax)
+            # shared memory below the 48 KB a block may hold without opting in
+            assert (lmax > 0) == ("__shared__ double sF" in src)
+            assert lmax * 10 + 4 * _edt.LINE_THREADS + 4 <= 48 * 1024
+            _compile(src, "k")
 
 
 @pytest.mark.parametrize("order", [0, 1, 2, 3])
