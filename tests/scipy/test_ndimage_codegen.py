@@ -83,9 +83,12 @@ def test_interp_kernels_compile(order):
     for k, (kind, nd, ond) in enumerate((("map", 2, 2), ("affine", 3, 2), ("zoom", 2, 2),
                                          ("shift", 1, 1))):
         for mode in (modes[(order + k) % 6],):
-            src = ik.interp_source("k", kind, nd, ond, order, mode, "float", "unsigned char",
-                                   "double", "int", (0, 255))
-            _compile(src, "k")
+            for T in ("long long", "int"):
+                src = ik.interp_source("k", kind, nd, ond, order, mode, "float",
+                                       "unsigned char", "double", "int", (0, 255), T)
+                _compile(src, "k")
+    assert ik.tap_type(3, 1 << 27) == "int" and ik.tap_type(4, 10) == "long long"
+    assert ik.tap_type(2, 1 << 29) == "long long"
 
 
 @pytest.mark.parametrize("order", [2, 3, 4, 5])
