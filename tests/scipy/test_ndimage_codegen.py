@@ -86,9 +86,12 @@ def test_interp_kernels_compile(order):
             for T in ("long long", "int"):
                 src = ik.interp_source("k", kind, nd, ond, order, mode, "float",
                                        "unsigned char", "double", "int", (0, 255), T)
-                _compile(src, "k")
+                compiler.compile_cubin(src, ik.interp_options(nd, order, T, numpy.uint8),
+                                       (), "sm_90", "k")
     assert ik.tap_type(3, 1 << 27) == "int" and ik.tap_type(4, 10) == "long long"
     assert ik.tap_type(2, 1 << 29) == "long long"
+    assert "--maxrregcount=32" in ik.interp_options(2, 1, "int", numpy.float32)
+    assert ik.interp_options(3, 1, "int", numpy.float32) == ()
 
 
 @pytest.mark.parametrize("order", [2, 3, 4, 5])
