@@ -148,9 +148,10 @@ def test_edt_kernels_compile():
                 (3, 2, True, False, True, "float", 4096), (2, 1, True, True, False, "double", 0)):
             src = _edt.line_source("k", I, ndim, ax, last, dist, ind, D, lmax)
             # shared memory below the 48 KB a block may hold without opting in
-            assert (lmax > 0) == ("__shared__ double sF" in src)
+            assert (lmax > 0) == ("__shared__ FT sF" in src)
             assert lmax * 10 + 4 * _edt.LINE_THREADS + 4 <= 48 * 1024
             _compile(src, "k")
+            _compile(_edt.line_source("k", I, ndim, ax, last, dist, ind, D, lmax, "float"), "k")
 
 
 @pytest.mark.parametrize("order", [0, 1, 2, 3])

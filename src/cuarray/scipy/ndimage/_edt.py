@@ -98,10 +98,13 @@ extern "C" __global__ void NAME(const unsigned char* __restrict__ fg, I* __restr
   for (I t = (I)blockIdx.x * blockDim.x + threadIdx.x; t < items; t += (I)blockDim.x * gridDim.x) {
     const I i = t % inner, b = (t / inner) % nb, o = t / inner / nb;
     const unsigned char* x = fg + o * len * inner + i;
-    const I q1 = b * BAND + BAND < len ? b * BAND + BAND : len;
+    // all BAND loads issued before any is used: one memory latency per band
+    bool bg[BAND];
+    #pragma unroll
+    for (int u = 0; u < BAND; ++u) bg[u] = b * BAND + u < len && !x[(b * BAND + u) * inner];
     I f = -1, l = -1;
-    for (I q = b * BAND; q < q1; ++q)
-      if (!x[q * inner]) { if (f < 0) f = q; l = q; }
+    #pragma unroll
+    for (int u = BAND - 1; u >= 0; --u) if (bg[u]) { if (l < 0) l = b * BAND + u; f = b * BAND + u; }
     first[t] = f;
     last[t] = l;
   }
@@ -156,27 +159,31 @@ STORE
         .replace("STORE", _store(ndim, 0, last, dist, ind))
 
 
-def line_source(name, I, ndim, ax, last, dist, ind, D, lmax):
+def line_source(name, I, ndim, ax, last, dist, ind, D, lmax, FT="double"):
     """One envelope pass along axis `ax` > 0, a block per line; `lmax`: the shared-memory
-    capacity in sites, 0 for the global scratch (gF, gV: L entries per block)."""
+    capacity in sites, 0 for the global scratch (gF, gV: L entries per block). FT: the
+    type parabola constants are stored in (float where they are integers below 2^24, so
+    exact: a block then needs 6 bytes a site and all lines of a 2048^2 image fit the
+    GPU at once; the arithmetic stays double)."""
     shared = lmax > 0
     V = "unsigned short" if shared else "int"
     f_terms = " + ".join(f"w{a} * (double)(x{a} - {_coord('g', a)}) * (double)(x{a} - "
                          f"{_coord('g', a)})" for a in range(ax))
-    storage = (f"  __shared__ double sF[{lmax}];\n  __shared__ V sV[{lmax}];\n"
-               "  double* F = sF; V* sv = sV;") if shared else \
-        "  double* F = gF + (long long)blockIdx.x * len;\n  V* sv = gV + (long long)blockIdx.x * len;"
+    storage = (f"  __shared__ FT sF[{lmax}];\n  __shared__ V sV[{lmax}];\n"
+               "  FT* F = sF; V* sv = sV;") if shared else \
+        "  FT* F = gF + (long long)blockIdx.x * len;\n  V* sv = gV + (long long)blockIdx.x * len;"
     return PRELUDE + r"""
 typedef IT I;
 typedef DT D;
 typedef VT V;
+typedef FTYPE FT;
 // Is b still on the envelope of a < b < c? Parabola constants Fx = f(x) + w x^2: b's
 // interval (a|b, b|c) is empty when b|c <= a|b, each crossing x|y = (Fy - Fx) / 2w(y - x).
 __device__ __forceinline__ bool nd_keeps(int a, double Fa, int b, double Fb, int c, double Fc) {
   return (Fc - Fb) * (double)(b - a) > (Fb - Fa) * (double)(c - b);
 }
 extern "C" __global__ void __launch_bounds__(NT) NAME(const I* __restrict__ in, OUTPUTS,
-    double* __restrict__ gF, V* __restrict__ gV, const I nlines, const I len,
+    FT* __restrict__ gF, V* __restrict__ gV, const I nlines, const I len,
     const I inner SHAPE) {
 STORAGE
   __shared__ int cnt[NT];
@@ -190,7 +197,7 @@ LINECOORDS
     // parabola constants of the line's sites; -1: no site
     for (int j = tid; j < len; j += NT) {
       const I g = in[base + (I)j * inner];
-      F[j] = g < 0 ? -1.0 : FTERMS + wl * (double)j * (double)j;
+      F[j] = (FT)(g < 0 ? -1.0 : FTERMS + wl * (double)j * (double)j);
     }
     __syncthreads();
     // the lower envelope of this thread's band of sites, a stack at sv[b0...]
@@ -207,21 +214,30 @@ LINECOORDS
     __syncthreads();
     if (tid == 0) {
       // merge the bands' envelopes in order: the envelope of their survivors is the
-      // line's. Writes never pass reads (n <= the sites read so far), so it runs in
-      // place; the top two entries stay in registers.
+      // line's. Writes never pass reads (m <= the sites read so far), so it runs in
+      // place; the top two entries stay in registers. Once a band's site is pushed
+      // without popping its predecessor, the rest of the band's envelope follows
+      // unchanged (each triple of it passed nd_keeps in the band already) and is copied.
       int m = 0, a = 0, b = 0;
       double Fa = 0, Fb = 0;
       for (int k = 0; k < NT; ++k) {
-        const int nk = cnt[k];
+        const int nk = cnt[k], o = k * S;
         for (int e = 0; e < nk; ++e) {
-          const int c = sv[k * S + e];
+          const int c = sv[o + e];
           const double Fc = F[c];
+          bool popped = false;
           while (m >= 2 && !nd_keeps(a, Fa, b, Fb, c, Fc)) {
+            popped = true;
             --m; b = a; Fb = Fa;
             if (m >= 2) { a = sv[m - 2]; Fa = F[a]; }
           }
           sv[m++] = (V)c;
           a = b; Fa = Fb; b = c; Fb = Fc;
+          if (e >= 1 && !popped) {
+            for (int r = e + 1; r < nk; ++r) sv[m++] = sv[o + r];
+            if (nk - 1 > e) { a = sv[m - 2]; Fa = F[a]; b = sv[m - 1]; Fb = F[b]; }
+            break;
+          }
         }
       }
       top = m;
@@ -247,7 +263,7 @@ STORE
     __syncthreads();
   }
 }
-""".replace("NAME", name).replace("IT", I).replace("DT", D).replace("VT", V) \
+""".replace("NAME", name).replace("IT", I).replace("DT", D).replace("VT", V).replace("FTYPE", FT) \
         .replace("NT", str(_threads(lmax))).replace("OUTPUTS", _outputs(last, dist, ind)) \
         .replace("SHAPE", _shape_params(ndim)).replace("STORAGE", storage) \
         .replace("LINECOORDS", _line_coords(ndim, ax)).replace("wAX", f"w{ax}") \
@@ -279,6 +295,8 @@ def _feature_passes(fg, shape, sampling, dist, ind):
     D = "float" if dist is not None and dist.dtype == numpy.float32 else "double"
     flags = (dist is not None, ind is not None)
     shp = _shape_values(shape, sampling)
+    # unit sampling: every parabola constant f + j^2 is an integer, exact in float below 2^24
+    exact_float = all(s == 1.0 for s in sampling) and sum((k - 1) ** 2 for k in shape) < 1 << 24
     outs = [dist._ptr if dist is not None else 0, ind._ptr if ind is not None else 0, n]
 
     length, inner = shape[0], n // shape[0]
@@ -308,15 +326,16 @@ def _feature_passes(fg, shape, sampling, dist, ind):
         nlines = n // length
         is_last = ax == ndim - 1
         lmax = 0 if length > SHARED_MAX else max(32, 1 << (length - 1).bit_length())
+        FT = "float" if exact_float else "double"
         threads = _threads(lmax)
         grid = min(nlines, _SCRATCH_GRID if lmax == 0 else 1 << 20)
         gF = gV = None
         if lmax == 0:
-            gF = cuarray.empty(grid * length, dtype=numpy.float64)
+            gF = cuarray.empty(grid * length, dtype=numpy.float32 if exact_float else numpy.float64)
             gV = cuarray.empty(grid * length, dtype=numpy.int32)
         nxt = None if is_last else cuarray.empty(shape, dtype=fdt)
-        entry = _get(("edt_line", I, D, ndim, ax, is_last, lmax) + flags, lambda: (
-            "nd_edt_line", line_source("nd_edt_line", I, ndim, ax, is_last, *flags, D, lmax),
+        entry = _get(("edt_line", I, D, ndim, ax, is_last, lmax, FT) + flags, lambda: (
+            "nd_edt_line", line_source("nd_edt_line", I, ndim, ax, is_last, *flags, D, lmax, FT),
             ["P"] + (["P", "P", "q"] if is_last else ["P"]) + ["P", "P", ik, ik, ik]
             + _kinds(ndim, ik)))
         fn, packer = entry
