@@ -222,9 +222,13 @@ LINECOORDS
       double Fa = 0, Fb = 0;
       for (int k = 0; k < NT; ++k) {
         const int nk = cnt[k], o = k * S;
+        // the next site is loaded while the current one is tested
+        int cn = nk > 0 ? (int)sv[o] : 0;
+        double Fn = nk > 0 ? (double)F[cn] : 0.0;
         for (int e = 0; e < nk; ++e) {
-          const int c = sv[o + e];
-          const double Fc = F[c];
+          const int c = cn;
+          const double Fc = Fn;
+          if (e + 1 < nk) { cn = sv[o + e + 1]; Fn = F[cn]; }
           bool popped = false;
           while (m >= 2 && !nd_keeps(a, Fa, b, Fb, c, Fc)) {
             popped = true;
@@ -234,7 +238,13 @@ LINECOORDS
           sv[m++] = (V)c;
           a = b; Fa = Fb; b = c; Fb = Fc;
           if (e >= 1 && !popped) {
-            for (int r = e + 1; r < nk; ++r) sv[m++] = sv[o + r];
+            // m <= o + r: four loads before their four stores never read a slot written
+            int r = e + 1;
+            for (; r + 4 <= nk; r += 4, m += 4) {
+              const V v0 = sv[o + r], v1 = sv[o + r + 1], v2 = sv[o + r + 2], v3 = sv[o + r + 3];
+              sv[m] = v0; sv[m + 1] = v1; sv[m + 2] = v2; sv[m + 3] = v3;
+            }
+            for (; r < nk; ++r) sv[m++] = sv[o + r];
             if (nk - 1 > e) { a = sv[m - 2]; Fa = F[a]; b = sv[m - 1]; Fb = F[b]; }
             break;
           }
