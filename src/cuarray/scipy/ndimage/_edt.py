@@ -254,16 +254,19 @@ LINECOORDS
     }
     __syncthreads();
     const int m = top;
+    int lo0 = 0;
     for (int j = tid; j < len; j += NT) {
       // the winner k: cost_k(q) <= cost_k+1(q) first holds there (costs along the
-      // envelope fall, then rise); cost_y - cost_x = Fy - Fx - 2 w q (y - x)
-      int lo = 0, hi = m - 1;
+      // envelope fall, then rise); cost_y - cost_x = Fy - Fx - 2 w q (y - x). Winners
+      // never move left as q grows: the search starts at this thread's last one.
+      int lo = lo0, hi = m - 1;
       const double q2 = 2.0 * wl * (double)j;
       while (lo < hi) {
         const int mid = (lo + hi) >> 1;
         const int x0 = sv[mid], x1 = sv[mid + 1];
         if (F[x1] - F[x0] <= q2 * (double)(x1 - x0)) lo = mid + 1; else hi = mid;
       }
+      lo0 = lo;
       const I q = j;
       const I v = m > 0 ? (I)sv[lo] : (I)-1;
       const I g = m > 0 ? in[base + v * inner] : (I)-1;
