@@ -23,9 +23,10 @@ and read once, and the outputs written once:
 - Later axes (`line`): a block owns a line. Its threads load the line coalesced into
   shared memory as parabola constants F(j) = f(j) + w j^2 (float where exact: 6 bytes a
   site, so the 2048 lines of a 2048x2048 image are resident on an H100 at once); each
-  thread builds the lower envelope of its band of sites in parallel; one thread merges
-  the bands' envelopes, a shared-memory loop of a few tens of cycles per step that stops
-  testing a band once two of its sites stand (the rest of it is copied); then every
+  thread builds the lower envelope of its band of sites in parallel; the bands' envelopes
+  merge pairwise in log2(threads) rounds, a merge testing sites of its right stack only
+  until two of them stand (the rest is copied), so the serial path of a 2048-site line
+  is a few dozen tests and a few hundred shared-memory copies; then every
   thread finds each of its outputs' parabola by binary search on the envelope and writes
   it coalesced: the next pass's field, or on the last axis the distances and indices.
   Lines longer than SHARED_MAX run the same algorithm in a global scratch buffer.
@@ -199,12 +200,51 @@ typedef FTYPE FT;
 __device__ __forceinline__ bool nd_keeps(int a, double Fa, int b, double Fb, int c, double Fc) {
   return (Fc - Fb) * (double)(b - a) > (Fb - Fa) * (double)(c - b);
 }
+// The envelope of the sites of stack A (sv[oa..oa+m)) and, all to its right, stack B
+// (sv[ob..ob+nb), ob >= oa + m), written in place from oa; returns its size. B's sites
+// are pushed in order, popping what they hide; writes never pass reads (the stack never
+// outgrows the sites read), so it runs in place, the top two entries in registers. Once
+// a B site is pushed without popping its predecessor, the rest of B follows unchanged
+// (every triple of a stack passed nd_keeps when it was built) and is copied.
+__device__ __forceinline__ int nd_merge(V* sv, const FT* F, const int oa, int m, const int ob,
+                                        const int nb) {
+  int a = 0, b = 0;
+  double Fa = 0, Fb = 0;
+  if (m >= 2) { a = sv[oa + m - 2]; Fa = F[a]; }
+  if (m >= 1) { b = sv[oa + m - 1]; Fb = F[b]; }
+  // the next site is loaded while the current one is tested
+  int cn = nb > 0 ? (int)sv[ob] : 0;
+  double Fn = nb > 0 ? (double)F[cn] : 0.0;
+  for (int e = 0; e < nb; ++e) {
+    const int c = cn;
+    const double Fc = Fn;
+    if (e + 1 < nb) { cn = sv[ob + e + 1]; Fn = F[cn]; }
+    bool popped = false;
+    while (m >= 2 && !nd_keeps(a, Fa, b, Fb, c, Fc)) {
+      popped = true;
+      --m; b = a; Fb = Fa;
+      if (m >= 2) { a = sv[oa + m - 2]; Fa = F[a]; }
+    }
+    sv[oa + m++] = (V)c;
+    a = b; Fa = Fb; b = c; Fb = Fc;
+    if (e >= 1 && !popped) {
+      // oa + m <= ob + r: four loads before their four stores never read a slot written
+      int r = e + 1;
+      for (; r + 4 <= nb; r += 4, m += 4) {
+        const V v0 = sv[ob + r], v1 = sv[ob + r + 1], v2 = sv[ob + r + 2], v3 = sv[ob + r + 3];
+        sv[oa + m] = v0; sv[oa + m + 1] = v1; sv[oa + m + 2] = v2; sv[oa + m + 3] = v3;
+      }
+      for (; r < nb; ++r) sv[oa + m++] = sv[ob + r];
+      break;
+    }
+  }
+  return m;
+}
 extern "C" __global__ void __launch_bounds__(NT) NAME(const I* __restrict__ in, OUTPUTS,
     FT* __restrict__ gF, V* __restrict__ gV, const I nlines, const I len,
     const I inner SHAPE) {
 STORAGE
   __shared__ int cnt[NT];
-  __shared__ int top;
   const int tid = threadIdx.x;
   const int S = (int)((len + NT - 1) / NT);
   const double wl = wAX;
@@ -229,48 +269,13 @@ LINECOORDS
     }
     cnt[tid] = n;
     __syncthreads();
-    if (tid == 0) {
-      // merge the bands' envelopes in order: the envelope of their survivors is the
-      // line's. Writes never pass reads (m <= the sites read so far), so it runs in
-      // place; the top two entries stay in registers. Once a band's site is pushed
-      // without popping its predecessor, the rest of the band's envelope follows
-      // unchanged (each triple of it passed nd_keeps in the band already) and is copied.
-      int m = 0, a = 0, b = 0;
-      double Fa = 0, Fb = 0;
-      for (int k = 0; k < NT; ++k) {
-        const int nk = cnt[k], o = k * S;
-        // the next site is loaded while the current one is tested
-        int cn = nk > 0 ? (int)sv[o] : 0;
-        double Fn = nk > 0 ? (double)F[cn] : 0.0;
-        for (int e = 0; e < nk; ++e) {
-          const int c = cn;
-          const double Fc = Fn;
-          if (e + 1 < nk) { cn = sv[o + e + 1]; Fn = F[cn]; }
-          bool popped = false;
-          while (m >= 2 && !nd_keeps(a, Fa, b, Fb, c, Fc)) {
-            popped = true;
-            --m; b = a; Fb = Fa;
-            if (m >= 2) { a = sv[m - 2]; Fa = F[a]; }
-          }
-          sv[m++] = (V)c;
-          a = b; Fa = Fb; b = c; Fb = Fc;
-          if (e >= 1 && !popped) {
-            // m <= o + r: four loads before their four stores never read a slot written
-            int r = e + 1;
-            for (; r + 4 <= nk; r += 4, m += 4) {
-              const V v0 = sv[o + r], v1 = sv[o + r + 1], v2 = sv[o + r + 2], v3 = sv[o + r + 3];
-              sv[m] = v0; sv[m + 1] = v1; sv[m + 2] = v2; sv[m + 3] = v3;
-            }
-            for (; r < nk; ++r) sv[m++] = sv[o + r];
-            if (nk - 1 > e) { a = sv[m - 2]; Fa = F[a]; b = sv[m - 1]; Fb = F[b]; }
-            break;
-          }
-        }
-      }
-      top = m;
+    // merge the bands' envelopes pairwise, log2(NT) rounds, each pair by one thread
+    for (int w = 1; w < NT; w <<= 1) {
+      if ((tid & (2 * w - 1)) == 0 && tid + w < NT)
+        cnt[tid] = nd_merge(sv, F, tid * S, cnt[tid], (tid + w) * S, cnt[tid + w]);
+      __syncthreads();
     }
-    __syncthreads();
-    const int m = top;
+    const int m = cnt[0];
     int lo0 = 0;
     for (int j = tid; j < len; j += NT) {
       // the winner k: cost_k(q) <= cost_k+1(q) first holds there (costs along the
