@@ -240,7 +240,7 @@ __device__ __forceinline__ int nd_merge(V* sv, const FT* F, const int oa, int m,
   }
   return m;
 }
-extern "C" __global__ void __launch_bounds__(NT) NAME(const I* __restrict__ in, OUTPUTS,
+extern "C" __global__ void __launch_bounds__(NT, MINBLOCKS) NAME(const I* __restrict__ in, OUTPUTS,
     FT* __restrict__ gF, V* __restrict__ gV, const I nlines, const I len,
     const I inner SHAPE) {
 STORAGE
@@ -299,6 +299,7 @@ STORE
   }
 }
 """.replace("NAME", name).replace("IT", I).replace("DT", D).replace("VT", V).replace("FTYPE", FT) \
+        .replace("MINBLOCKS", str(_resident(lmax, FT))) \
         .replace("NT", str(_threads(lmax))).replace("OUTPUTS", _outputs(last, dist, ind)) \
         .replace("SHAPE", _shape_params(ndim)).replace("STORAGE", storage) \
         .replace("LINECOORDS", _line_coords(ndim, ax)).replace("wAX", f"w{ax}") \
@@ -307,6 +308,18 @@ STORE
 
 def _threads(lmax):
     return LINE_THREADS if lmax == 0 else min(LINE_THREADS, lmax)
+
+
+def _resident(lmax, FT):
+    """Blocks of the line kernel an SM (2048 threads, 32 blocks, 227 KB of shared memory)
+    holds, given to ptxas: without it, 40-46 registers left room for 11-12 blocks where shared
+    memory holds 16 (ptxas then spills 16 bytes at 32 registers: one wave of a 2048x2048
+    image's lines instead of two)."""
+    if lmax == 0:
+        return 1
+    nt = _threads(lmax)
+    smem = lmax * ((4 if FT == "float" else 8) + 2) + 4 * nt + 1024
+    return max(1, min(2048 // nt, 32, 227 * 1024 // smem))
 
 
 def _shape_values(shape, sampling):
