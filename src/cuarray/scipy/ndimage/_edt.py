@@ -359,8 +359,9 @@ def _feature_passes(fg, shape, sampling, dist, ind):
         _launch(entry, items, [fg._ptr, first._ptr, last._ptr, length, inner, nb, items])
     only = ndim == 1
     field = None if only else cuarray.empty(shape, dtype=fdt)
-    entry = _get(("edt_first", I, D, ndim, only) + flags, lambda: (
-        "nd_edt_first", first_source("nd_edt_first", I, ndim, only, *flags, D),
+    fflags, fD = (flags, D) if only else ((False, False), "double")   # outputs unused
+    entry = _get(("edt_first", I, fD, ndim, only) + fflags, lambda: (
+        "nd_edt_first", first_source("nd_edt_first", I, ndim, only, *fflags, fD),
         ["P", "P", "P"] + (["P", "P", "q"] if only else ["P"]) + [ik] * 4 + _kinds(ndim, ik)))
     _launch(entry, items, [fg._ptr, first._ptr if first is not None else 0,
                            last._ptr if last is not None else 0]
