@@ -277,23 +277,38 @@ LINECOORDS
     }
     const int m = cnt[0];
     int lo0 = 0;
-    for (int j = tid; j < len; j += NT) {
-      // the winner k: cost_k(q) <= cost_k+1(q) first holds there (costs along the
-      // envelope fall, then rise); cost_y - cost_x = Fy - Fx - 2 w q (y - x). Winners
-      // never move left as q grows: the search starts at this thread's last one.
-      int lo = lo0, hi = m - 1;
-      const double q2 = 2.0 * wl * (double)j;
-      while (lo < hi) {
-        const int mid = (lo + hi) >> 1;
-        const int x0 = sv[mid], x1 = sv[mid + 1];
-        if (F[x1] - F[x0] <= q2 * (double)(x1 - x0)) lo = mid + 1; else hi = mid;
-      }
-      lo0 = lo;
-      const I q = j;
-      const I v = m > 0 ? (I)sv[lo] : (I)-1;
-      const I g = m > 0 ? in[base + v * inner] : (I)-1;
-      const I p = base + q * inner;
+    // a thread owns pairs of neighbouring outputs: the first's winner by binary search,
+    // the second's a step or two further on (the stores still fill whole sectors in two)
+    for (int j0 = 2 * tid; j0 < len; j0 += 2 * NT) {
+      #pragma unroll
+      for (int u = 0; u < 2; ++u) {
+        const int j = j0 + u;
+        if (j >= len) break;
+        // the winner k: cost_k(q) <= cost_k+1(q) first holds there (costs along the
+        // envelope fall, then rise); cost_y - cost_x = Fy - Fx - 2 w q (y - x). Winners
+        // never move left as q grows: the search starts at this thread's last one.
+        const double q2 = 2.0 * wl * (double)j;
+        int lo = lo0;
+        if (u == 0) {
+          int hi = m - 1;
+          while (lo < hi) {
+            const int mid = (lo + hi) >> 1;
+            const int x0 = sv[mid], x1 = sv[mid + 1];
+            if (F[x1] - F[x0] <= q2 * (double)(x1 - x0)) lo = mid + 1; else hi = mid;
+          }
+        } else {
+          while (lo < m - 1) {
+            const int x0 = sv[lo], x1 = sv[lo + 1];
+            if (F[x1] - F[x0] <= q2 * (double)(x1 - x0)) ++lo; else break;
+          }
+        }
+        lo0 = lo;
+        const I q = j;
+        const I v = m > 0 ? (I)sv[lo] : (I)-1;
+        const I g = m > 0 ? in[base + v * inner] : (I)-1;
+        const I p = base + q * inner;
 STORE
+      }
     }
     __syncthreads();
   }
