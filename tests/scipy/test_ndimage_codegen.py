@@ -83,9 +83,15 @@ def test_interp_kernels_compile(order):
     for k, (kind, nd, ond) in enumerate((("map", 2, 2), ("affine", 3, 2), ("zoom", 2, 2),
                                          ("shift", 1, 1))):
         for mode in (modes[(order + k) % 6],):
-            src = ik.interp_source("k", kind, nd, ond, order, mode, "float", "unsigned char",
-                                   "double", "int", (0, 255))
-            _compile(src, "k")
+            for T in ("long long", "int"):
+                src = ik.interp_source("k", kind, nd, ond, order, mode, "float",
+                                       "unsigned char", "double", "int", (0, 255), T)
+                compiler.compile_cubin(src, ik.interp_options(nd, order, T, numpy.uint8),
+                                       (), "sm_90", "k")
+    assert ik.tap_type(3, 1 << 27) == "int" and ik.tap_type(4, 10) == "long long"
+    assert ik.tap_type(2, 1 << 29) == "long long"
+    assert "--maxrregcount=32" in ik.interp_options(2, 1, "int", numpy.float32)
+    assert ik.interp_options(3, 1, "int", numpy.float32) == ()
 
 
 @pytest.mark.parametrize("order", [2, 3, 4, 5])
@@ -129,7 +135,23 @@ def test_other_kernels_compile():
             _compile(src.replace("OUT", "int").replace("RANK", I), "k")
     for kind in mk.STAT_BODIES:
         _compile(mk.stat_source("k", kind, 3, "short"), "k")
-    _compile(_edt.edt_source("k"), "k")
+
+
+def test_edt_kernels_compile():
+    for I in ("int", "long long"):
+        _compile(_edt.bands_source("k", I), "k")
+        for ndim, last, dist, ind, D in ((1, True, True, True, "double"), (2, False, True, False,
+                                         "double"), (1, True, False, True, "float")):
+            _compile(_edt.first_source("k", I, ndim, last, dist, ind, D), "k")
+        for ndim, ax, last, dist, ind, D, lmax in (
+                (2, 1, True, True, True, "double", 2048), (3, 1, False, True, False, "double", 32),
+                (3, 2, True, False, True, "float", 4096), (2, 1, True, True, False, "double", 0)):
+            src = _edt.line_source("k", I, ndim, ax, last, dist, ind, D, lmax)
+            # shared memory below the 48 KB a block may hold without opting in
+            assert (lmax > 0) == ("__shared__ FT sF" in src)
+            assert lmax * 10 + 4 * _edt.LINE_THREADS + 4 <= 48 * 1024
+            _compile(src, "k")
+            _compile(_edt.line_source("k", I, ndim, ax, last, dist, ind, D, lmax, "float"), "k")
 
 
 @pytest.mark.parametrize("order", [0, 1, 2, 3])

@@ -55,3 +55,32 @@ def test_edt_outputs_errors(cp):
                                   indices=cp.zeros((2, 9, 11)))
     with pytest.raises(RuntimeError):
         nd.distance_transform_edt(cp.asarray(x), sampling=(1, 2, 3))
+
+
+@pytest.mark.parametrize("shared_max", [4096, 0])
+@pytest.mark.parametrize("shape,p", [((70, 45), 0.97), ((5, 130), 0.995), ((100,), 0.98),
+                                     ((40, 3, 37), 0.99)])
+def test_edt_sparse_background(cp, monkeypatch, shape, p, shared_max):
+    # few background elements: features lie many bands away along axis 0 and many sites
+    # away along the envelope passes; shared_max 0 runs the envelopes in global scratch
+    from cuarray.scipy import ndimage as nd
+    from cuarray.scipy.ndimage import _edt
+    monkeypatch.setattr(_edt, "SHARED_MAX", shared_max)
+    rng = numpy.random.default_rng(len(shape) + int(1000 * p))
+    x = rng.random(shape) < p
+    x.flat[rng.integers(x.size)] = False
+    sampling = tuple(rng.uniform(0.5, 2, len(shape)))
+    ref = snd.distance_transform_edt(x, sampling=sampling)
+    d, ft = nd.distance_transform_edt(cp.asarray(x), sampling=sampling, return_indices=True)
+    numpy.testing.assert_allclose(d.get(), ref, rtol=1e-12, atol=1e-12)
+    _check_indices(ft, x, ref, sampling)
+    d32 = nd.distance_transform_edt(cp.asarray(x.astype(numpy.float32)), sampling=sampling,
+                                    float64_distances=False)
+    numpy.testing.assert_allclose(d32.get(), ref, rtol=1e-6)
+
+
+def test_edt_no_background(cp):
+    from cuarray.scipy import ndimage as nd
+    d, ft = nd.distance_transform_edt(cp.ones((4, 5), dtype=bool), return_indices=True)
+    assert numpy.isinf(d.get()).all()
+    assert (ft.get() == -1).all()

@@ -255,3 +255,26 @@ def test_spline_filter_short_lines_exact(cp, order):
             f = nd.spline_filter1d(cp.eye(n), order, axis=0, mode=mode).get()
             numpy.testing.assert_allclose(_knot_matrix(n, order, mode) @ f, numpy.eye(n),
                                           rtol=0, atol=1e-12, err_msg=f"{mode} n={n}")
+
+
+@pytest.mark.parametrize("order", [1, 3])
+def test_map_coordinates_far_outside_32bit_taps(cp, monkeypatch, order):
+    # taps far outside the input (beyond 32 bits) are folded to an equivalent index before
+    # the 32-bit tap arithmetic: the same values as 64-bit taps and as SciPy
+    from cuarray.scipy import ndimage as nd
+    from cuarray.scipy.ndimage import _interp_kernels as ik
+    rng = numpy.random.default_rng(17)
+    x = rng.standard_normal((5, 7))
+    far = numpy.array([3e9 + 0.25, -5e9 - 0.75, 1.5, 2**31 + 0.5, -(2**29) - 2.25])
+    c = numpy.stack([far, far[::-1] * 0.5])
+    res = {}
+    for T in ("int", "long long"):
+        monkeypatch.setattr(ik, "tap_type", lambda nd, size, T=T: T)
+        for mode in MODES:
+            res[T, mode] = nd.map_coordinates(cp.asarray(x), cp.asarray(c), order=order,
+                                              mode=mode).get()
+    for mode in MODES:
+        numpy.testing.assert_array_equal(res["int", mode], res["long long", mode])
+        if mode in ("constant", "grid-constant", "nearest", "grid-wrap"):
+            _close(cp.asarray(res["int", mode]),
+                   _ref(snd.map_coordinates, x, c, order=order, mode=mode), tol=1e-6)

@@ -48,11 +48,41 @@ BSPLINE = {
 }
 
 
-def interp_source(name, kind, nd, ond, order, mode, tin, tout, tcoord, I, int_out):
+# A tap index far outside the input replaced by one the tap mode maps to the same element
+# (its period, or a clamp a few taps wide), so 32-bit taps cannot overflow; weights still
+# come from the exact position.
+_FOLD = {"mirror": "if (n <= 1) return 0; const long long p = 2 * n - 2; s %= p; return s < 0 ? s + p : s;",
+         "reflect": "const long long p = 2 * n; s %= p; return s < 0 ? s + p : s;",
+         "wrap": "s %= n; return s < 0 ? s + n : s;",
+         "nearest": "return s < -8 ? -8 : (s > n + 8 ? n + 8 : s);",
+         "constant": "return s < -8 ? -8 : (s > n + 8 ? n + 8 : s);"}
+TAP_LIMIT = 1 << 29   # 32-bit taps while the input has fewer elements and at most 3 axes
+
+
+def tap_type(nd, size):
+    """C type of tap offsets: `int` (less address arithmetic) where sums of up to 3 axes'
+    offsets and the 'read cval' mark stay within 32 bits."""
+    return "int" if nd <= 3 and size < TAP_LIMIT // 2 else "long long"
+
+
+def interp_options(nd, order, T, out_dtype):
+    """NVRTC options of an interpolation kernel. Points are random gathers, latency bound:
+    with 32-bit taps, orders 0-1 in 1-2 axes fit 32 registers without spilling (ptxas -v,
+    every kind, mode and dtype), so a full SM of 64 warps keeps a third more gathers in
+    flight than the 39-42 registers ptxas picks unasked."""
+    opts = exact_options(out_dtype)
+    if T == "int" and order <= 1 and nd <= 2:
+        opts += ("--maxrregcount=32",)
+    return opts
+
+
+def interp_source(name, kind, nd, ond, order, mode, tin, tout, tcoord, I, int_out, T="long long"):
     """CUDA source of an interpolation kernel (see the module docstring): `nd` input
-    axes, `ond` output axes."""
+    axes, `ond` output axes; `T` the C type of tap offsets (see `tap_type`)."""
     K = order + 1
     tapmode = TAP_MODE[mode]
+    bad = _BAD if T == "long long" else f"(-{TAP_LIMIT})"
+    may_cval = tapmode == "constant"
     sig = [f"const {tin}* __restrict__ in", f"{tout}* __restrict__ out"]
     if kind == "map":
         sig.append(f"const {tcoord}* __restrict__ coords")
@@ -68,6 +98,8 @@ def interp_source(name, kind, nd, ond, order, mode, tin, tout, tcoord, I, int_ou
     L = [PRELUDE,
          f"__device__ __forceinline__ double nd_beta(double x) {{\n  const double t = fabs(x); (void)t;\n"
          f"  {BSPLINE[order]}\n}}",
+         f"__device__ __forceinline__ long long nd_fold(long long s, long long n) {{\n"
+         f"  if (s >= -{TAP_LIMIT}LL && s <= {TAP_LIMIT}LL) return s;\n  {_FOLD[tapmode]}\n}}",
          f'extern "C" __global__ void {name}({", ".join(sig)}) {{',
          f"  for ({I} i = ({I})blockIdx.x * blockDim.x + threadIdx.x; i < n; "
          f"i += ({I})blockDim.x * gridDim.x) {{",
@@ -90,27 +122,33 @@ def interp_source(name, kind, nd, ond, order, mode, tin, tout, tcoord, I, int_ou
             L.append(f"    if (c{d} < 0 || c{d} > (double)(ish{d} - 1)) {{ if (ish{d} <= 1) c{d} = 0; "
                      f"else {{ const double p = (double)(ish{d} - 1); c{d} -= p * floor(c{d} / p); }} }}")
         start = f"floor(c{d})" if order & 1 else f"floor(c{d} + 0.5)"
-        L += [f"    double w{d}[{K}]; long long x{d}[{K}];",
+        fold = f"({T})nd_fold(s, ish{d})" if T != "long long" else "s"
+        tap = f"a < 0 ? {bad} : a * ({T})ist{d}" if may_cval else f"a * ({T})ist{d}"
+        L += [f"    double w{d}[{K}]; {T} x{d}[{K}];",
               f"    {{ const long long s = (long long){start} - {order // 2};",
+              f"      const {T} st = {fold};",
               f"      #pragma unroll",
               f"      for (int j = 0; j < {K}; ++j) {{",
               f"        w{d}[j] = nd_beta(c{d} - (double)(s + j));",
-              f"        const long long a = nd_{tapmode}<long long>(s + j, (long long)ish{d});",
-              f"        x{d}[j] = a < 0 ? {_BAD} : a * (long long)ist{d};",
+              f"        const {T} a = nd_{tapmode}<{T}>(st + j, ({T})ish{d});",
+              f"        x{d}[j] = {tap};",
               "      } }"]
     L.append("    double v = 0;")
     L.append("    if (outside) v = cval; else {")
     ind = "      "
     for d in range(nd):
-        prev = f"o_{d - 1}" if d else "0LL"
+        prev = f"o_{d - 1}" if d else f"({T})0"
         L += [f"{ind}#pragma unroll",
               f"{ind}for (int j{d} = 0; j{d} < {K}; ++j{d}) {{",
-              f"{ind}  const long long o_{d} = {prev} + x{d}[j{d}];"]
+              f"{ind}  const {T} o_{d} = {prev} + x{d}[j{d}];"]
         ind += "  "
     last = nd - 1
     # SciPy's rounding: each tap is value * w0 * w1 * ... in axis order, summed in C order
     chain = "".join(f" * w{d}[j{d}]" for d in range(nd))
-    L.append(f"{ind}v += (o_{last} < 0 ? cval : cuarray_cast<double>(in[o_{last}])){chain};")
+    val = f"cuarray_cast<double>(in[o_{last}])"
+    if may_cval:
+        val = f"(o_{last} < 0 ? cval : {val})"
+    L.append(f"{ind}v += {val}{chain};")
     for d in range(nd):
         ind = ind[:-2]
         L.append(f"{ind}}}")
@@ -140,23 +178,27 @@ def run_interp(kind, order, mode, inp, out, coords=None, matrix=None, a=None, b=
     nd, ond = inp.ndim, out.ndim
     I = index_type(max(n * max(nd, 1), inp.size) * 2 + 65536)
     ik = "i" if I == "int" else "q"
-    tin, tout = _dt.ctype(inp.dtype), _dt.ctype(out.dtype)
-    int_out = (int(numpy.iinfo(out.dtype).min), int(numpy.iinfo(out.dtype).max)) \
-        if out.dtype.kind in "iu" else None
-    tcoord = _dt.ctype(coords.dtype) if coords is not None else ""
-    cchar = _code(coords.dtype) if coords is not None else ""
-    key = ("interp", kind, nd, ond, order, mode, inp.dtype.char, out.dtype.char, cchar, I)
+    T = tap_type(nd, inp.size)
+    cdt = coords.dtype if coords is not None else None
+    # everything else the kernel depends on follows from the key: built once, not per call
+    key = ("interp", kind, nd, ond, order, mode, inp.dtype.char, out.dtype.char,
+           cdt.char if cdt is not None else "", I, T)
 
     def build():
+        tin, tout = _dt.ctype(inp.dtype), _dt.ctype(out.dtype)
+        int_out = (int(numpy.iinfo(out.dtype).min), int(numpy.iinfo(out.dtype).max)) \
+            if out.dtype.kind in "iu" else None
+        tcoord = _dt.ctype(cdt) if cdt is not None else ""
+        cchar = _code(cdt) if cdt is not None else ""
         name = f"nd_interp_{kind}_{nd}d{ond}_o{order}_{mode}_{_code(inp.dtype)}{_code(out.dtype)}{cchar}"
         name = name.replace("-", "_")
-        src = interp_source(name, kind, nd, ond, order, mode, tin, tout, tcoord, I, int_out)
+        src = interp_source(name, kind, nd, ond, order, mode, tin, tout, tcoord, I, int_out, T)
         kinds = ["P", "P"] + (["P"] if kind == "map" else []) + [ik] * (1 + 2 * nd + ond)
         if kind == "affine":
             kinds += ["d"] * (nd * (ond + 1))
         elif kind in ("zoom", "shift"):
             kinds += ["d"] * (2 * nd)
-        return name, src, kinds + ["d"], exact_options(out.dtype)
+        return name, src, kinds + ["d"], interp_options(nd, order, T, out.dtype)
     entry = _get(key, build)
     vals = [inp._ptr, out._ptr] + ([coords._ptr] if kind == "map" else []) + [n]
     it = inp.dtype.itemsize

@@ -116,7 +116,9 @@ def _transform(input, output, order, mode, cval, prefilter, kind, **params):
         output.fill(cval)
         return output
     src, npad = _coefficients(input, order, mode, cval, prefilter)
-    target, finish = work_output(output, [input])
+    # an output made by this call shares nothing and is C-contiguous: no overlap test
+    target, finish = (output, lambda: output) if params.pop("fresh", False) else \
+        work_output(output, [input])
     if kind == "map":
         coords = params["coords"]
         if npad:
@@ -148,6 +150,7 @@ def map_coordinates(input, coordinates, output=None, order=3, mode="constant", c
         raise RuntimeError("input and output rank must be > 0")
     if coordinates.shape[0] != input.ndim:
         raise RuntimeError("invalid shape for coordinate array")
+    fresh = not isinstance(output, cuarray.ndarray)
     output = get_output(output, input, shape=output_shape,
                         complex_output=input.dtype.kind == "c")
     if input.dtype.kind == "c":
@@ -155,7 +158,8 @@ def map_coordinates(input, coordinates, output=None, order=3, mode="constant", c
                                                          prefilter), input, output, cval)
     if coordinates.dtype.kind in "bu" or coordinates.dtype.itemsize < 4:
         coordinates = coordinates.astype(numpy.float64)
-    return _transform(input, output, order, mode, cval, prefilter, "map", coords=coordinates)
+    return _transform(input, output, order, mode, cval, prefilter, "map", coords=coordinates,
+                      fresh=fresh)
 
 
 def affine_transform(input, matrix, offset=0.0, output_shape=None, output=None, order=3,
