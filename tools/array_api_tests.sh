@@ -6,7 +6,7 @@
 # Usage, from the repository root:
 #   bash tools/array_api_tests.sh [VENDOR_DIR] [pytest args]
 #
-# VENDOR_DIR (default: .device, which git ignores) holds
+# VENDOR_DIR (default: .array-api-tests, which git ignores) holds
 #   - a copy of data-apis/array-api-tests (the folder holding `array_api_tests/`) with its
 #     `array-api` submodule checked out (`spec/` and `src/array_api_stubs/`), either inside
 #     it or anywhere else under VENDOR_DIR;
@@ -26,7 +26,7 @@ set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 py=${PYTHON:-python3}
 
-vendor="$root/.device"
+vendor="$root/.array-api-tests"
 if [ $# -gt 0 ] && [ -d "$1" ]; then
     vendor=$(cd "$1" && pwd)
     shift
