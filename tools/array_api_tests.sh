@@ -1,7 +1,7 @@
 #!/bin/bash
 # Runs the public Array API test suite (data-apis/array-api-tests) against cuarray's main
 # namespace, skipping the tests listed in tools/array_api_skips.txt, on a host without
-# internet access: everything the suite needs comes from one carried folder.
+# internet access: everything the suite needs comes from one folder.
 #
 # Usage, from the repository root:
 #   bash tools/array_api_tests.sh [VENDOR_DIR] [pytest args]
