@@ -31,7 +31,7 @@ if [ $# -gt 0 ] && [ -d "$1" ]; then
     vendor=$(cd "$1" && pwd)
     shift
 elif [ $# -gt 0 ] && [[ $1 != -* && $1 != array_api_tests* ]]; then
-    echo "array_api_tests.sh: $1 is not a folder (give the carried folder first)" >&2
+    echo "array_api_tests.sh: $1 is not a folder (give the vendor folder first)" >&2
     exit 2
 fi
 
@@ -63,7 +63,7 @@ if [ ! -d "$spec/spec" ] || [ ! -d "$spec/src/array_api_stubs" ]; then
     fi
 fi
 
-# ---- the suite's dependencies, from the carried wheels -----------------------------------
+# ---- the suite's dependencies, from the vendored wheels -----------------------------------
 # Only the suite's own packages are taken from VENDOR_DIR (it may carry other wheels too).
 need='^(hypothesis|ndindex|pytest_json_report|pytest_metadata|attrs|sortedcontainers|exceptiongroup)-'
 deps=${ARRAY_API_TESTS_DEPS:-$vendor/.deps}
