@@ -1,0 +1,112 @@
+"""The per-call caches of the host path: what their keys hold, their bounds, and that a hit
+gives what the general path gives (NumPy's result) for arguments that compare equal to a
+cached key but are read differently (10.0, True, numpy integers)."""
+import numpy
+import pytest
+
+from cuarray._core import ndarray as _nd
+
+
+@pytest.fixture
+def reshapes(monkeypatch):
+    """An empty reshape cache for the test (the test's entries do not leak out)."""
+    monkeypatch.setattr(_nd, "_reshapes", {})
+    return _nd
+
+
+def _same_layout(c, n):
+    assert c.shape == n.shape and c.strides == n.strides
+    assert c.flags.c_contiguous == n.flags.c_contiguous
+    assert c.flags.f_contiguous == n.flags.f_contiguous
+
+
+def test_reshape_cache_hit_matches_numpy(cp, reshapes):
+    rng = numpy.random.default_rng(19)
+    n = rng.standard_normal((4, 6)).astype(numpy.float32)
+    c = cp.asarray(n)
+    for shape in [(24,), (2, 12), (3, 2, 4), (-1, 8), (6, 4)]:
+        for _ in range(3):  # the first call fills the cache, the next two hit it
+            r = c.reshape(*shape)
+            _same_layout(r, n.reshape(*shape))
+            assert r.base is c and r.data.ptr == c.data.ptr
+            numpy.testing.assert_array_equal(r.get(), n.reshape(*shape))
+            _same_layout(c.reshape(shape), n.reshape(shape))
+    assert all(v[0] is False for v in reshapes._reshapes.values())
+
+
+def test_reshape_cache_key_holds_layout_and_itemsize(cp, reshapes):
+    n = numpy.arange(48, dtype=numpy.float32).reshape(6, 8)
+    c = cp.asarray(n)
+    for nv, cv in [(n, c), (n[:, ::2], c[:, ::2]), (n.T, c.T), (n.view(numpy.int16), c.view(numpy.int16))]:
+        for _ in range(2):
+            try:
+                expect = nv.reshape(4, -1)
+            except ValueError:
+                continue
+            got = cv.reshape(4, -1)
+            _same_layout(got, expect)
+            numpy.testing.assert_array_equal(got.get(), expect)
+    keys = list(reshapes._reshapes)
+    assert len(keys) == len(set(keys)) >= 3
+    assert {k[2] for k in keys} == {4, 2}
+
+
+def test_reshape_cache_copies_when_no_view_exists(cp, reshapes):
+    n = numpy.arange(24, dtype=numpy.int32).reshape(4, 6)
+    c = cp.asarray(n)
+    nt, ct = n.T, c.T  # (6, 4) read in C order: no view of 24 elements exists
+    results = [ct.reshape(24) for _ in range(3)]
+    for r in results:
+        numpy.testing.assert_array_equal(r.get(), nt.reshape(24))
+        assert r.flags.c_contiguous and r.data.ptr != c.data.ptr
+    assert len({r.data.ptr for r in results}) == 3  # a new copy every call
+    (entry,) = reshapes._reshapes.values()
+    assert entry[0] is True
+    c[0, 0] = 99  # a copy, not a view: later writes to the source do not show
+    assert int(results[2][0]) == 0
+
+
+@pytest.mark.parametrize("dims, error", [((10.0, 2), TypeError), ((True, 20), None),
+                                         ((numpy.int64(10), 2), None), ((10, 2.0), TypeError)])
+def test_reshape_cache_refuses_equal_non_int_dims(cp, reshapes, dims, error):
+    n = numpy.zeros(20, numpy.float32)
+    c = cp.zeros(20, numpy.float32)
+    key_dims = tuple(int(d) for d in dims)
+    c.reshape(key_dims)  # fill the cache with the int key that `dims` compares equal to
+    c.reshape(*key_dims)
+    for args in [(dims,), dims]:
+        if error is not None:
+            with pytest.raises(error):
+                n.reshape(*args)
+            with pytest.raises(error):
+                c.reshape(*args)
+        else:
+            try:
+                expect = n.reshape(*args)
+            except TypeError:  # NumPy refuses bools as dimensions
+                with pytest.raises(TypeError):
+                    c.reshape(*args)
+                continue
+            _same_layout(c.reshape(*args), expect)
+
+
+def test_reshape_cache_skips_lists_copy_and_other_orders(cp, reshapes):
+    c = cp.zeros((4, 6), numpy.float32)
+    c.reshape([6, 4])
+    c.reshape((6, 4), order="F")
+    c.reshape((6, 4), copy=True)
+    c.reshape(None)
+    assert reshapes._reshapes == {}
+
+
+def test_reshape_cache_is_bounded(cp, reshapes, monkeypatch):
+    monkeypatch.setattr(_nd, "_RESHAPES_MAX", 8)
+    c = cp.zeros(720, numpy.float32)
+    shapes = [(d, 720 // d) for d in (2, 3, 4, 5, 6, 8, 9, 10, 12, 15, 16, 18)]
+    for s in shapes:
+        c.reshape(s)
+        assert len(reshapes._reshapes) <= 8
+    kept = [k[3] for k in reshapes._reshapes]
+    assert kept == [(s,) for s in shapes[-8:]]  # the oldest entries went first
+    for s in shapes:
+        assert c.reshape(s).shape == s
