@@ -110,3 +110,34 @@ def test_reshape_cache_is_bounded(cp, reshapes, monkeypatch):
     assert kept == [(s,) for s in shapes[-8:]]  # the oldest entries went first
     for s in shapes:
         assert c.reshape(s).shape == s
+
+
+def test_raw_kernel_signature_cache(cp, monkeypatch):
+    from cuarray._core import raw
+    monkeypatch.setattr(raw, "_sigs", {})
+    k = cp.RawKernel(r'''extern "C" __global__ void k(float* x, int n, double s, float* y) {
+        int i = threadIdx.x + blockIdx.x * blockDim.x;
+        if (i < n) y[i] = x[i] * s + i;
+    }''', "k")
+    kc = cp.RawKernel(r'''#include <cuarray/core.cuh>
+    extern "C" __global__ void kc(float* y, int n, complex<double> z) {
+        int i = threadIdx.x + blockIdx.x * blockDim.x;
+        if (i < n) y[i] = z.real() * i + z.imag();
+    }''', "kc")
+    rng = numpy.random.default_rng(190)
+    xn = rng.standard_normal(100).astype(numpy.float32)
+    x = cp.asarray(xn)
+    for s in (2.0, -0.5, 3.0):   # one signature, three calls: the cached packer each time
+        y = cp.zeros(100, numpy.float32)
+        k((4,), [32], (x, numpy.int32(100), s, y))
+        numpy.testing.assert_allclose(y.get(), xn * s + numpy.arange(100), rtol=1e-6)
+    for z in (1 + 2j, 0.5 - 1j):
+        y = cp.zeros(50, numpy.float32)
+        kc(2, 32, (y, numpy.int32(50), z))
+        numpy.testing.assert_allclose(y.get(), z.real * numpy.arange(50) + z.imag, rtol=1e-6)
+    sig = raw._sigs[(cp.ndarray, numpy.int32, float, cp.ndarray)]
+    assert sig[1] == (0, 1, 1, 0) and sig[2] == (0, 3)  # arrays at 0 and 3, the rest as given
+    assert raw._sigs[(cp.ndarray, numpy.int32, complex)][2] is None  # split into two values
+    assert len(raw._sigs) == 2
+    with pytest.raises(TypeError):   # a Python int is a long long: 2**64 does not fit
+        k((1,), (32,), (x, 2**64, 1.0, y))
