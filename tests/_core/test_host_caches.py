@@ -141,3 +141,26 @@ def test_raw_kernel_signature_cache(cp, monkeypatch):
     assert len(raw._sigs) == 2
     with pytest.raises(TypeError):   # a Python int is a long long: 2**64 does not fit
         k((1,), (32,), (x, 2**64, 1.0, y))
+
+
+@pytest.mark.parametrize("shape", [7, 0, (), (3, 4), (2, 0, 5), [3, 4], (numpy.int64(3), 4),
+                                   -1, (3, -1), 2.0, (2.0, 3), "3"])
+@pytest.mark.parametrize("dtype", [None, float, "f4", numpy.int16, numpy.dtype("c8")])
+def test_zeros_and_empty_plain_calls_match_numpy(cp, shape, dtype):
+    try:
+        expect = numpy.zeros(shape, dtype)
+    except Exception as e:
+        for f in (cp.zeros, cp.empty):
+            with pytest.raises(type(e)):
+                f(shape, dtype)
+        return
+    z = cp.zeros(shape, dtype)
+    assert z.shape == expect.shape and z.dtype == expect.dtype
+    if expect.size:  # (NumPy 2.4 gives size-0 arrays zero strides; cuarray does not)
+        assert z.strides == expect.strides
+    numpy.testing.assert_array_equal(z.get(), expect)
+    e = cp.empty(shape, dtype)
+    assert e.shape == expect.shape and e.dtype == expect.dtype and e.flags.c_contiguous
+    f = cp.zeros(shape, dtype, order="F")
+    if expect.size:
+        assert f.strides == numpy.zeros(shape, dtype, order="F").strides

@@ -28,8 +28,25 @@ def _order(order):
     return order or "C"
 
 
+_INT = frozenset((int,))
+
+
+def _plain_shape(shape):
+    """`shape` as a tuple when it is a non-negative int or a tuple of them (the common call:
+    none of normalize_shape's conversions needed), else None."""
+    if type(shape) is int:
+        return (shape,) if shape >= 0 else None
+    if type(shape) is tuple and _INT.issuperset(map(type, shape)) and min(shape, default=0) >= 0:
+        return shape
+    return None
+
+
 def empty(shape, dtype=float, order="C", *, device=None):
     """cuarray version of `numpy.empty`."""
+    if order == "C" and device is None:
+        dims = _plain_shape(shape)
+        if dims is not None:
+            return ndarray._alloc(dims, _dt.check_storage_dtype(dtype))
     if device is not None:
         with _device_scope(device):
             return empty(shape, dtype, order)
@@ -39,6 +56,10 @@ def empty(shape, dtype=float, order="C", *, device=None):
 
 def zeros(shape, dtype=float, order="C", *, device=None):
     """cuarray version of `numpy.zeros`."""
+    if order == "C" and device is None:
+        dims = _plain_shape(shape)
+        if dims is not None:
+            return _copy.zeros(dims, _dt.check_storage_dtype(dtype))
     if device is not None:
         with _device_scope(device):
             return zeros(shape, dtype, order)
