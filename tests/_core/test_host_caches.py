@@ -164,3 +164,24 @@ def test_zeros_and_empty_plain_calls_match_numpy(cp, shape, dtype):
     f = cp.zeros(shape, dtype, order="F")
     if expect.size:
         assert f.strides == numpy.zeros(shape, dtype, order="F").strides
+
+
+def test_alloc_layout_cache(cp, monkeypatch):
+    monkeypatch.setattr(_nd, "_layouts", {})
+    monkeypatch.setattr(_nd, "_LAYOUTS_MAX", 4)
+    shapes = [(2, 3), (3, 1, 4), (0, 5), (1, 7), (4, 1), (2, 2, 2)]
+    for shape in shapes * 2:
+        for dtype in ("f4", "c16", "i1"):
+            for order in ("C", "F"):
+                n = numpy.empty(shape, dtype, order=order)
+                for _ in range(2):
+                    c = cp.empty(shape, dtype, order=order)
+                    assert c.shape == n.shape
+                    if n.size:   # (NumPy gives size-0 arrays zero strides)
+                        assert c.strides == n.strides
+                    assert c.flags.c_contiguous == n.flags.c_contiguous
+                    assert c.flags.f_contiguous == n.flags.f_contiguous
+                assert len(_nd._layouts) <= 4
+    # anything but "F" is read as C, as before the cache
+    assert _nd._contiguous_layout((2, 3), 4, "K") == ((12, 4), True, False)
+    assert _nd._contiguous_layout((2, 3), 4, "F") == ((4, 8), False, True)

@@ -77,14 +77,15 @@ class ndarray:
         if nd <= 1:
             a._strides = (it,) if nd else ()
             a._c_contig = a._f_contig = True
-        elif order == "F":
-            a._strides = _sh.contiguous_strides(shape, it, "F")
-            a._c_contig = n == 0 or _sh.is_c_contiguous(shape, a._strides, it)
-            a._f_contig = True
         else:
-            a._strides = _sh.contiguous_strides(shape, it, "C")
-            a._c_contig = True
-            a._f_contig = n == 0 or _sh.is_f_contiguous(shape, a._strides, it)
+            key = (shape, it, order)
+            lay = _layouts.get(key)
+            if lay is None:
+                lay = _contiguous_layout(shape, it, order)
+                if len(_layouts) >= _LAYOUTS_MAX:
+                    _layouts.pop(next(iter(_layouts), None), None)
+                _layouts[key] = lay
+            a._strides, a._c_contig, a._f_contig = lay
         return a
 
     def _view(self, shape, strides, offset=0, dtype=None, contig=None):
@@ -418,6 +419,21 @@ class ndarray:
         shape = self._shape[:-1] + (last // new,)
         strides = self._strides[:-1] + (new,)
         return self._view(shape, strides, 0, dtype)
+
+
+# (shape, itemsize, order) of a new N-d array (N > 1) -> its (strides, C flag, F flag):
+# pure functions of the key; the oldest entry is dropped past _LAYOUTS_MAX.
+_layouts = {}
+_LAYOUTS_MAX = 1024
+
+
+def _contiguous_layout(shape, it, order):
+    order = "F" if order == "F" else "C"   # as _alloc reads it: anything but F is C
+    strides = _sh.contiguous_strides(shape, it, order)
+    empty = 0 in shape
+    if order == "F":
+        return strides, empty or _sh.is_c_contiguous(shape, strides, it), True
+    return strides, True, empty or _sh.is_f_contiguous(shape, strides, it)
 
 
 # C-order reshapes without copy=: (shape, strides, itemsize, reshape's positional arguments)
