@@ -185,3 +185,32 @@ def test_alloc_layout_cache(cp, monkeypatch):
     # anything but "F" is read as C, as before the cache
     assert _nd._contiguous_layout((2, 3), 4, "K") == ((12, 4), True, False)
     assert _nd._contiguous_layout((2, 3), 4, "F") == ((4, 8), False, True)
+
+
+def test_permute_and_moveaxis_caches(cp, monkeypatch):
+    from cuarray._routines import manipulation
+    monkeypatch.setattr(_nd, "_permutes", {})
+    monkeypatch.setattr(_nd, "_PERMUTES_MAX", 3)
+    monkeypatch.setattr(manipulation, "_moves", {})
+    n = numpy.arange(4 * 8 * 16, dtype=numpy.float32).reshape(4, 8, 16)
+    c = cp.asarray(n)
+    views = [(n, c), (n[:, ::2], c[:, ::2]), (n[:1], c[:1]), (n.T, c.T)]
+    for _ in range(2):
+        for nv, cv in views:
+            for src, dst in [(0, -1), (-1, 0), (1, 2), (2, 2)]:
+                e, g = numpy.moveaxis(nv, src, dst), cp.moveaxis(cv, src, dst)
+                _same_layout(g, e)
+                assert g.base is c
+                numpy.testing.assert_array_equal(g.get(), e)
+            _same_layout(cv.transpose(1, 2, 0), nv.transpose(1, 2, 0))
+            assert len(_nd._permutes) <= 3
+    assert manipulation._moves[(3, 0, -1)] == (1, 2, 0)
+    for bad in [(3, 0), (0, -4), (True, 0)]:
+        try:
+            numpy.moveaxis(n, *bad)
+        except Exception as e:
+            with pytest.raises(type(e)):
+                cp.moveaxis(c, *bad)
+        else:
+            _same_layout(cp.moveaxis(c, *bad), numpy.moveaxis(n, *bad))
+    assert (3, 3, 0) not in manipulation._moves

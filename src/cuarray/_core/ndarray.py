@@ -109,7 +109,15 @@ class ndarray:
     def _permute(self, axes):
         """A view with this array's axes in the order `axes` (a permutation already checked)."""
         shape, strides = self._shape, self._strides
-        return self._view(tuple([shape[a] for a in axes]), tuple([strides[a] for a in axes]))
+        key = (shape, strides, self.dtype.itemsize, tuple(axes))
+        lay = _permutes.get(key)
+        if lay is None:
+            v = self._view(tuple([shape[a] for a in axes]), tuple([strides[a] for a in axes]))
+            if len(_permutes) >= _PERMUTES_MAX:
+                _permutes.pop(next(iter(_permutes), None), None)
+            _permutes[key] = (v._shape, v._strides, (v._c_contig, v._f_contig))
+            return v
+        return self._view(lay[0], lay[1], contig=lay[2])
 
     # ---- attributes -----------------------------------------------------------------------
     @property
@@ -434,6 +442,12 @@ def _contiguous_layout(shape, it, order):
     if order == "F":
         return strides, empty or _sh.is_c_contiguous(shape, strides, it), True
     return strides, True, empty or _sh.is_f_contiguous(shape, strides, it)
+
+
+# (shape, strides, itemsize, axes) of a transpose -> the view's (shape, strides, (C, F)):
+# its contiguity flags are the costly part; bounded as _layouts.
+_permutes = {}
+_PERMUTES_MAX = 1024
 
 
 # C-order reshapes without copy=: (shape, strides, itemsize, reshape's positional arguments)
