@@ -214,3 +214,22 @@ def test_permute_and_moveaxis_caches(cp, monkeypatch):
         else:
             _same_layout(cp.moveaxis(c, *bad), numpy.moveaxis(n, *bad))
     assert (3, 3, 0) not in manipulation._moves
+
+
+def test_host_address_matches_array_interface():
+    from cuarray._runtime.pinned import _host_address
+    base = numpy.zeros(64, numpy.float64)
+    ro = numpy.zeros(8, numpy.int32)
+    ro.flags.writeable = False
+    arrays = [base, base[8:], base.reshape(8, 8).T, numpy.zeros((), numpy.int8), ro,
+              numpy.zeros(4, [("x", "f4"), ("y", "i2")]), numpy.zeros(3, "M8[ns]"),
+              numpy.frombuffer(bytearray(16), numpy.uint8)]
+    for a in arrays:
+        assert _host_address(a, a.nbytes, False) == a.__array_interface__["data"][0]
+    assert _host_address(12345, 8, True) == 12345
+    with pytest.raises(ValueError, match="read-only"):
+        _host_address(ro, 4, True)
+    with pytest.raises(ValueError, match="contiguous"):
+        _host_address(base[::2], 8, False)
+    with pytest.raises(ValueError, match="holds"):
+        _host_address(base[60:], 64, False)
