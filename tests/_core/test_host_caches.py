@@ -233,3 +233,32 @@ def test_host_address_matches_array_interface():
         _host_address(base[::2], 8, False)
     with pytest.raises(ValueError, match="holds"):
         _host_address(base[60:], 64, False)
+
+
+def test_int_and_slice_index_fast_paths_match_numpy(cp):
+    rng = numpy.random.default_rng(1904)
+    n1 = rng.standard_normal(12).astype(numpy.float32)
+    n3 = rng.standard_normal((3, 4, 5)).astype(numpy.float32)
+    c1, c3 = cp.asarray(n1), cp.asarray(n3)
+    layouts = [(n1, c1), (n1[::-2], c1[::-2]), (n1[3:4], c1[3:4]), (n1[:0], c1[:0]),
+               (n3, c3), (n3.T, c3.T), (n3[:, ::2], c3[:, ::2]), (n3[:, :1, :1], c3[:, :1, :1]),
+               (n3[:, :0], c3[:, :0]), (n3[:1, :, 2:3], c3[:1, :, 2:3])]
+    for nv, cv in layouts:
+        size = nv.shape[0]
+        for key in [0, 1, -1, size - 1, -size, size, -size - 1, slice(None), slice(2, 9),
+                    slice(None, None, -1), slice(5, 1, -2), slice(3, 3), slice(-4, None, 3),
+                    slice(1, 2), slice(100, 200), slice(None, None, 7)]:
+            try:
+                e = nv[key]
+            except IndexError:
+                with pytest.raises(IndexError):
+                    cv[key]
+                continue
+            g = cv[key]
+            _same_layout(g, e)
+            assert g.base is (cv if cv.base is None else cv.base)
+            if e.size:
+                byte_offset = e.__array_interface__["data"][0] - nv.__array_interface__["data"][0] \
+                    if isinstance(e, numpy.ndarray) else (key % size) * nv.strides[0]
+                assert g.data.ptr - cv.data.ptr == byte_offset
+                numpy.testing.assert_array_equal(g.get(), e)
