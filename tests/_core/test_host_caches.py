@@ -262,3 +262,20 @@ def test_int_and_slice_index_fast_paths_match_numpy(cp):
                     if isinstance(e, numpy.ndarray) else (key % size) * nv.strides[0]
                 assert g.data.ptr - cv.data.ptr == byte_offset
                 numpy.testing.assert_array_equal(g.get(), e)
+
+
+def test_get_fast_path_matches_numpy(cp):
+    from cuarray._runtime import syncdetect
+    rng = numpy.random.default_rng(1905)
+    for n in [rng.standard_normal(7).astype(numpy.float32), numpy.arange(12, dtype=numpy.int64).reshape(3, 4),
+              numpy.array(2.5), numpy.zeros(3, [("x", "f4"), ("y", "i2")])]:
+        c = cp.asarray(n)
+        h = c.get()
+        assert h.shape == n.shape and h.dtype == n.dtype and h.flags.c_contiguous
+        numpy.testing.assert_array_equal(h, n)
+    assert float(cp.asarray(numpy.array([3.5], numpy.float32))) == 3.5
+    assert int(cp.asarray(numpy.int16(-7))) == -7
+    assert cp.asarray(numpy.array([1 + 2j])).item() == 1 + 2j
+    with syncdetect.allow_synchronize(False):   # the fast path still declares its wait
+        with pytest.raises(syncdetect.DeviceSynchronized):
+            float(cp.ones(1, numpy.float32))
