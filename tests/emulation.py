@@ -54,7 +54,7 @@ _CACHES = [("cuarray._core._copy", "_copy_ops"), ("cuarray._core._copy", "_fill_
            ("cuarray._core._reductions", "_built"), ("cuarray._core._reductions", "_warm"),
            ("cuarray._routines.creation", "_arange_ops"), ("cuarray._core._routines_indexing", "_op"),
            ("cuarray._core._kernel_helpers", "_kernels"), ("cuarray._core._transpose", "_kernels"),
-           ("cuarray._core._gemm_kernel", "_kernels")]
+           ("cuarray._core._gemm_kernel", "_kernels"), ("cuarray._runtime.pinned", "_spare_events")]
 
 
 def _swap_everywhere(monkeypatch, replacements):

@@ -279,3 +279,32 @@ def test_get_fast_path_matches_numpy(cp):
     with syncdetect.allow_synchronize(False):   # the fast path still declares its wait
         with pytest.raises(syncdetect.DeviceSynchronized):
             float(cp.ones(1, numpy.float32))
+
+
+def test_staging_events_are_reused_and_bounded(cp, monkeypatch):
+    from cuarray._runtime import pinned
+    from cuarray._runtime.stream import Event
+    made = []
+
+    class CountedEvent(Event):
+        __slots__ = ()
+
+        def __init__(self, *args, **kwargs):
+            super().__init__(*args, **kwargs)
+            made.append(self)
+
+    monkeypatch.setattr(pinned, "Event", CountedEvent)
+    monkeypatch.setattr(pinned, "_spare_events", {})
+    monkeypatch.setattr(pinned, "_SPARE_MAX", 2)
+    rng = numpy.random.default_rng(1906)
+    hosts = [rng.standard_normal(100 + 10 * i).astype(numpy.float32) for i in range(10)]
+    devs = []
+    for h in hosts:
+        devs.append(cp.asarray(h))
+        cp.cuda.Stream.null.synchronize()
+    for h, d in zip(hosts, devs):
+        numpy.testing.assert_array_equal(d.get(), h)
+    assert 1 <= len(made) < len(hosts)   # later uploads recorded a finished copy's event
+    assert all(len(v) <= 2 for v in pinned._spare_events.values())
+    for (drv, dev), events in pinned._spare_events.items():
+        assert all(e.device_id == dev for e in events)
