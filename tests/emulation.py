@@ -110,6 +110,7 @@ def _isolate(monkeypatch):
         return run
 
     for cls, method in ((elementwise.Op, "launch"), (elementwise.Op, "flat_entry"),
+                        (elementwise.Op, "launch_flat"),
                         (reduction.ReduceOp, "launch"), (scan.ScanOp, "launch")):
         monkeypatch.setattr(cls, method, own_kernels(getattr(cls, method)))
     _swap_everywhere(monkeypatch, [

@@ -308,3 +308,23 @@ def test_staging_events_are_reused_and_bounded(cp, monkeypatch):
     assert all(len(v) <= 2 for v in pinned._spare_events.values())
     for (drv, dev), events in pinned._spare_events.items():
         assert all(e.device_id == dev for e in events)
+
+
+def test_elementwise_kernel_warm_path_keys_storage_dtypes(cp):
+    # `float32 x` reads float64 and float32 arrays alike (cast on load): one Op, two kernels
+    k = cp.ElementwiseKernel("float32 x, T y", "T z", "z = x * 2 + y", "host_cache_ek")
+    rng = numpy.random.default_rng(1907)
+    for dt in (numpy.float64, numpy.float32, numpy.float64):
+        xn = rng.standard_normal(33).astype(dt)
+        yn = rng.standard_normal(34).astype(numpy.float32)
+        x, y = cp.asarray(xn), cp.asarray(yn)
+        for _ in range(2):   # the second call takes the warm path
+            expect = xn.astype(numpy.float32) * 2 + yn[:33]
+            numpy.testing.assert_allclose(k(x, y[:33]).get(), expect, rtol=1e-6)
+            numpy.testing.assert_allclose(k(x, y[1:]).get(), xn.astype(numpy.float32) * 2 + yn[1:],
+                                          rtol=1e-6)   # an unaligned operand: the other kernel
+    (op,) = {op for op, _ in k._warm.values()}
+    flat = sorted(key[1:] for key in op._kernels if key[0] == "flat")
+    assert [a for a, _ in flat] == [False, False, True, True]
+    assert {d for _, d in flat} == {(numpy.dtype("f8"), numpy.dtype("f4")),
+                                    (numpy.dtype("f4"), numpy.dtype("f4"))}
