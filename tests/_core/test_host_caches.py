@@ -328,3 +328,12 @@ def test_elementwise_kernel_warm_path_keys_storage_dtypes(cp):
     assert [a for a, _ in flat] == [False, False, True, True]
     assert {d for _, d in flat} == {(numpy.dtype("f8"), numpy.dtype("f4")),
                                     (numpy.dtype("f4"), numpy.dtype("f4"))}
+
+
+@pytest.mark.parametrize("args", [(10,), (2, 20, 3), (-5, 5), (5, 0, -1), (0, 2**40, 2**38),
+                                  (True, 5), (0.5, 3), (0, 7.0, 2),
+                                  (3, 3)])
+def test_arange_int_arguments_match_numpy(cp, args):
+    e, g = numpy.arange(*args), cp.arange(*args)
+    assert g.dtype == e.dtype and g.shape == e.shape
+    numpy.testing.assert_array_equal(g.get(), e)

