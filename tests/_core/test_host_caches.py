@@ -337,3 +337,24 @@ def test_arange_int_arguments_match_numpy(cp, args):
     e, g = numpy.arange(*args), cp.arange(*args)
     assert g.dtype == e.dtype and g.shape == e.shape
     numpy.testing.assert_array_equal(g.get(), e)
+
+
+@pytest.mark.parametrize("dtype", ["?", "b", "B", "h", "H", "e", "i", "I", "f", "q", "d", "F", "D"])
+def test_fill_by_memset_matches_numpy(cp, dtype):
+    # 1-, 2- and 4-byte elements of a contiguous span are set by the driver's memset of
+    # their bit pattern; others (and strided views) by the fill kernel
+    for value in [1, 0, -1, 2.5, True, 255, 1e10, -0.0, float("nan")]:
+        n = numpy.empty((3, 5), dtype)
+        try:
+            with numpy.errstate(all="ignore"):
+                n.fill(value)
+        except (OverflowError, ValueError, TypeError) as e:
+            with pytest.raises(type(e)):
+                cp.empty((3, 5), dtype).fill(value)
+            continue
+        for c in (cp.empty((3, 5), dtype), cp.empty((5, 3), dtype).T, cp.empty((3, 6), dtype)[:, 1:],
+                  cp.empty(16, dtype)[1:].reshape(3, 5)):
+            c.fill(value)
+            numpy.testing.assert_array_equal(c.get(), n)
+    numpy.testing.assert_array_equal(cp.ones(7, dtype).get(), numpy.ones(7, dtype))
+    numpy.testing.assert_array_equal(cp.full((2, 3), 3, dtype).get(), numpy.full((2, 3), 3, dtype))
