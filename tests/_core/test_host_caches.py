@@ -358,3 +358,13 @@ def test_fill_by_memset_matches_numpy(cp, dtype):
             numpy.testing.assert_array_equal(c.get(), n)
     numpy.testing.assert_array_equal(cp.ones(7, dtype).get(), numpy.ones(7, dtype))
     numpy.testing.assert_array_equal(cp.full((2, 3), 3, dtype).get(), numpy.full((2, 3), 3, dtype))
+
+
+def test_like_routines_keep_numpys_order(cp):
+    n = numpy.zeros((4, 6), numpy.float32)
+    c = cp.zeros((4, 6), numpy.float32)
+    for nv, cv in [(n, c), (n.T, c.T), (n[:, ::2], c[:, ::2]), (n[:1].T, c[:1].T)]:
+        for f in ("empty_like", "zeros_like", "ones_like"):
+            for order in ("K", "A", "C", "F", None):
+                e, g = getattr(numpy, f)(nv, order=order), getattr(cp, f)(cv, order=order)
+                assert g.shape == e.shape and g.strides == e.strides, (f, order)

@@ -103,8 +103,8 @@ def _like(a, dtype, order, shape):
     elif isinstance(shape, (int, numpy.integer)):
         shape = (int(shape),)
     if order in ("K", "A", None):
-        order = "F" if isinstance(a, ndarray) and a.flags.f_contiguous and not a.flags.c_contiguous \
-            and len(shape) == a.ndim else "C"
+        order = "F" if isinstance(a, ndarray) and a._f_contig and not a._c_contig \
+            and len(shape) == len(a._shape) else "C"
     return shape, dtype, order
 
 
