@@ -368,3 +368,24 @@ def test_like_routines_keep_numpys_order(cp):
             for order in ("K", "A", "C", "F", None):
                 e, g = getattr(numpy, f)(nv, order=order), getattr(cp, f)(cv, order=order)
                 assert g.shape == e.shape and g.strides == e.strides, (f, order)
+
+
+def test_expand_dims_cache(cp, monkeypatch):
+    from cuarray._routines import manipulation
+    monkeypatch.setattr(manipulation, "_expands", {})
+    n = numpy.arange(24, dtype=numpy.float32).reshape(2, 3, 4)
+    c = cp.asarray(n)
+    for nv, cv in [(n, c), (n.T, c.T), (n[:, ::2], c[:, ::2])]:
+        for axis in [0, 1, 3, -1, -4, 4, -5, (0, 2), [1, -1], (0, 0)]:
+            for _ in range(2):
+                try:
+                    e = numpy.expand_dims(nv, axis)
+                except Exception as err:
+                    with pytest.raises(type(err)):
+                        cp.expand_dims(cv, axis)
+                    continue
+                g = cp.expand_dims(cv, axis)
+                _same_layout(g, e)
+                numpy.testing.assert_array_equal(g.get(), e)
+    assert all(type(k[1]) is int for k in manipulation._expands)
+    assert ((2, 3, 4), -1) in manipulation._expands and ((2, 3, 4), 4) not in manipulation._expands

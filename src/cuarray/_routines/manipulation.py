@@ -142,12 +142,23 @@ def atleast_3d(*arys):
 def expand_dims(a, axis):
     """cuarray version of `numpy.expand_dims` (a view)."""
     a = _device(a, "expand_dims")
+    if type(axis) is int:   # the common call: its shape is one lookup once checked
+        shape = _expands.get((a._shape, axis))
+        if shape is not None:
+            return a.reshape(shape)
+    key = (a._shape, axis)
     if type(axis) not in (tuple, list):
         axis = (axis,)
     out_ndim = len(axis) + a.ndim
     axis = _axis_tuple(axis, out_ndim)
     it = iter(a._shape)
-    return a.reshape(tuple([1 if d in axis else next(it) for d in range(out_ndim)]))
+    shape = tuple([1 if d in axis else next(it) for d in range(out_ndim)])
+    if type(key[1]) is int and len(_expands) < 1024:
+        _expands[key] = shape
+    return a.reshape(shape)
+
+
+_expands = {}  # (shape, int axis) of expand_dims -> the result's shape
 
 
 def squeeze(a, axis=None):
