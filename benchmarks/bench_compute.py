@@ -113,6 +113,8 @@ compute.row("per call: sin(a) (1000 float32)", unit="µs", target=Target.ratio("
     _per_call(lambda xp, a, b: (lambda: xp.sin(a))))
 compute.row("per call: a * 2.0 (1000 float32)", unit="µs", target=Target.ratio("<=", 1.0))(
     _per_call(lambda xp, a, b: (lambda: a * 2.0)))
+compute.row("per call: add(b, a, out=b) (1000 float32)", unit="µs", target=Target.ratio("<=", 1.0))(
+    _per_call(lambda xp, a, b: (lambda: xp.add(b, a, out=b))))
 
 _COLD = textwrap.dedent("""
     import time

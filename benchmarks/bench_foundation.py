@@ -24,6 +24,24 @@ def basic_slice(xp, ctx):
     return host_time(lambda: a[10:20], ctx.sync(xp), n=ctx.calls)
 
 
+@foundation.row("a[5]", unit="µs", target=Target.ratio("<=", 0.8))
+def int_index(xp, ctx):
+    a = xp.zeros(1000, dtype=numpy.float32)
+    return host_time(lambda: a[5], ctx.sync(xp), n=ctx.calls)
+
+
+@foundation.row("float(a.sum()) (1000 float32)", unit="µs", target=Target.ratio("<=", 0.8))
+def scalar_result(xp, ctx):
+    a = xp.ones(1000, dtype=numpy.float32)
+    return host_time(lambda: float(a.sum()), ctx.sync(xp), n=ctx.calls)
+
+
+@foundation.row("asarray(numpy 1000 float32)", unit="µs", target=Target.ratio("<=", 0.8))
+def small_upload(xp, ctx):
+    h = numpy.ones(1000, dtype=numpy.float32)
+    return host_time(lambda: xp.asarray(h), ctx.sync(xp), n=ctx.calls)
+
+
 @foundation.row("a.reshape(10, 100)", unit="µs")
 def reshape_view(xp, ctx):
     a = xp.zeros(1000, dtype=numpy.float32)

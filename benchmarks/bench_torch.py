@@ -136,6 +136,8 @@ _attach("compute", "per call: a + b (1000 float32)")(_per_call(lambda t, a, b: l
 _attach("compute", "per call: a.sum() (1000 float32)")(_per_call(lambda t, a, b: a.sum))
 _attach("compute", "per call: sin(a) (1000 float32)")(_per_call(lambda t, a, b: lambda: t.sin(a)))
 _attach("compute", "per call: a * 2.0 (1000 float32)")(_per_call(lambda t, a, b: lambda: a * 2.0))
+_attach("compute", "per call: add(b, a, out=b) (1000 float32)")(
+    _per_call(lambda t, a, b: lambda: t.add(b, a, out=b)))
 
 # -- foundation ----------------------------------------------------------------------------
 
@@ -149,6 +151,24 @@ def zeros_small(torch, ctx):
 def basic_slice(torch, ctx):
     a = torch.zeros(1000, device="cuda")
     return host_time(lambda: a[10:20], ctx.sync(torch), n=ctx.calls)
+
+
+@_attach("foundation", "a[5]")
+def int_index(torch, ctx):
+    a = torch.zeros(1000, device="cuda")
+    return host_time(lambda: a[5], ctx.sync(torch), n=ctx.calls)
+
+
+@_attach("foundation", "float(a.sum()) (1000 float32)")
+def scalar_result(torch, ctx):
+    a = torch.ones(1000, device="cuda")
+    return host_time(lambda: float(a.sum()), ctx.sync(torch), n=ctx.calls)
+
+
+@_attach("foundation", "asarray(numpy 1000 float32)")
+def small_upload(torch, ctx):
+    h = numpy.ones(1000, dtype=numpy.float32)
+    return host_time(lambda: torch.as_tensor(h, device="cuda"), ctx.sync(torch), n=ctx.calls)
 
 
 @_attach("foundation", "a.reshape(10, 100)")

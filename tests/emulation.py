@@ -55,7 +55,7 @@ _CACHES = [("cuarray._core._copy", "_copy_ops"), ("cuarray._core._copy", "_fill_
            ("cuarray._core._reductions", "_built"), ("cuarray._core._reductions", "_warm"),
            ("cuarray._routines.creation", "_arange_ops"), ("cuarray._core._routines_indexing", "_op"),
            ("cuarray._core._kernel_helpers", "_kernels"), ("cuarray._core._transpose", "_kernels"),
-           ("cuarray._core._gemm_kernel", "_kernels")]
+           ("cuarray._core._gemm_kernel", "_kernels"), ("cuarray._runtime.pinned", "_spare_events")]
 
 
 def _swap_everywhere(monkeypatch, replacements):
@@ -111,6 +111,7 @@ def _isolate(monkeypatch):
         return run
 
     for cls, method in ((elementwise.Op, "launch"), (elementwise.Op, "flat_entry"),
+                        (elementwise.Op, "launch_flat"),
                         (reduction.ReduceOp, "launch"), (scan.ScanOp, "launch")):
         monkeypatch.setattr(cls, method, own_kernels(getattr(cls, method)))
     _swap_everywhere(monkeypatch, [

@@ -72,9 +72,11 @@ def rows(cp, np):
     ek = cp.ElementwiseKernel("T x, T y", "T z", "z = x + y", "host_overhead_add")
     fused = cp.fuse(lambda x, y: (x - y) * (x - y))
     fused_sum = cp.fuse(lambda x, y: cp.sum((x - y) ** 2))
+    h = np.ones(1000, np.float32)
     return {
         "a + b": lambda: a + b,
         "a * 2.0": lambda: a * 2.0,
+        "add(b, a, out=b)": lambda: cp.add(b, a, out=b),
         "sin(a)": lambda: cp.sin(a),
         "a.sum()": lambda: a.sum(),
         "a.max()": lambda: a.max(),
@@ -87,13 +89,18 @@ def rows(cp, np):
         "fused sum((x - y)**2)": lambda: fused_sum(a, b),
         "a.reshape(10, 100)": lambda: a.reshape(10, 100),
         "moveaxis + reshape": lambda: cp.moveaxis(t, 0, -1).reshape(8, 64),
+        "moveaxis": lambda: cp.moveaxis(t, 0, -1),
         "m.T": lambda: m.T,
+        "a[10:20]": lambda: a[10:20],
+        "a[5]": lambda: a[5],
         "m[1:5, None]": lambda: m[1:5, None],
         "m[3]": lambda: m[3],
         "a[idx]": lambda: a[idx],
         "a.copy()": lambda: a.copy(),
         "a.astype(float64)": lambda: a.astype(np.float64),
         "concatenate 2": lambda: cp.concatenate([a, b]),
+        "asarray(numpy 1000)": lambda: cp.asarray(h),
+        "float(a.sum())": lambda: float(a.sum()),
     }
 
 

@@ -20,6 +20,8 @@ from cuarray._core import shapes as _sh
 from cuarray._core.host_policy import comparison_operand as _cmp
 from cuarray._core.ndarray import _defer, ndarray
 
+_BOTH = (True, True)      # (C, F) contiguity of a view, for the 1-d indexing fast path
+_NEITHER = (False, False)
 _COMPARISONS = frozenset(("less", "less_equal", "greater", "greater_equal", "equal", "not_equal"))
 
 
@@ -64,6 +66,33 @@ class _Methods:
 
     # ---- indexing -------------------------------------------------------------------------
     def __getitem__(self, key):
+        # a[i] and a[i:j:k] of a 1-d array (the common calls): planned here, flags known
+        tk = type(key)
+        if (tk is int or tk is slice) and len(self._shape) == 1:
+            n = self._shape[0]
+            st = self._strides[0]
+            if tk is int:
+                if -n <= key < n:
+                    return self._view((), (), (key + n if key < 0 else key) * st, contig=_BOTH)
+            else:
+                start, stop, step = key.indices(n)
+                m = len(range(start, stop, step))
+                if m:
+                    s = st * step
+                    return self._view((m,), (s,), start * st,
+                                      contig=_BOTH if m == 1 or s == self.dtype.itemsize else _NEITHER)
+                return self._view((0,), (st,), 0, contig=_BOTH)
+        elif tk is int and self._shape:
+            # a[i] of an N-d array: the first axis dropped; a C-contiguous array's rows are
+            # C-contiguous, and F-contiguous too when at most one axis is longer than 1
+            n = self._shape[0]
+            if -n <= key < n:
+                rest = self._shape[1:]
+                off = (key + n if key < 0 else key) * self._strides[0]
+                if self._c_contig:
+                    return self._view(rest, self._strides[1:], off,
+                                      contig=(True, 0 in rest or _sh.one_long_axis(rest)))
+                return self._view(rest, self._strides[1:], off)
         plan = _sh.plan_basic_index(self._shape, self._strides, key)
         if plan is not None:
             return self._view(plan[0], plan[1], plan[2])

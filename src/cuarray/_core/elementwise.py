@@ -154,6 +154,34 @@ class Op:
             entry = self._kernels[key] = self._build(key, args, None, vec, False)
         return entry[0], entry[1], vec
 
+    def launch_flat(self, arrays, n, dtypes):
+        """`launch` for arrays only (one per param, inputs then outputs), all C-contiguous of
+        one shape and `n` > 0 elements, `dtypes` a hashable key of their storage dtypes: the
+        kernel for those and the pointers' alignment is one lookup (ElementwiseKernel's warm
+        path). Other devices and 64-bit sizes go through `launch`."""
+        if n > _INT32_MAX - 4096:
+            return self.launch(arrays)
+        dev = ensure_context()
+        vals = []
+        aligned = True
+        for a in arrays:
+            if a._device_id != dev:
+                return self.launch(arrays)
+            p = a._ptr
+            vals.append(p)
+            if p & 15:
+                aligned = False
+        key = ("flat", aligned, dtypes)
+        e = self._kernels.get(key)
+        if e is None:
+            e = self._kernels[key] = self.flat_entry(arrays, aligned)
+        fn, packer, vec = e
+        vals.append(n)
+        block = self.block
+        grid = ((n + vec - 1) // vec + block - 1) // block
+        cap = _grid_cap()
+        fn.launch1d(grid if grid < cap else cap, block, packer.pack(vals), _stream.current_stream_ptr())
+
     def _launch_contig(self, args, arrays, n):
         vec = 16
         for a in arrays:

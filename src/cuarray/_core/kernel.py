@@ -157,12 +157,14 @@ class ElementwiseKernel:
                     break
                 key.append(a.dtype)
             else:
-                entry = warm.get(tuple(key))
+                key = tuple(key)
+                entry = warm.get(key)
                 if entry is not None:
                     op, out_dts = entry
                     outs = [ndarray._alloc(shape, dt, "C") for dt in out_dts]
-                    if args[0].size:
-                        op.launch(list(args) + outs)
+                    n = args[0].size
+                    if n:   # the input dtypes fix the outputs': they key the kernel
+                        op.launch_flat(list(args) + outs, n, key)
                     return self._result(outs)
         return self._call(args, size, _block_size(block_size, self.name))
 

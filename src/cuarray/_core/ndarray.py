@@ -77,14 +77,15 @@ class ndarray:
         if nd <= 1:
             a._strides = (it,) if nd else ()
             a._c_contig = a._f_contig = True
-        elif order == "F":
-            a._strides = _sh.contiguous_strides(shape, it, "F")
-            a._c_contig = n == 0 or _sh.is_c_contiguous(shape, a._strides, it)
-            a._f_contig = True
         else:
-            a._strides = _sh.contiguous_strides(shape, it, "C")
-            a._c_contig = True
-            a._f_contig = n == 0 or _sh.is_f_contiguous(shape, a._strides, it)
+            key = (shape, it, order)
+            lay = _layouts.get(key)
+            if lay is None:
+                lay = _contiguous_layout(shape, it, order)
+                if len(_layouts) >= _LAYOUTS_MAX:
+                    _layouts.pop(next(iter(_layouts), None), None)
+                _layouts[key] = lay
+            a._strides, a._c_contig, a._f_contig = lay
         return a
 
     def _view(self, shape, strides, offset=0, dtype=None, contig=None):
@@ -108,7 +109,15 @@ class ndarray:
     def _permute(self, axes):
         """A view with this array's axes in the order `axes` (a permutation already checked)."""
         shape, strides = self._shape, self._strides
-        return self._view(tuple([shape[a] for a in axes]), tuple([strides[a] for a in axes]))
+        key = (shape, strides, self.dtype.itemsize, tuple(axes))
+        lay = _permutes.get(key)
+        if lay is None:
+            v = self._view(tuple([shape[a] for a in axes]), tuple([strides[a] for a in axes]))
+            if len(_permutes) >= _PERMUTES_MAX:
+                _permutes.pop(next(iter(_permutes), None), None)
+            _permutes[key] = (v._shape, v._strides, (v._c_contig, v._f_contig))
+            return v
+        return self._view(lay[0], lay[1], contig=lay[2])
 
     # ---- attributes -----------------------------------------------------------------------
     @property
@@ -252,6 +261,15 @@ class ndarray:
     # ---- shape manipulation ---------------------------------------------------------------
     def reshape(self, *shape, order="C", copy=None):
         """A view with the new shape when strides allow, else a copy (NumPy's rules)."""
+        if order == "C" and copy is None:
+            # A layout and shape seen before: one lookup and a handful of attribute sets.
+            key = (self._shape, self._strides, self.dtype.itemsize, shape)
+            try:
+                hit = _reshapes.get(key)
+            except TypeError:  # unhashable dims (a list): the general path reads them
+                hit = None
+            if hit is not None and _int_dims(shape):
+                return self._cached_reshape(hit)
         dims = shape[0] if len(shape) == 1 else shape
         if type(dims) is int:
             dims = (dims,)
@@ -262,8 +280,26 @@ class ndarray:
                 type(dims) is tuple:
             new = _sh.c_reshape(self.size, dims, self.dtype.itemsize)
             if new is not None and dims != self._shape:
-                return self._view(new[0], new[1], contig=(True, _sh.one_long_axis(new[0])))
-        return self._reshape(shape, order, copy)
+                v = self._view(new[0], new[1], contig=(True, _sh.one_long_axis(new[0])))
+                _remember_reshape(key, shape, v, False)
+                return v
+        v = self._reshape(shape, order, copy)
+        if order == "C" and copy is None:
+            # a copy is the base of its reshaped view; a view's base is this array's
+            _remember_reshape(key, shape, v, v.base is not (self if self.base is None else self.base))
+        return v
+
+    def _cached_reshape(self, hit):
+        """reshape from a `_reshapes` entry: (copied, shape, strides, C, F, size)."""
+        src = self.copy("C") if hit[0] else self
+        v = object.__new__(type(self))
+        _, v._shape, v._strides, v._c_contig, v._f_contig, v.size = hit
+        v.dtype = src.dtype
+        v._mem = src._mem
+        v._ptr = src._ptr
+        v._device_id = src._device_id
+        v.base = src if src.base is None else src.base
+        return v
 
     def _reshape(self, args, order, copy):
         """reshape's general path, its checks in NumPy's order."""
@@ -391,6 +427,51 @@ class ndarray:
         shape = self._shape[:-1] + (last // new,)
         strides = self._strides[:-1] + (new,)
         return self._view(shape, strides, 0, dtype)
+
+
+# (shape, itemsize, order) of a new N-d array (N > 1) -> its (strides, C flag, F flag):
+# pure functions of the key; the oldest entry is dropped past _LAYOUTS_MAX.
+_layouts = {}
+_LAYOUTS_MAX = 1024
+
+
+def _contiguous_layout(shape, it, order):
+    order = "F" if order == "F" else "C"   # as _alloc reads it: anything but F is C
+    strides = _sh.contiguous_strides(shape, it, order)
+    empty = 0 in shape
+    if order == "F":
+        return strides, empty or _sh.is_c_contiguous(shape, strides, it), True
+    return strides, True, empty or _sh.is_f_contiguous(shape, strides, it)
+
+
+# (shape, strides, itemsize, axes) of a transpose -> the view's (shape, strides, (C, F)):
+# its contiguity flags are the costly part; bounded as _layouts.
+_permutes = {}
+_PERMUTES_MAX = 1024
+
+
+# C-order reshapes without copy=: (shape, strides, itemsize, reshape's positional arguments)
+# -> (whether a copy is needed, then the result's shape, strides, C and F flags, size).
+# All of it follows from the key, so entries never go stale; the oldest is dropped past
+# _RESHAPES_MAX. A hit is used only for plain int dims: 10.0 and True hash and compare
+# equal to 10 and 1 but are refused (or read differently) by the general path.
+_reshapes = {}
+_RESHAPES_MAX = 1024
+_INT = frozenset((int,))
+
+
+def _int_dims(args):
+    """Whether reshape's positional arguments are ints or one tuple of ints."""
+    dims = args[0] if len(args) == 1 else args
+    return type(dims) is int or (type(dims) is tuple and _INT.issuperset(map(type, dims)))
+
+
+def _remember_reshape(key, args, v, copied):
+    if not _int_dims(args):
+        return
+    if len(_reshapes) >= _RESHAPES_MAX:
+        _reshapes.pop(next(iter(_reshapes), None), None)
+    _reshapes[key] = (copied, v._shape, v._strides, v._c_contig, v._f_contig, v.size)
 
 
 ndarray.__module__ = "cuarray"  # type(x) prints <class 'cuarray.ndarray'>, as CuPy's does

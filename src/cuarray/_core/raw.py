@@ -132,7 +132,8 @@ def launch_dims(v, what):
 
 
 def _signature(args):
-    """Packer and per-argument converters for one tuple of argument types."""
+    """(packer, per-argument converters, ptrs) for one tuple of argument types; `ptrs`: the
+    positions of the cuarray arrays when every other argument is packed as it is, else None."""
     from cuarray._core.ndarray import ndarray
     from cuarray._runtime.memory import MemoryPointer
     kinds, _ = _marshal(args)
@@ -150,7 +151,8 @@ def _signature(args):
             conv.append(5)
         else:
             conv.append(1)
-    return ArgPacker(kinds), tuple(conv)
+    ptrs = tuple(i for i, c in enumerate(conv) if c == 0) if set(conv) <= {0, 1} else None
+    return ArgPacker(kinds), tuple(conv), ptrs
 
 
 def _launch(fn, grid, block, args, shared_mem, stream, cooperative):
@@ -165,7 +167,16 @@ def _launch(fn, grid, block, args, shared_mem, stream, cooperative):
             packer = _packers.get(kinds) or _packers.setdefault(kinds, ArgPacker(kinds))
             return _go(fn, packer, vals, grid, block, args, shared_mem, stream, cooperative)
         sig = _sigs[key] = _signature(args)
-    packer, conv = sig
+    packer, conv, ptrs = sig
+    if ptrs is not None:
+        # Arrays and scalars only (the common call): arrays become their pointers in place.
+        vals = list(args)
+        for i in ptrs:
+            a = args[i]
+            if a._device_id != dev:
+                check_same_device([a], dev)
+            vals[i] = a._ptr
+        return _go(fn, packer, vals, grid, block, args, shared_mem, stream, cooperative)
     vals = []
     for c, a in zip(conv, args):
         if c == 0:
@@ -192,16 +203,27 @@ def _go(fn, packer, vals, grid, block, args, shared_mem, stream, cooperative):
     except Exception as e:  # struct.error: a value does not fit its C type
         raise TypeError(f"cannot pass kernel arguments {args!r}: {e}") from None
     sp = _stream.current_stream_ptr() if stream is None else stream.ptr
-    g = _dims_cache.get(grid) if type(grid) is tuple else None
-    if g is None:
-        g = launch_dims(grid, "grid")
-    b = _dims_cache.get(block) if type(block) is tuple else None
-    if b is None:
-        b = launch_dims(block, "block")
+    try:
+        g = _dims_cache[grid]
+        b = _dims_cache[block]
+    except (KeyError, TypeError):  # a new shape, a list or an array
+        g, b = launch_dims(grid, "grid"), launch_dims(block, "block")
     if cooperative:
         fn.launch_cooperative(g, b, addr, shared_mem, sp)
     else:
         fn.launch(g, b, addr, shared_mem, sp)
+
+
+def _dims_of(v, what):
+    """_dims, remembered for hashable `v` (at most 1024 shapes)."""
+    if type(v) is list:
+        v = tuple(v)
+    d = _dims_cache.get(v)
+    if d is None:
+        d = _dims(v, what)
+        if len(_dims_cache) < 1024:
+            _dims_cache[v] = d
+    return d
 
 
 def _prepare(code, translate_cucomplex):
@@ -246,7 +268,9 @@ class RawKernel:
         return self._fn
 
     def __call__(self, grid, block, args, *, shared_mem=0, stream=None):
-        _launch(self.kernel, grid, block, args, shared_mem, stream, self.enable_cooperative_groups)
+        fn = self._fn
+        _launch(self.kernel if fn is None else fn, grid, block, args, shared_mem, stream,
+                self.enable_cooperative_groups)
 
     def compile(self, log_stream=None):
         self.kernel

@@ -18,6 +18,16 @@ def to_host(a, stream=None, order="C", out=None, blocking=True):
     With `blocking` false the copy is only queued on the stream: the host returns at once
     when `out` is pinned memory (the driver completes copies into pageable memory before
     returning anyway), and the caller synchronizes before reading `out`, as in CuPy."""
+    if out is None and order == "C" and stream is None and blocking and a._c_contig and a.size \
+            and a._device_id == _device.get_device_id():
+        # The common call (get(), float(), item() on the current device): what the general
+        # path below does for it, without its checks and device switch.
+        host = numpy.empty(a._shape, a.dtype)
+        _syncdetect.declare_synchronize()
+        _device.ensure_context()
+        _pinned.copy_device_to_host(host, a._ptr, a.size * a.dtype.itemsize,
+                                    _stream.current_stream_ptr(), True)
+        return host
     order = _norm_order(order)
     if order == "A" or order == "K":
         order = "F" if a._f_contig and not a._c_contig else "C"

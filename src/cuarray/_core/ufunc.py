@@ -175,18 +175,29 @@ class ufunc:
                                 # NEP 50: one answer for every element, decided on the host
                                 return _constant_compare(_out_of_range_answer(
                                     self.__name__, y, 1), x._shape)
-                            try:
-                                v = _to_loop_scalar(y, loop.in_dtypes[1], self.__name__)
-                            except OverflowError:  # the general path raises NumPy's error
-                                return self._call(*args)
+                            dt = loop.in_dtypes[1]
+                            if ty is float and dt.kind == "f":
+                                # Packed as it is: struct rounds a double to the kernel's float
+                                # type as NumPy's cast does (0.5 µs less than a NumPy scalar).
+                                v = y
+                            else:
+                                try:
+                                    v = _to_loop_scalar(y, dt, self.__name__)
+                                except OverflowError:  # comparisons answer; the general path knows
+                                    return self._call(*args)
                             o = _alloc(x._shape, loop.out0, "C")
                             n = o.size
                             if 0 < n < _IDX32:
                                 fn, packer, vec, cap = _flat(loop, (x, v), o, not ((x._ptr | o._ptr) & 15))
                                 grid = (n + vec * _BLOCK - 1) // (vec * _BLOCK)
-                                vals = [x._ptr, v, o._ptr, n] if loop.in_dtypes[1].kind != "c" \
+                                vals = [x._ptr, v, o._ptr, n] if dt.kind != "c" \
                                     else [x._ptr, v.real, v.imag, o._ptr, n]
-                                fn.launch1d(grid if grid < cap else cap, _BLOCK, packer.pack(vals), _sptr())
+                                try:
+                                    params = packer.pack(vals)
+                                except OverflowError:  # finite, past the float type's range: inf
+                                    vals[1] = dt.type(y)
+                                    params = packer.pack(vals)
+                                fn.launch1d(grid if grid < cap else cap, _BLOCK, params, _sptr())
                                 return o
             elif nargs == 1 and self.nin == 1:
                 x = args[0]
@@ -201,7 +212,46 @@ class ufunc:
                             fn.launch1d(grid if grid < cap else cap, _BLOCK,
                                         packer.pack((x._ptr, o._ptr, n)), _sptr())
                             return o
+        elif len(kwargs) == 1:
+            o = kwargs.get("out")
+            if type(o) is ndarray and o._c_contig:
+                done = self._into(args, o)
+                if done is not None:
+                    return done
         return self._call(*args, **kwargs)
+
+    def _into(self, args, o):
+        """The warm path with `out=`: contiguous arrays of one shape into a contiguous `out`
+        of that shape and of the loop's result dtype; None where the general path is needed."""
+        nargs = len(args)
+        if nargs == 2 and self.nin == 2 and self.nout == 1:
+            x, y = args
+            if type(x) is not ndarray or type(y) is not ndarray or not (x._c_contig and y._c_contig):
+                return None
+            if not (x._shape == y._shape == o._shape and x._device_id == o._device_id):
+                return None
+            loop = self._loops.get(((x.dtype.char, y.dtype.char), None, "same_kind", False))
+            ptrs = (x._ptr, y._ptr, o._ptr)
+        elif nargs == 1 and self.nin == 1 and self.nout == 1:
+            x = args[0]
+            if type(x) is not ndarray or not x._c_contig or x._shape != o._shape or \
+                    x._device_id != o._device_id:
+                return None
+            loop = self._loops.get(((x.dtype.char,), None, "same_kind", False))
+            ptrs = (x._ptr, o._ptr)
+        else:
+            return None
+        n = o.size
+        if loop is None or o.dtype is not loop.out0 or not 0 < n < _IDX32:
+            return None
+        aligned = True
+        for p in ptrs:
+            if p & 15:
+                aligned = False
+        fn, packer, vec, cap = _flat(loop, args, o, aligned)
+        grid = (n + vec * _BLOCK - 1) // (vec * _BLOCK)
+        fn.launch1d(grid if grid < cap else cap, _BLOCK, packer.pack(ptrs + (n,)), _sptr())
+        return o
 
     def _call(self, *args, out=None, where=True, casting="same_kind", order="K", dtype=None,
               signature=None, subok=True):

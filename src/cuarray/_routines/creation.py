@@ -9,9 +9,11 @@ from cuarray._core import shapes as _sh
 from cuarray._core.ndarray import ndarray
 from cuarray._core import _copy
 from cuarray._core.device_arg import scope as _device_scope
+from cuarray._core.elementwise import Op, Param
 from cuarray._core.transfer import array, asarray, ascontiguousarray, asfortranarray  # noqa: F401
 
 _float = numpy.dtype(numpy.float64)
+_INT64 = numpy.dtype(numpy.int64)
 
 
 def _shape_dtype(shape, dtype, check=_dt.check_dtype):
@@ -28,8 +30,25 @@ def _order(order):
     return order or "C"
 
 
+_INT = frozenset((int,))
+
+
+def _plain_shape(shape):
+    """`shape` as a tuple when it is a non-negative int or a tuple of them (the common call:
+    none of normalize_shape's conversions needed), else None."""
+    if type(shape) is int:
+        return (shape,) if shape >= 0 else None
+    if type(shape) is tuple and _INT.issuperset(map(type, shape)) and min(shape, default=0) >= 0:
+        return shape
+    return None
+
+
 def empty(shape, dtype=float, order="C", *, device=None):
     """cuarray version of `numpy.empty`."""
+    if order == "C" and device is None:
+        dims = _plain_shape(shape)
+        if dims is not None:
+            return ndarray._alloc(dims, _dt.check_storage_dtype(dtype))
     if device is not None:
         with _device_scope(device):
             return empty(shape, dtype, order)
@@ -39,6 +58,10 @@ def empty(shape, dtype=float, order="C", *, device=None):
 
 def zeros(shape, dtype=float, order="C", *, device=None):
     """cuarray version of `numpy.zeros`."""
+    if order == "C" and device is None:
+        dims = _plain_shape(shape)
+        if dims is not None:
+            return _copy.zeros(dims, _dt.check_storage_dtype(dtype))
     if device is not None:
         with _device_scope(device):
             return zeros(shape, dtype, order)
@@ -80,8 +103,8 @@ def _like(a, dtype, order, shape):
     elif isinstance(shape, (int, numpy.integer)):
         shape = (int(shape),)
     if order in ("K", "A", None):
-        order = "F" if isinstance(a, ndarray) and a.flags.f_contiguous and not a.flags.c_contiguous \
-            and len(shape) == a.ndim else "C"
+        order = "F" if isinstance(a, ndarray) and a._f_contig and not a._c_contig \
+            and len(shape) == len(a._shape) else "C"
     return shape, dtype, order
 
 
@@ -129,7 +152,9 @@ def arange(start, stop=None, step=None, dtype=None, *, device=None):
             (dtype is not None and numpy.dtype(dtype).kind in "Mm"):
         return _datetime_arange(start, stop, step, dtype)
     if dtype is None:
-        dtype = numpy.result_type(start, stop, step)
+        # Python ints are weak: NumPy gives int64 whatever their values (1 µs saved)
+        dtype = _INT64 if type(start) is int and type(stop) is int and type(step) is int \
+            else numpy.result_type(start, stop, step)
     dtype = _dt.check_dtype(dtype)
     if step == 0:
         raise ZeroDivisionError("division by zero")

@@ -363,6 +363,18 @@ def memset_zero(ptr, nbytes):
         check((err,))
 
 
+def memset_words(ptr, word, itemsize, count):
+    """Set `count` elements of `itemsize` (1, 2 or 4) bytes at `ptr` (aligned to it) to the
+    bit pattern `word`, on the current stream: a fill without a kernel."""
+    drv = _drv()
+    ensure_context()
+    fn = drv.cuMemsetD32Async if itemsize == 4 else (
+        drv.cuMemsetD16Async if itemsize == 2 else drv.cuMemsetD8Async)
+    err = fn(ptr, word, count, current_stream_ptr())[0]
+    if err:
+        check((err,))
+
+
 def _sync_current():
     check(_drv().cuStreamSynchronize(current_stream_ptr()))
 

@@ -221,8 +221,14 @@ class PinnedMemoryPool:
         if self._waiting:
             still = []
             for item in self._waiting:
-                if item[0].done:
+                event = item[0]
+                if event.done:
                     self._free.setdefault(item[1], []).append(item[2])
+                    dev = getattr(event, "device_id", None)
+                    if dev is not None:
+                        spare = _spare_events.setdefault((_drv(), dev), [])
+                        if len(spare) < _SPARE_MAX:
+                            spare.append(event)
                 else:
                     still.append(item)
             self._waiting = still
@@ -299,9 +305,22 @@ def _host_address(host, nbytes, writing):
                          "copy it with numpy.ascontiguousarray first")
     if host.nbytes < nbytes:
         raise ValueError(f"host array holds {host.nbytes} bytes, the transfer needs {nbytes}")
-    if writing and not flags.writeable:
+    if flags.writeable:
+        if flags.c_contiguous:
+            # A ctypes view of the buffer gives the address in 0.3 µs where
+            # __array_interface__ builds a dict (0.8 µs); read-only, F-ordered or
+            # unexportable buffers (datetimes) take the dict.
+            try:
+                return _addressof(_c_char.from_buffer(host))
+            except (TypeError, ValueError, BufferError):
+                pass
+    elif writing:
         raise ValueError("host array to copy into is read-only")
     return host.__array_interface__["data"][0]
+
+
+_addressof = ctypes.addressof
+_c_char = ctypes.c_char
 
 
 def _is_pinned(ptr):
@@ -311,9 +330,19 @@ def _is_pinned(ptr):
     return err == 0 and int(kind) == _MEMORYTYPE_HOST
 
 
+# Events of staging copies the pool saw finish, per (driver, device): the next staged copy records
+# one of them instead of creating an event (a driver call and an object, ~0.8 µs of a
+# 6 µs small upload). Only the pool held them; at most _SPARE_MAX are kept per device.
+_spare_events = {}
+_SPARE_MAX = 32
+
+
 def _record(stream_ptr, event=None):
     if event is None:
-        event = Event(disable_timing=True)
+        try:
+            event = _spare_events[_drv(), ensure_context()].pop()
+        except (KeyError, IndexError):
+            event = Event(disable_timing=True)
     check(_drv().cuEventRecord(event.ptr, stream_ptr))
     return event
 
