@@ -122,3 +122,11 @@ def test_repeated_points_in_parallel_rounds(cp):
     canon = first[inv.ravel()]
     got = Delaunay(cp.asarray(pts)).simplices.get()
     assert _tris(canon[got]) == _tris(canon[ss.Delaunay(pts).simplices])
+
+
+def test_predicates_are_compiled_without_fused_multiply_adds():
+    """A contracted orient() is not antisymmetric: with fma() written into the predicates
+    the triangulation of four random points gained a stray triangle."""
+    from cuarray.scipy.spatial import _delaunay
+    for name in ("dt_build", "dt_walk", "dt_locate"):
+        assert "--fmad=false" in _delaunay._kernel(name).options

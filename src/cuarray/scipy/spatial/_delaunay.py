@@ -28,6 +28,7 @@ _SEED = 256
 _CMAX = 64
 _NONE = 0x7FFFFFFF
 _BLOCK = 128
+_NO_FMA = ("--fmad=false",)
 
 
 def _kernel(name):
@@ -36,7 +37,11 @@ def _kernel(name):
         body = {"dt_build": _src.BUILD, "dt_locate": _src.LOCATE}.get(name)
         if body is None:
             body = render(_src.PARALLEL, CMAX=_CMAX)
-        k = _kernels[name] = RawKernel("#include <cuarray/core.cuh>\n" + body, name)
+        # No fused multiply-adds: a contracted orient() is not exactly antisymmetric in its
+        # points, and triangles on either side of an edge then disagree about a point
+        # (a stray triangle appeared on the GPU, as on the host with fma() written out).
+        k = _kernels[name] = RawKernel("#include <cuarray/core.cuh>\n" + body, name,
+                                       options=_NO_FMA)
     return k
 
 
