@@ -99,6 +99,7 @@ def spsolve_triangular(A, b, lower=True, overwrite_A=False, overwrite_b=False,
     from cuarray._core._ops import equal
     from cuarray._libs import cusparse
     from cuarray._routines.creation import empty
+    from cuarray.scipy.sparse.linalg._superlu import _solve_columns
     if not issparse(A):
         raise TypeError("spsolve_triangular needs a cuarray sparse matrix A")
     M, N = A.shape
@@ -119,21 +120,16 @@ def spsolve_triangular(A, b, lower=True, overwrite_A=False, overwrite_b=False,
     if not unit_diagonal and M and bool(_any(equal(A.diagonal(), 0))):
         from cuarray.linalg import LinAlgError
         raise LinAlgError("A is singular: zero entry on diagonal.")
-    x = empty(b.shape, dtype=dt)
-    if M == 0 or x.size == 0:
-        return x
+    if b.size == 0:
+        return empty(b.shape, dtype=dt)
     solver = cusparse.TriangularSolve(A.shape, A.indptr, A.indices, A.data, lower,
                                       unit_diagonal)   # analysed once for all columns
-    cols = [b] if b.ndim == 1 else [b[:, j] for j in range(b.shape[1])]
-    for j, col in enumerate(cols):
-        rhs = col.astype(dt, order="C", copy=True)
+
+    def column(rhs):
         out = empty((M,), dtype=dt)
         solver.solve(rhs, out)
-        if b.ndim == 1:
-            x = out
-        else:
-            x[:, j] = out
-    return x
+        return out
+    return _solve_columns(b, dt, column)
 
 
 def factorized(A):
