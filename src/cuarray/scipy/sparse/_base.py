@@ -232,6 +232,15 @@ class _spbase(DataMixin, MinMaxMixin):
         """The dense matrix (a cuarray.ndarray, as in CuPy; SciPy returns numpy.matrix)."""
         return self.toarray(order=order, out=out)
 
+    def _into(self, res, out):
+        """`res` (this matrix made dense), or `out` (an array of this shape) holding it."""
+        if out is None:
+            return res
+        if not isinstance(out, ndarray) or out.shape != self._shape:
+            raise ValueError("out array must be a cuarray.ndarray of the matrix's shape")
+        out[...] = res
+        return out
+
     def get(self, stream=None):
         """This matrix as a host `scipy.sparse` matrix of the same format (synchronises)."""
         return self.tocsr().get(stream).asformat(self.format)
