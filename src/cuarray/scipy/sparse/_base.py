@@ -557,36 +557,27 @@ class _spbase(DataMixin, MinMaxMixin):
         return self._with_data(absolute(self.data), copy=False)
 
     def __add__(self, other):
-        if _is_scalar(other):
-            if other == 0:
-                return self.copy()
-            raise NotImplementedError("adding a nonzero scalar to a sparse array is not "
-                                      "supported")
-        if issparse(other):
-            if other.shape != self.shape:
-                raise ValueError(f"inconsistent shapes ({self.shape} and {other.shape})")
-            return self._add_sparse(other, 1)
-        other = _dense_operand(other)
-        if isinstance(other, ndarray):
-            return self.toarray() + other
-        return NotImplemented
+        return self._plus(other, 1, "adding a nonzero scalar to a sparse array")
 
     def __radd__(self, other):
         return self.__add__(other)
 
     def __sub__(self, other):
+        return self._plus(other, -1, "subtracting a nonzero scalar from a sparse array")
+
+    def _plus(self, other, sign, refused):
+        """self + sign * other; a nonzero scalar `other` is `refused` (as SciPy)."""
         if _is_scalar(other):
             if other == 0:
                 return self.copy()
-            raise NotImplementedError("subtracting a nonzero scalar from a sparse array is "
-                                      "not supported")
+            raise NotImplementedError(f"{refused} is not supported")
         if issparse(other):
             if other.shape != self.shape:
                 raise ValueError(f"inconsistent shapes ({self.shape} and {other.shape})")
-            return self._add_sparse(other, -1)
+            return self._add_sparse(other, sign)
         other = _dense_operand(other)
         if isinstance(other, ndarray):
-            return self.toarray() - other
+            return self.toarray() + other if sign > 0 else self.toarray() - other
         return NotImplemented
 
     def __rsub__(self, other):
