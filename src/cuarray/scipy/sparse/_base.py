@@ -696,14 +696,7 @@ class spmatrix:
         from cuarray.scipy.sparse._construct import identity
         if n == 0:
             return identity(M, dtype=self.dtype, format="csr")
-        result, base = None, self.tocsr()
-        while True:
-            if n & 1:
-                result = base if result is None else result @ base
-            n >>= 1
-            if not n:
-                return result
-            base = base @ base
+        return _power(self, n)
 
 
 
@@ -725,6 +718,18 @@ class sparray:
 
     def __pow__(self, n):
         return self.power(n)
+
+
+def _power(A, n):
+    """A ** n (matrix power, n >= 1) of square sparse A by repeated squaring, as CSR."""
+    result, base = None, A.tocsr()
+    while True:
+        if n & 1:
+            result = base if result is None else result @ base
+        n >>= 1
+        if not n:
+            return result
+        base = base @ base
 
 
 def issparse(x):

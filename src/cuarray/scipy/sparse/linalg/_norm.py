@@ -85,15 +85,8 @@ def matrix_power(A, power):
         raise TypeError("exponent must be an integer") from None
     if n < 0:
         raise ValueError("exponent must be >= 0")
-    from cuarray.scipy.sparse._base import as_family
+    from cuarray.scipy.sparse._base import _power, as_family
     from cuarray.scipy.sparse._construct import eye
     if n == 0:
         return as_family(eye(M, dtype=A.dtype, format=A.format), A._family)
-    result, base = None, A.tocsr()
-    while True:
-        if n & 1:
-            result = base if result is None else result @ base
-        n >>= 1
-        if not n:
-            return result.asformat(A.format)
-        base = base @ base
+    return _power(A, n).asformat(A.format)
