@@ -13,7 +13,7 @@ import operator
 import numpy
 
 from cuarray._core.ndarray import ndarray
-from cuarray.scipy.sparse._data import DataMixin
+from cuarray.scipy.sparse._data import DataMixin, canonical
 from cuarray.scipy.sparse._minmax import MinMaxMixin
 
 # Sparse matrices win over ndarrays in mixed operators (ndarray's priority is 100).
@@ -439,10 +439,7 @@ class _spbase(DataMixin, MinMaxMixin):
         if axis is not None and self.format == "dia":
             raise NotImplementedError("count_nonzero over an axis is not implemented for DIA "
                                       "format")
-        A = self.tocsr()
-        if not A.has_canonical_format:
-            A = A.copy()
-            A.sum_duplicates()
+        A = canonical(self.tocsr())
         if axis is not None:
             from cuarray._core._ops import not_equal
             return A._with_data(not_equal(A.data, 0).astype(numpy.int64),
@@ -601,10 +598,7 @@ class _spbase(DataMixin, MinMaxMixin):
         if n == 0:
             raise NotImplementedError("zero power is not supported as it would densify the "
                                       "matrix")
-        A = self.tocsr()
-        if not A.has_canonical_format:
-            A = A.copy()
-            A.sum_duplicates()
+        A = canonical(self.tocsr())
         data = A.data if dtype is None else A.data.astype(dtype)
         from cuarray._core._ops import power
         return A._with_data(power(data, n), copy=False).asformat(self.format)
@@ -711,10 +705,7 @@ class sparray:
             return NotImplemented
         return self.multiply(other)
 
-    def __rmul__(self, other):
-        if not _operand(other):
-            return NotImplemented
-        return self.multiply(other)
+    __rmul__ = __mul__   # elementwise: the same either side
 
     def __pow__(self, n):
         return self.power(n)

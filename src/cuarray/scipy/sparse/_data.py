@@ -28,8 +28,9 @@ def _ufunc(name):
     return getattr(_ops, name)
 
 
-def _canonical_csr(A):
-    C = A.tocsr()
+def canonical(C):
+    """C, or where it has duplicates or unsorted indices a copy with them summed and sorted
+    (C itself is left as it is)."""
     if not C.has_canonical_format:
         C = C.copy()
         C.sum_duplicates()
@@ -47,7 +48,7 @@ def aligned(A, B):
     from cuarray._routines.joining import concatenate
     from cuarray._routines.sorting import argsort
     from cuarray.scipy.sparse import _kernels as K
-    A, B = _canonical_csr(A).tocoo(), _canonical_csr(B).tocoo()
+    A, B = canonical(A.tocsr()).tocoo(), canonical(B.tocsr()).tocoo()
     n_minor = max(A.shape[1], 1)
     keys = concatenate([K._key(A.row, A.col, n_minor), K._key(B.row, B.col, n_minor)])
     dt = numpy.result_type(A.dtype, B.dtype)
@@ -111,7 +112,7 @@ class DataMixin:
     """The elementwise methods of cuarray's sparse matrices (mixed into the base class)."""
 
     def _deduped(self):
-        return _canonical_csr(self) if self.format in ("coo", "csr", "csc") else self
+        return canonical(self.tocsr()) if self.format in ("coo", "csr", "csc") else self
 
     def _apply(self, name):
         A = self._deduped()
@@ -134,7 +135,7 @@ class DataMixin:
                 _warn(f"Comparing a sparse matrix with {other} using {sym} is inefficient. "
                       f"Try using {inv} instead.")
                 return _dense_result(self, uf(self.toarray(), other))
-            A = _canonical_csr(self)
+            A = canonical(self.tocsr())
             rows = A.tocoo()
             return _from_entries(A, rows.row, rows.col, uf(A.data, other), _fmt(self))
         if issparse(other):
@@ -183,7 +184,7 @@ class DataMixin:
                 _warn(f"Taking {name} with a {'positive' if name == 'maximum' else 'negative'}"
                       " number results in a dense matrix.")
                 return _dense_result(self, uf(self.toarray(), other))
-            A = _canonical_csr(self)
+            A = canonical(self.tocsr())
             C = A.tocoo()
             return _from_entries(A, C.row, C.col, uf(A.data, other), _fmt(self))
         if issparse(other):

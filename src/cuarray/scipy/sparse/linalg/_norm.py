@@ -3,6 +3,7 @@ and `matrix_power`)."""
 import numpy
 
 from cuarray.scipy.sparse._base import issparse
+from cuarray.scipy.sparse._data import canonical
 
 
 def norm(x, ord=None, axis=None):
@@ -13,10 +14,7 @@ def norm(x, ord=None, axis=None):
     from cuarray._core import _reductions as R
     if not issparse(x):
         raise TypeError("input is not sparse. use numpy.linalg.norm")
-    A = x.tocsr()
-    if not A.has_canonical_format:
-        A = A.copy()
-        A.sum_duplicates()
+    A = canonical(x.tocsr())
     absA = abs(A)
     if axis is None:
         if ord in (None, "fro", "f"):

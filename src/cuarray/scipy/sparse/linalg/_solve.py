@@ -6,6 +6,7 @@ import numpy
 
 from cuarray._core.ndarray import ndarray
 from cuarray.scipy.sparse._base import issparse
+from cuarray.scipy.sparse._data import canonical
 
 
 class MatrixRankWarning(UserWarning):
@@ -40,10 +41,7 @@ def spsolve(A, b, permc_spec=None, use_umfpack=True):
     dt = numpy.result_type(A.dtype, b.dtype)
     if dt.kind in "biu" or dt == numpy.float16:
         dt = numpy.dtype(numpy.float64)
-    A = A.tocsr().astype(dt, copy=False)
-    if not A.has_canonical_format:
-        A = A.copy()
-        A.sum_duplicates()
+    A = canonical(A.tocsr().astype(dt, copy=False))
     # cuSOLVER calls A singular where |R(j,j)| <= tol. Rounding seldom leaves an exactly
     # singular A's R(j,j) at exactly 0 (tol=0 caught the 2x2 test in double, not in single)
     # but near eps * max|a_ij|: at most 1.3 of that in LAPACK's float32 QR of matrices up to
@@ -113,10 +111,7 @@ def spsolve_triangular(A, b, lower=True, overwrite_A=False, overwrite_b=False,
                          f"first dimension of b but the shape of A is {A.shape} and the shape "
                          f"of b is {b.shape}.")
     dt = numpy.promote_types(numpy.promote_types(A.dtype, numpy.float32), b.dtype)
-    A = A.tocsr().astype(dt, copy=False)
-    if not A.has_canonical_format:
-        A = A.copy()
-        A.sum_duplicates()
+    A = canonical(A.tocsr().astype(dt, copy=False))
     if not unit_diagonal and M and bool(_any(equal(A.diagonal(), 0))):
         from cuarray.linalg import LinAlgError
         raise LinAlgError("A is singular: zero entry on diagonal.")
