@@ -37,6 +37,14 @@ def canonical(C):
     return C
 
 
+def _comparison(name):
+    """The comparison operator `name` (e.g. "__lt__"), through `_compare`."""
+    def compare(self, other):
+        return self._compare(other, name)
+    compare.__name__ = compare.__qualname__ = name
+    return compare
+
+
 def _warn(msg):
     from cuarray.scipy.sparse._base import SparseEfficiencyWarning
     warnings.warn(msg, SparseEfficiencyWarning, stacklevel=4)
@@ -154,23 +162,12 @@ class DataMixin:
             return uf(self.toarray(), other)
         return NotImplemented
 
-    def __eq__(self, other):
-        return self._compare(other, "__eq__")
-
-    def __ne__(self, other):
-        return self._compare(other, "__ne__")
-
-    def __lt__(self, other):
-        return self._compare(other, "__lt__")
-
-    def __gt__(self, other):
-        return self._compare(other, "__gt__")
-
-    def __le__(self, other):
-        return self._compare(other, "__le__")
-
-    def __ge__(self, other):
-        return self._compare(other, "__ge__")
+    __eq__ = _comparison("__eq__")
+    __ne__ = _comparison("__ne__")
+    __lt__ = _comparison("__lt__")
+    __gt__ = _comparison("__gt__")
+    __le__ = _comparison("__le__")
+    __ge__ = _comparison("__ge__")
 
     __hash__ = None
 

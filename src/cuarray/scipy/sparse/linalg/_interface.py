@@ -6,6 +6,14 @@ from cuarray._core.ndarray import ndarray
 from cuarray.scipy.sparse._base import issparse
 
 
+def _vector(product, x, n, m):
+    """`product(x)` for x of shape (n,) or (n, 1), shaped (m,) or (m, 1) to match."""
+    if x.shape != (n,) and x.shape != (n, 1):
+        raise ValueError("dimension mismatch")
+    y = product(x)
+    return y.reshape(m) if x.ndim == 1 else y.reshape(m, 1)
+
+
 class LinearOperator:
     """An m x n operator defined by how it multiplies vectors (cuarray version of
     `scipy.sparse.linalg.LinearOperator`).
@@ -55,18 +63,12 @@ class LinearOperator:
     def matvec(self, x):
         """y = A @ x for x of shape (N,) or (N, 1); y has the matching shape."""
         M, N = self.shape
-        if x.shape != (N,) and x.shape != (N, 1):
-            raise ValueError("dimension mismatch")
-        y = self._matvec(x)
-        return y.reshape(M) if x.ndim == 1 else y.reshape(M, 1)
+        return _vector(self._matvec, x, N, M)
 
     def rmatvec(self, x):
         """y = A^H @ x."""
         M, N = self.shape
-        if x.shape != (M,) and x.shape != (M, 1):
-            raise ValueError("dimension mismatch")
-        y = self._rmatvec(x)
-        return y.reshape(N) if x.ndim == 1 else y.reshape(N, 1)
+        return _vector(self._rmatvec, x, M, N)
 
     def matmat(self, X):
         """Y = A @ X for a 2-D X."""
