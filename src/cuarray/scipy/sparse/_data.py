@@ -37,6 +37,19 @@ def canonical(C):
     return C
 
 
+def _with_scalar(A, uf, x):
+    """`uf(v, x)` of each value v stored in A (duplicates summed), A's sparsity kept."""
+    C = canonical(A.tocsr())
+    rows = C.tocoo()
+    return _from_entries(C, rows.row, rows.col, uf(C.data, x), _fmt(A))
+
+
+def _with_sparse(A, uf, B):
+    """`uf(a, b)` over the union of A's and B's stored entries (same shape)."""
+    rows, cols, a, b = aligned(A, B)
+    return _from_entries(A, rows, cols, uf(a, b), _fmt(A))
+
+
 def _comparison(name):
     """The comparison operator `name` (e.g. "__lt__"), through `_compare`."""
     def compare(self, other):
@@ -143,9 +156,7 @@ class DataMixin:
                 _warn(f"Comparing a sparse matrix with {other} using {sym} is inefficient. "
                       f"Try using {inv} instead.")
                 return _dense_result(self, uf(self.toarray(), other))
-            A = canonical(self.tocsr())
-            rows = A.tocoo()
-            return _from_entries(A, rows.row, rows.col, uf(A.data, other), _fmt(self))
+            return _with_scalar(self, uf, other)
         if issparse(other):
             if other.shape != self.shape:
                 raise ValueError("inconsistent shapes")
@@ -153,8 +164,7 @@ class DataMixin:
                 _warn(f"Comparing two sparse matrices using {sym} is inefficient. Try using "
                       f"{inv} instead.")
                 return _dense_result(self, uf(self.toarray(), other.toarray()))
-            rows, cols, a, b = aligned(self, other)
-            return _from_entries(self, rows, cols, uf(a, b), _fmt(self))
+            return _with_sparse(self, uf, other)
         other = _dense_operand(other)
         if isinstance(other, ndarray):
             if other.ndim == 2 and other.shape != self.shape:
@@ -181,14 +191,11 @@ class DataMixin:
                 _warn(f"Taking {name} with a {'positive' if name == 'maximum' else 'negative'}"
                       " number results in a dense matrix.")
                 return _dense_result(self, uf(self.toarray(), other))
-            A = canonical(self.tocsr())
-            C = A.tocoo()
-            return _from_entries(A, C.row, C.col, uf(A.data, other), _fmt(self))
+            return _with_scalar(self, uf, other)
         if issparse(other):
             if other.shape != self.shape:
                 raise ValueError("inconsistent shapes")
-            rows, cols, a, b = aligned(self, other)
-            return _from_entries(self, rows, cols, uf(a, b), _fmt(self))
+            return _with_sparse(self, uf, other)
         other = _dense_operand(other)
         if isinstance(other, ndarray):
             return uf(self.toarray(), other)

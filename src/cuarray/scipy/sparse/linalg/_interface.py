@@ -72,18 +72,18 @@ class LinearOperator:
 
     def matmat(self, X):
         """Y = A @ X for a 2-D X."""
-        if X.ndim != 2:
-            raise ValueError(f"expected 2-d ndarray or matrix, not {X.ndim}-d")
-        if X.shape[0] != self.shape[1]:
-            raise ValueError(f"dimension mismatch: {self.shape}, {X.shape}")
-        return self._matmat(X)
+        return self._matrix(self._matmat, X, self.shape[1])
 
     def rmatmat(self, X):
+        return self._matrix(self._rmatmat, X, self.shape[0])
+
+    def _matrix(self, product, X, n):
+        """`product(X)` for a 2-D X of `n` rows."""
         if X.ndim != 2:
             raise ValueError(f"expected 2-d ndarray or matrix, not {X.ndim}-d")
-        if X.shape[0] != self.shape[0]:
+        if X.shape[0] != n:
             raise ValueError(f"dimension mismatch: {self.shape}, {X.shape}")
-        return self._rmatmat(X)
+        return product(X)
 
     def dot(self, x):
         if isinstance(x, LinearOperator):
