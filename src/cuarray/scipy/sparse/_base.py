@@ -12,6 +12,7 @@ import operator
 
 import numpy
 
+from cuarray._core._out import into_out
 from cuarray._core.ndarray import ndarray
 from cuarray.scipy.sparse._data import DataMixin, canonical
 from cuarray.scipy.sparse._minmax import MinMaxMixin
@@ -234,12 +235,8 @@ class _spbase(DataMixin, MinMaxMixin):
 
     def _into(self, res, out):
         """`res` (this matrix made dense), or `out` (an array of this shape) holding it."""
-        if out is None:
-            return res
-        if not isinstance(out, ndarray) or out.shape != self._shape:
-            raise ValueError("out array must be a cuarray.ndarray of the matrix's shape")
-        out[...] = res
-        return out
+        return into_out(res, out, self._shape,
+                        "out array must be a cuarray.ndarray of the matrix's shape")
 
     def get(self, stream=None):
         """This matrix as a host `scipy.sparse` matrix of the same format (synchronises)."""
