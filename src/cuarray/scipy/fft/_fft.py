@@ -33,41 +33,24 @@ def _nd(x, s, axes, real_out=False):
     return shape, axes
 
 
-def fft(x, n=None, axis=-1, norm=None, overwrite_x=False, workers=None, *, plan=None):
-    """The 1-D discrete Fourier transform (cuarray version of `scipy.fft.fft`)."""
-    with _check(x, "fft", plan):
-        return _np_fft.fft(x, n, axis, norm)
+def _one_d(name, summary):
+    """scipy.fft's 1-D transform `name`: cuarray.fft's, with SciPy's signature."""
+    transform = getattr(_np_fft, name)
+
+    def f(x, n=None, axis=-1, norm=None, overwrite_x=False, workers=None, *, plan=None):
+        with _check(x, name, plan):
+            return transform(x, n, axis, norm)
+    f.__name__ = f.__qualname__ = name
+    f.__doc__ = f"{summary} (cuarray version of `scipy.fft.{name}`)."
+    return f
 
 
-def ifft(x, n=None, axis=-1, norm=None, overwrite_x=False, workers=None, *, plan=None):
-    """The 1-D inverse discrete Fourier transform (cuarray version of `scipy.fft.ifft`)."""
-    with _check(x, "ifft", plan):
-        return _np_fft.ifft(x, n, axis, norm)
-
-
-def rfft(x, n=None, axis=-1, norm=None, overwrite_x=False, workers=None, *, plan=None):
-    """The 1-D transform of real input (cuarray version of `scipy.fft.rfft`)."""
-    with _check(x, "rfft", plan):
-        return _np_fft.rfft(x, n, axis, norm)
-
-
-def irfft(x, n=None, axis=-1, norm=None, overwrite_x=False, workers=None, *, plan=None):
-    """The inverse of `rfft` (cuarray version of `scipy.fft.irfft`)."""
-    with _check(x, "irfft", plan):
-        return _np_fft.irfft(x, n, axis, norm)
-
-
-def hfft(x, n=None, axis=-1, norm=None, overwrite_x=False, workers=None, *, plan=None):
-    """The transform of a Hermitian-symmetric signal (cuarray version of
-    `scipy.fft.hfft`)."""
-    with _check(x, "hfft", plan):
-        return _np_fft.hfft(x, n, axis, norm)
-
-
-def ihfft(x, n=None, axis=-1, norm=None, overwrite_x=False, workers=None, *, plan=None):
-    """The inverse of `hfft` (cuarray version of `scipy.fft.ihfft`)."""
-    with _check(x, "ihfft", plan):
-        return _np_fft.ihfft(x, n, axis, norm)
+fft = _one_d("fft", "The 1-D discrete Fourier transform")
+ifft = _one_d("ifft", "The 1-D inverse discrete Fourier transform")
+rfft = _one_d("rfft", "The 1-D transform of real input")
+irfft = _one_d("irfft", "The inverse of `rfft`")
+hfft = _one_d("hfft", "The transform of a Hermitian-symmetric signal")
+ihfft = _one_d("ihfft", "The inverse of `hfft`")
 
 
 def fftn(x, s=None, axes=None, norm=None, overwrite_x=False, workers=None, *, plan=None):
