@@ -40,17 +40,18 @@ def _one_d(name, summary):
     def f(x, n=None, axis=-1, norm=None, overwrite_x=False, workers=None, *, plan=None):
         with _check(x, name, plan):
             return transform(x, n, axis, norm)
-    f.__name__ = f.__qualname__ = name
     f.__doc__ = f"{summary} (cuarray version of `scipy.fft.{name}`)."
+    f.__name__ = f.__qualname__ = name
     return f
 
 
-fft = _one_d("fft", "The 1-D discrete Fourier transform")
-ifft = _one_d("ifft", "The 1-D inverse discrete Fourier transform")
-rfft = _one_d("rfft", "The 1-D transform of real input")
-irfft = _one_d("irfft", "The inverse of `rfft`")
-hfft = _one_d("hfft", "The transform of a Hermitian-symmetric signal")
-ihfft = _one_d("ihfft", "The inverse of `hfft`")
+fft, ifft, rfft, irfft, hfft, ihfft = (_one_d(name, summary) for name, summary in (
+    ("fft", "The 1-D discrete Fourier transform"),
+    ("ifft", "The 1-D inverse discrete Fourier transform"),
+    ("rfft", "The 1-D transform of real input"),
+    ("irfft", "The inverse of `rfft`"),
+    ("hfft", "The transform of a Hermitian-symmetric signal"),
+    ("ihfft", "The inverse of `hfft`")))
 
 
 def fftn(x, s=None, axes=None, norm=None, overwrite_x=False, workers=None, *, plan=None):
