@@ -313,6 +313,7 @@ class MemoryPointer(PointerArithmetic):
 
     def copy_from_host_async(self, mem, size, stream=None):
         """Copy `size` bytes from host address `mem` (int or ctypes.c_void_p); async only if it is pinned."""
+        # Each transfer runs one of these: the size/stream/context preamble stays inline.
         if size <= 0:
             return
         s = _stream_ptr(stream)
