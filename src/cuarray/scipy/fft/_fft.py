@@ -34,12 +34,11 @@ def _nd(x, s, axes, real_out=False):
 
 
 def _one_d(name, summary):
-    """scipy.fft's 1-D transform `name`: cuarray.fft's, with SciPy's signature."""
-    transform = getattr(_np_fft, name)
-
+    """scipy.fft's 1-D transform `name`: cuarray.fft's (looked up at each call, as a
+    direct call would be), with SciPy's signature."""
     def f(x, n=None, axis=-1, norm=None, overwrite_x=False, workers=None, *, plan=None):
         with _check(x, name, plan):
-            return transform(x, n, axis, norm)
+            return getattr(_np_fft, name)(x, n, axis, norm)
     f.__doc__ = f"{summary} (cuarray version of `scipy.fft.{name}`)."
     f.__name__ = f.__qualname__ = name
     return f
