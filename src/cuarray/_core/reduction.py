@@ -51,11 +51,9 @@ class ReduceOp:
                  unroll=4):
         self.name = c_identifier(name)
         self.params = tuple(params)
-        self.map_expr = map_expr
-        self.reduce_expr = reduce_expr
-        self.post_map_expr = post_map_expr
-        self.identity = identity
-        self.acc_type = acc_type
+        # the C fragments, in the order they run, and the accumulator's start and type
+        self.map_expr, self.reduce_expr, self.post_map_expr = map_expr, reduce_expr, post_map_expr
+        self.identity, self.acc_type = identity, acc_type
         self.preamble = preamble
         self.late_preamble = late_preamble  # code that needs type_reduce
         # Optional cheaper combine for a thread's own sequential elements, where `b`
