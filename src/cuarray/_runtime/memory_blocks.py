@@ -250,17 +250,6 @@ class PointerArithmetic:
         return self.__iadd__(-offset)
 
 
-
-def _blocking(name):
-    """The method `name`: `name + "_async"` on the current stream, then a synchronisation."""
-    async_name = name + "_async"
-
-    def method(self, arg, size):
-        getattr(self, async_name)(arg, size)
-        _sync_current()
-    method.__name__, method.__qualname__ = name, "MemoryPointer." + name
-    return method
-
 class MemoryPointer(PointerArithmetic):
     """A position in device memory that keeps its block alive (cuarray version of `cupy.cuda.MemoryPointer`).
 
@@ -309,7 +298,10 @@ class MemoryPointer(PointerArithmetic):
             peer.copy_async(self.ptr, self.device_id, src.ptr, src.device_id, size,
                             None if stream is None else s)
 
-    copy_from_device = _blocking("copy_from_device")
+    # The blocking forms stay spelled out: CuPy names their first argument src, mem or value.
+    def copy_from_device(self, src, size):
+        self.copy_from_device_async(src, size)
+        _sync_current()
 
     def copy_from_host_async(self, mem, size, stream=None):
         """Copy `size` bytes from host address `mem` (int or ctypes.c_void_p); async only if it is pinned."""
@@ -320,7 +312,9 @@ class MemoryPointer(PointerArithmetic):
         ensure_context()
         check(_drv().cuMemcpyHtoDAsync(self.ptr, _host_ptr(mem), size, s))
 
-    copy_from_host = _blocking("copy_from_host")
+    def copy_from_host(self, mem, size):
+        self.copy_from_host_async(mem, size)
+        _sync_current()
 
     def copy_from_async(self, mem, size, stream=None):
         """Copy from a MemoryPointer (device) or a host address."""
@@ -329,7 +323,9 @@ class MemoryPointer(PointerArithmetic):
         else:
             self.copy_from_host_async(mem, size, stream)
 
-    copy_from = _blocking("copy_from")
+    def copy_from(self, mem, size):
+        self.copy_from_async(mem, size)
+        _sync_current()
 
     def copy_to_host_async(self, mem, size, stream=None):
         """Copy `size` bytes to host address `mem` (int or ctypes.c_void_p)."""
@@ -339,7 +335,9 @@ class MemoryPointer(PointerArithmetic):
         ensure_context()
         check(_drv().cuMemcpyDtoHAsync(_host_ptr(mem), self.ptr, size, s))
 
-    copy_to_host = _blocking("copy_to_host")
+    def copy_to_host(self, mem, size):
+        self.copy_to_host_async(mem, size)
+        _sync_current()
 
     def memset_async(self, value, size, stream=None):
         """Set `size` bytes to the low byte of `value`."""
@@ -349,7 +347,9 @@ class MemoryPointer(PointerArithmetic):
         ensure_context()
         check(_drv().cuMemsetD8Async(self.ptr, value & 0xFF, size, s))
 
-    memset = _blocking("memset")
+    def memset(self, value, size):
+        self.memset_async(value, size)
+        _sync_current()
 
 
 def memset_zero(ptr, nbytes):
