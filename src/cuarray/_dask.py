@@ -8,6 +8,7 @@ registers the "cuarray" array backend (`dask.config.set({"array.backend": "cuarr
 it already is), so `dask.array.from_array(cuarray_array, chunks=...)` works with no
 further step and `import cuarray` never imports Dask.
 """
+import functools
 import importlib.machinery
 import sys
 import threading
@@ -65,21 +66,11 @@ def _backend():
         def default_bit_generator(self):
             return cuarray.random.XORWOW
 
-        @staticmethod
-        def ones(*args, **kwargs):
-            return with_meta("ones", *args, **kwargs)
-
-        @staticmethod
-        def zeros(*args, **kwargs):
-            return with_meta("zeros", *args, **kwargs)
-
-        @staticmethod
-        def empty(*args, **kwargs):
-            return with_meta("empty", *args, **kwargs)
-
-        @staticmethod
-        def full(*args, **kwargs):
-            return with_meta("full", *args, **kwargs)
+        # dask.array's own ones, zeros, empty and full with a cuarray meta
+        ones = staticmethod(functools.partial(with_meta, "ones"))
+        zeros = staticmethod(functools.partial(with_meta, "zeros"))
+        empty = staticmethod(functools.partial(with_meta, "empty"))
+        full = staticmethod(functools.partial(with_meta, "full"))
 
         @staticmethod
         def arange(*args, like=None, **kwargs):

@@ -148,15 +148,13 @@ def _dense_in(x, name):
 
 def csr2dense(x, out=None):
     """A CSR matrix as a dense array (into `out` when given)."""
-    if not _sparse().isspmatrix_csr(x):
-        raise TypeError("csr2dense takes a CSR matrix")
+    _need(x, "csr", "csr2dense")
     return x.toarray(out=out)
 
 
 def csc2dense(x, out=None):
     """A CSC matrix as a dense array (into `out` when given)."""
-    if not _sparse().isspmatrix_csc(x):
-        raise TypeError("csc2dense takes a CSC matrix")
+    _need(x, "csc", "csc2dense")
     return x.toarray(out=out)
 
 
@@ -165,48 +163,48 @@ def dense2csr(x):
     return _sparse().csr_matrix(_dense_in(x, "dense2csr"))
 
 
+def _need(x, fmt, name):
+    """TypeError unless `x` is a sparse matrix of format `fmt` ("csr", "csc", "coo")."""
+    if not getattr(_sparse(), "isspmatrix_" + fmt)(x):
+        raise TypeError(f"{name} takes a {fmt.upper()} matrix")
+
+
 def dense2csc(x):
     """A dense 2-D array as a CSC matrix (explicit zeros dropped)."""
     return _sparse().csc_matrix(_dense_in(x, "dense2csc"))
 
 
 def csr2csc(x):
-    if not _sparse().isspmatrix_csr(x):
-        raise TypeError("csr2csc takes a CSR matrix")
+    _need(x, "csr", "csr2csc")
     return x.tocsc()
 
 
 def csc2csr(x):
-    if not _sparse().isspmatrix_csc(x):
-        raise TypeError("csc2csr takes a CSC matrix")
+    _need(x, "csc", "csc2csr")
     return x.tocsr()
 
 
 def csr2coo(x, data, indices):
     """A COO matrix from CSR `x` holding the given `data` and column `indices` arrays."""
-    if not _sparse().isspmatrix_csr(x):
-        raise TypeError("csr2coo takes a CSR matrix")
+    _need(x, "csr", "csr2coo")
     rows = x.tocoo().row
     return _sparse().coo_matrix((data, (rows, indices)), shape=x.shape)
 
 
 def coo2csr(x):
-    if not _sparse().isspmatrix_coo(x):
-        raise TypeError("coo2csr takes a COO matrix")
+    _need(x, "coo", "coo2csr")
     return x.tocsr()
 
 
 def csrsort(x):
     """Sort the column indices of each row of CSR `x`, in place."""
-    if not _sparse().isspmatrix_csr(x):
-        raise TypeError("csrsort takes a CSR matrix")
+    _need(x, "csr", "csrsort")
     x.sort_indices()
 
 
 def cscsort(x):
     """Sort the row indices of each column of CSC `x`, in place."""
-    if not _sparse().isspmatrix_csc(x):
-        raise TypeError("cscsort takes a CSC matrix")
+    _need(x, "csc", "cscsort")
     x.sort_indices()
 
 

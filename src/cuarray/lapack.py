@@ -41,30 +41,38 @@ def _finish(work, target):
         target[...] = work
 
 
-def gesv(a, b):
-    """Solve a @ x = b by LU with partial pivoting; x is written into `b` (cuarray version
-    of `cupyx.lapack.gesv`)."""
-    dt = _operands(a, b, "gesv")
+def _in_place(a, b, name, solve):
+    """Check `a` and `b`, run `solve(wa, wb, n, nrhs, dtype)` on F-ordered work arrays (a
+    and b themselves where they are F-contiguous) and write the results back."""
+    dt = _operands(a, b, name)
     n = a.shape[0]
     nrhs = 1 if b.ndim == 1 else b.shape[1]
     if n == 0 or nrhs == 0:
         return
     wa, wb = _fwork(a), _fwork(b)
-    ipiv, _info, ptrs = _solve.lu_factor(wa, n, 1, dt)
-    _solve._lu_solve(wa, ipiv, ptrs, wb, n, nrhs, 1, dt, OP_N)
+    solve(wa, wb, n, nrhs, dt)
     _finish(wa, a)
     _finish(wb, b)
+
+
+def gesv(a, b):
+    """Solve a @ x = b by LU with partial pivoting; x is written into `b` (cuarray version
+    of `cupyx.lapack.gesv`)."""
+    _in_place(a, b, "gesv", _gesv)
+
+
+def _gesv(wa, wb, n, nrhs, dt):
+    ipiv, _info, ptrs = _solve.lu_factor(wa, n, 1, dt)
+    _solve._lu_solve(wa, ipiv, ptrs, wb, n, nrhs, 1, dt, OP_N)
 
 
 def posv(a, b):
     """Solve a @ x = b for Hermitian positive-definite `a` by Cholesky (its lower
     triangle is read); x is written into `b` (cuarray version of `cupyx.lapack.posv`)."""
-    dt = _operands(a, b, "posv")
-    n = a.shape[0]
-    nrhs = 1 if b.ndim == 1 else b.shape[1]
-    if n == 0 or nrhs == 0:
-        return
-    wa, wb = _fwork(a), _fwork(b)
+    _in_place(a, b, "posv", _posv)
+
+
+def _posv(wa, wb, n, nrhs, dt):
     s = _cusolver.get_solver()
     p = _PREFIX[dt.char]
     lib = _cusolver.lib
@@ -75,8 +83,6 @@ def posv(a, b):
                               info.data.ptr)
     getattr(lib, p + "potrs")(s.ptr, FILL_LOWER, n, nrhs, wa.data.ptr, n, wb.data.ptr, n,
                               info.data.ptr)
-    _finish(wa, a)
-    _finish(wb, b)
 
 
 def gels(a, b):

@@ -763,22 +763,27 @@ def _check_partition(kind, order):
         raise ValueError("Cannot specify order when the array has no fields.")
 
 
+def _partition_args(a, kth, axis, kind, order, name, one_from_0d=False):
+    """(a, axis) of a partition call, its arguments checked as NumPy checks them."""
+    _check_partition(kind, order)
+    if one_from_0d:
+        a = need(a, name)
+        if a.ndim == 0 and axis is not None:
+            a = a.reshape(1)  # NumPy treats a 0-d array as one element here
+    a, axis = _prepare(a, axis, name)
+    _kth(kth, a.shape[axis], a.size > 0)
+    return a, axis
+
+
 def partition(a, kth, axis=-1, kind="introselect", order=None):
     """cuarray version of `numpy.partition`: a full (stable) sort, which meets its guarantee."""
-    _check_partition(kind, order)
-    a, axis = _prepare(a, axis, "partition")
-    _kth(kth, a.shape[axis], a.size > 0)
+    a, axis = _partition_args(a, kth, axis, kind, order, "partition")
     return sort(a, axis)
 
 
 def argpartition(a, kth, axis=-1, kind="introselect", order=None):
     """cuarray version of `numpy.argpartition`: the indices of a full stable sort."""
-    _check_partition(kind, order)
-    a = need(a, "argpartition")
-    if a.ndim == 0 and axis is not None:
-        a = a.reshape(1)  # NumPy treats a 0-d array as one element here
-    a, axis = _prepare(a, axis, "argpartition")
-    _kth(kth, a.shape[axis], a.size > 0)
+    a, axis = _partition_args(a, kth, axis, kind, order, "argpartition", one_from_0d=True)
     return argsort(a, axis)
 
 

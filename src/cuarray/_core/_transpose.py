@@ -47,29 +47,16 @@ extern "C" __global__ void __launch_bounds__(256) ${NAME}(
   const I r0 = tr * T, c0 = tc * T;
   src += b * sb;
   dst += b * db;
-  #pragma unroll
-  for (int h = 0; h < T / 32; ++h) {
-    const int x = threadIdx.x + 32 * h;
-    const I r = r0 + x;
-    #pragma unroll
-    for (int q = 0; q < T / 8; ++q) {
-      const int k = threadIdx.y + 8 * q;
-      const I c = c0 + k;
-      if (r < R && c < C) tile[k][x] = src[c * sc + r];
-    }
-  }
+  // this thread's (x, k) cells of the tile: x across the 32 lanes, k across the 8 rows
+#define CUARRAY_TILE_CELLS(...) \
+  _Pragma("unroll") for (int h = 0; h < T / 32; ++h) { const int x = threadIdx.x + 32 * h; \
+    _Pragma("unroll") for (int q = 0; q < T / 8; ++q) { const int k = threadIdx.y + 8 * q; \
+      __VA_ARGS__ } }
+  CUARRAY_TILE_CELLS(const I r = r0 + x; const I c = c0 + k;
+                     if (r < R && c < C) tile[k][x] = src[c * sc + r];)
   __syncthreads();
-  #pragma unroll
-  for (int h = 0; h < T / 32; ++h) {
-    const int x = threadIdx.x + 32 * h;
-    const I c = c0 + x;
-    #pragma unroll
-    for (int q = 0; q < T / 8; ++q) {
-      const int k = threadIdx.y + 8 * q;
-      const I rr = r0 + k;
-      if (rr < R && c < C) dst[rr * dr + c] = tile[x][k];
-    }
-  }
+  CUARRAY_TILE_CELLS(const I c = c0 + x; const I rr = r0 + k;
+                     if (rr < R && c < C) dst[rr * dr + c] = tile[x][k];)
 }
 """
 

@@ -110,7 +110,41 @@ def _stream_context(stream, kname):
     return stream
 
 
-class ElementwiseKernel:
+class _UserKernel:
+    """What both kinds of user kernel keep: the parsed parameters, the name, preamble and
+    compile options, and the ops compiled per binding of the type placeholders."""
+
+    def __init__(self, in_params, out_params, name, preamble, options):
+        self.in_params = _parse(in_params)
+        self.out_params = _parse(out_params)
+        self.nin = len(self.in_params)
+        self.nout = len(self.out_params)
+        self.nargs = self.nin + self.nout
+        self.name = name
+        self.preamble = preamble
+        self.options = tuple(options)
+        self._ops = {}
+
+    def _roles(self, specs, args, dts, raw):
+        """The launch arguments (scalars cast to their bound dtype) and each one's role; with
+        `raw`, a `raw` parameter keeps its own role and must be an array."""
+        call, roles = [], []
+        for s, a, dt in zip(specs, args, dts):
+            if raw and s.raw:
+                if not isinstance(a, ndarray):
+                    raise TypeError(f"{self.name}: raw parameter {s.name} needs a cuarray.ndarray")
+                roles.append("raw")
+                call.append(a)
+            elif isinstance(a, ndarray):
+                roles.append("out" if s in self.out_params else "in")
+                call.append(a)
+            else:
+                roles.append("scalar")
+                call.append(_scalar(a, dt, self.name, s.name))
+        return call, roles
+
+
+class ElementwiseKernel(_UserKernel):
     """A user elementwise kernel (cuarray version of `cupy.ElementwiseKernel`).
 
     Called as `kernel(*inputs, *outputs_optional, size=None, block_size=None, stream=None)`:
@@ -123,21 +157,13 @@ class ElementwiseKernel:
     def __init__(self, in_params, out_params, operation, name="kernel", reduce_dims=True,
                  preamble="", no_return=False, return_tuple=False, loop_prep="", after_loop="",
                  options=()):
-        self.in_params = _parse(in_params)
-        self.out_params = _parse(out_params)
-        self.nin = len(self.in_params)
-        self.nout = len(self.out_params)
-        self.nargs = self.nin + self.nout
+        super().__init__(in_params, out_params, name, preamble, options)
         self.operation = operation
-        self.name = name
-        self.preamble = preamble
         self.no_return = no_return
         self.return_tuple = return_tuple
-        self.loop_prep = loop_prep
-        self.after_loop = after_loop
-        self.options = tuple(options)
+        # code before and after the grid-stride loop
+        self.loop_prep, self.after_loop = loop_prep, after_loop
         self.reduce_dims = reduce_dims
-        self._ops = {}
         # Warm path: input dtypes -> (op, output dtypes), for calls whose inputs are all
         # C-contiguous arrays of one shape and whose outputs are allocated here; it skips
         # placeholder binding, broadcasting and the role scan (10.7 -> 4 µs of host time).
@@ -211,20 +237,7 @@ class ElementwiseKernel:
             for s, o in zip(self.out_params, outs):
                 if not s.raw and o._shape != shape:
                     raise ValueError(f"{self.name}: output {s.name} has shape {o._shape}, expected {shape}")
-        call = []
-        roles = []
-        for s, a, dt in zip(specs, ins + outs, dts):
-            if s.raw:
-                if not isinstance(a, ndarray):
-                    raise TypeError(f"{self.name}: raw parameter {s.name} needs a cuarray.ndarray")
-                roles.append("raw")
-                call.append(a)
-            elif isinstance(a, ndarray):
-                roles.append("out" if s in self.out_params else "in")
-                call.append(a)
-            else:
-                roles.append("scalar")
-                call.append(_scalar(a, dt, self.name, s.name))
+        call, roles = self._roles(specs, ins + outs, dts, raw=True)
         key = (tuple(dts), tuple(roles), given, block_size)
         op = self._ops.get(key)
         if op is None:
@@ -248,7 +261,7 @@ class ElementwiseKernel:
         return self._result(outs)
 
 
-class ReductionKernel:
+class ReductionKernel(_UserKernel):
     """A user reduction kernel (cuarray version of `cupy.ReductionKernel`).
 
     `map_expr` maps the inputs to the reduction type, `reduce_expr` combines `a` and `b`,
@@ -257,20 +270,11 @@ class ReductionKernel:
 
     def __init__(self, in_params, out_params, map_expr, reduce_expr, post_map_expr, identity,
                  name="reduce_kernel", reduce_type=None, reduce_dims=True, preamble="", options=()):
-        self.in_params = _parse(in_params)
-        self.out_params = _parse(out_params)
-        self.nin = len(self.in_params)
-        self.nout = len(self.out_params)
-        self.nargs = self.nin + self.nout
-        self.map_expr = map_expr
-        self.reduce_expr = reduce_expr
-        self.post_map_expr = post_map_expr
+        super().__init__(in_params, out_params, name, preamble, options)
+        # the three C fragments of the reduction, in the order they run
+        self.map_expr, self.reduce_expr, self.post_map_expr = map_expr, reduce_expr, post_map_expr
         self.identity = identity
-        self.name = name
         self.reduce_type = reduce_type
-        self.preamble = preamble
-        self.options = tuple(options)
-        self._ops = {}
 
     def __call__(self, *args, out=None, axis=None, keepdims=False, stream=None):
         if stream is not None:
@@ -306,14 +310,7 @@ class ReductionKernel:
         else:
             outs = [ndarray._alloc(out_shape, dt) for dt in dts[self.nin:]]
         kept_outs = [o.reshape(kept) if o._shape != kept else o for o in outs]
-        call, roles = [], []
-        for s, a, dt in zip(specs, ins + kept_outs, dts):
-            if isinstance(a, ndarray):
-                roles.append("out" if s in self.out_params else "in")
-                call.append(a)
-            else:
-                roles.append("scalar")
-                call.append(_scalar(a, dt, self.name, s.name))
+        call, roles = self._roles(specs, ins + kept_outs, dts, raw=False)
         if self.reduce_type is None:
             acc = dts[self.nin] if self.nout else dts[0]
             acc_c = _dt.ctype(acc)

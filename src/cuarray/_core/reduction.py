@@ -51,11 +51,9 @@ class ReduceOp:
                  unroll=4):
         self.name = c_identifier(name)
         self.params = tuple(params)
-        self.map_expr = map_expr
-        self.reduce_expr = reduce_expr
-        self.post_map_expr = post_map_expr
-        self.identity = identity
-        self.acc_type = acc_type
+        # the C fragments, in the order they run, and the accumulator's start and type
+        self.map_expr, self.reduce_expr, self.post_map_expr = map_expr, reduce_expr, post_map_expr
+        self.identity, self.acc_type = identity, acc_type
         self.preamble = preamble
         self.late_preamble = late_preamble  # code that needs type_reduce
         # Optional cheaper combine for a thread's own sequential elements, where `b`
@@ -367,80 +365,66 @@ def generate(op, args, nk, nr, row, block, idx64, split, frow=False):
     def in_r_offsets(var):
         return offsets(var, "_u", nr, "_rd", in_ids, "_ro", "_rs")
 
-    body = []
-    body.append(f'extern "C" __global__ void {op.name}({", ".join(sig)}) {{')
-    nthreads = block if row else 256
-    body.append(f"  __shared__ __align__(16) unsigned char _smem[{nthreads} * sizeof(type_reduce)];")
-    body.append("  type_reduce* _s = reinterpret_cast<type_reduce*>(_smem);")
-    body.append("  const int _tid = threadIdx.y * blockDim.x + threadIdx.x;")
+    body = [f'extern "C" __global__ void {op.name}({", ".join(sig)}) {{']
+    body += _smem(block if row else 256, "threadIdx.y * blockDim.x + threadIdx.x")
     body.append(f"  const {I} _jbeg = ({I})blockIdx.y * _chunk;")
     body.append(f"  const {I} _jend = _jbeg + _chunk < _N ? _jbeg + _chunk : _N;")
+    # the first pass stores its partial when the range is split, the output otherwise
+    ind = "      " if row else "    "
+    store = ([ind + "if (_partial) { _partial[(long long)blockIdx.y * _M + _m] = a; } else {"]
+             + ["  " + ind + x for x in out_offsets("_m")] + post("  " + ind) + [ind + "}"])
     if row:
-        body.append(f"  for ({I} _m = blockIdx.x; _m < _M; _m += gridDim.x) {{")
-        body += ["    " + x for x in in_k_offsets("_m")]
-        body.append(f"    type_reduce a = {op.identity};")
-        body += ["    " + x for x in _unrolled("_jbeg + threadIdx.x", f"{block}", I, in_r_offsets, load_lines, op)]
-        body += _row_tree("    ", block)
-        body.append("    if (_tid == 0) {")
-        body.append("      a = _s[0];")
-        body.append("      if (_partial) { _partial[(long long)blockIdx.y * _M + _m] = a; } else {")
-        body += ["        " + x for x in out_offsets("_m")]
-        body += post("        ")
-        body.append("      }")
-        body.append("    }")
-        body.append("    __syncthreads();")
-        body.append("  }")
+        body += _row_loop(I, op.identity, in_k_offsets("_m"),
+                          _unrolled("_jbeg + threadIdx.x", f"{block}", I, in_r_offsets, load_lines, op),
+                          block, store)
     else:
-        body.append(f"  const {I} _m = ({I})blockIdx.x * 32 + threadIdx.x;")
-        body.append(f"  type_reduce a = {op.identity};")
-        body.append("  if (_m < _M) {")
-        body += ["    " + x for x in in_k_offsets("_m")]
-        body += ["    " + x for x in _unrolled("_jbeg + threadIdx.y", "8", I, in_r_offsets, load_lines, op)]
-        body.append("  }")
-        body += _col_tree("  ")
-        body.append("  if (threadIdx.y == 0 && _m < _M) {")
-        body.append("    if (_partial) { _partial[(long long)blockIdx.y * _M + _m] = a; } else {")
-        body += ["      " + x for x in out_offsets("_m")]
-        body += post("      ")
-        body.append("    }")
-        body.append("  }")
+        body += _col_loop(I, op.identity, in_k_offsets("_m"),
+                          _unrolled("_jbeg + threadIdx.y", "8", I, in_r_offsets, load_lines, op), store)
     body.append("}")
-    if split and frow:
-        # A few outputs, each with up to 1024 partials: 256 threads read them with
+    if split:
+        # Row: a few outputs, each with up to 1024 partials: 256 threads read them with
         # independent loads (a column block had 8 threads per output, 128 loads each).
+        ind = "      " if frow else "    "
+        store = [ind + x for x in out_offsets("_m")] + post(ind)
         body.append(f'extern "C" __global__ void {op.name}_final({", ".join(fsig)}) {{')
-        body.append("  __shared__ __align__(16) unsigned char _smem[256 * sizeof(type_reduce)];")
-        body.append("  type_reduce* _s = reinterpret_cast<type_reduce*>(_smem);")
-        body.append("  const int _tid = threadIdx.x;")
-        body.append(f"  for ({I} _m = blockIdx.x; _m < _M; _m += gridDim.x) {{")
-        body.append(f"    type_reduce a = {op.identity};")
-        body.append(f"    for ({I} _j = _tid; _j < _S; _j += 256) {{ type_reduce b = _partial[_j * _M + _m]; a = REDUCE(a, b); }}")
-        body += _row_tree("    ", 256)
-        body.append("    if (_tid == 0) {")
-        body.append("      a = _s[0];")
-        body += ["      " + x for x in out_offsets("_m")]
-        body += post("      ")
-        body.append("    }")
-        body.append("    __syncthreads();")
-        body.append("  }")
-        body.append("}")
-    elif split:
-        body.append(f'extern "C" __global__ void {op.name}_final({", ".join(fsig)}) {{')
-        body.append("  __shared__ __align__(16) unsigned char _smem[256 * sizeof(type_reduce)];")
-        body.append("  type_reduce* _s = reinterpret_cast<type_reduce*>(_smem);")
-        body.append("  const int _tid = threadIdx.y * blockDim.x + threadIdx.x;")
-        body.append(f"  const {I} _m = ({I})blockIdx.x * 32 + threadIdx.x;")
-        body.append(f"  type_reduce a = {op.identity};")
-        body.append("  if (_m < _M) {")
-        body.append(f"    for ({I} _j = threadIdx.y; _j < _S; _j += 8) {{ type_reduce b = _partial[_j * _M + _m]; a = REDUCE(a, b); }}")
-        body.append("  }")
-        body += _col_tree("  ")
-        body.append("  if (threadIdx.y == 0 && _m < _M) {")
-        body += ["    " + x for x in out_offsets("_m")]
-        body += post("    ")
-        body.append("  }")
+        if frow:
+            body += _smem(256, "threadIdx.x")
+            body += _row_loop(I, op.identity, [], [
+                f"for ({I} _j = _tid; _j < _S; _j += 256) {{ type_reduce b = _partial[_j * _M + _m]; a = REDUCE(a, b); }}"],
+                256, store)
+        else:
+            body += _smem(256, "threadIdx.y * blockDim.x + threadIdx.x")
+            body += _col_loop(I, op.identity, [], [
+                f"for ({I} _j = threadIdx.y; _j < _S; _j += 8) {{ type_reduce b = _partial[_j * _M + _m]; a = REDUCE(a, b); }}"],
+                store)
         body.append("}")
     return "\n".join(head + body), kinds, fkinds
+
+
+def _smem(n, tid):
+    """The shared scratch of `n` accumulators and this thread's index `_tid` in it."""
+    return [f"  __shared__ __align__(16) unsigned char _smem[{n} * sizeof(type_reduce)];",
+            "  type_reduce* _s = reinterpret_cast<type_reduce*>(_smem);",
+            f"  const int _tid = {tid};"]
+
+
+def _row_loop(I, identity, head, loads, block, store):
+    """A 1-D block per output `_m` (grid-strided): `head` and `loads` accumulate `a`, a tree
+    of `block` threads combines, thread 0 runs `store`."""
+    return ([f"  for ({I} _m = blockIdx.x; _m < _M; _m += gridDim.x) {{"]
+            + ["    " + x for x in head] + [f"    type_reduce a = {identity};"]
+            + ["    " + x for x in loads] + _row_tree("    ", block)
+            + ["    if (_tid == 0) {", "      a = _s[0];"] + store
+            + ["    }", "    __syncthreads();", "  }"])
+
+
+def _col_loop(I, identity, head, loads, store):
+    """32 outputs per block, 8 thread rows each: `head` and `loads` accumulate `a`, the rows
+    combine, row 0 runs `store`."""
+    return ([f"  const {I} _m = ({I})blockIdx.x * 32 + threadIdx.x;",
+             f"  type_reduce a = {identity};", "  if (_m < _M) {"]
+            + ["    " + x for x in head] + ["    " + x for x in loads] + ["  }"]
+            + _col_tree("  ") + ["  if (threadIdx.y == 0 && _m < _M) {"] + store + ["  }"])
 
 
 def _unrolled(start, step, I, r_offsets, load_lines, op):

@@ -60,11 +60,9 @@ class ScanOp:
     def __init__(self, name, in_dtype, acc_dtype, map_expr, op_expr, identity, associative=True,
                  preamble=""):
         self.name = c_identifier(name)
-        self.in_dtype = in_dtype
-        self.acc_dtype = acc_dtype
-        self.map_expr = map_expr
-        self.op_expr = op_expr
-        self.identity = identity
+        self.in_dtype, self.acc_dtype = in_dtype, acc_dtype
+        # the C fragments and the accumulator's start
+        self.map_expr, self.op_expr, self.identity = map_expr, op_expr, identity
         self.associative = associative
         self.preamble = preamble
         self._kernels = {}

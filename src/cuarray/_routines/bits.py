@@ -34,6 +34,22 @@ def _axis_split(shape, axis):
     return pre, post
 
 
+def _bytes(a, axis, m, little, name, body):
+    """The uint8 array of `a`'s shape with `m` elements along `axis`, written by kernel
+    `body` (it reads x, the n elements along the axis, m, post and little)."""
+    out = ndarray._alloc(a._shape[:axis] + (m,) + a._shape[axis + 1:], _u8)
+    if out.size:
+        n = a._shape[axis]
+        _, post = _axis_split(a._shape, axis)
+        op = _op((name, a.dtype.char), lambda: Op(
+            f"cuarray_{name}_{a.dtype.char}",
+            [Param("x", "raw", a.dtype), Param("n", "scalar", _i64), Param("m", "scalar", _i64),
+             Param("post", "scalar", _i64), Param("little", "scalar", _bool), Param("y", "out", _u8)],
+            body))
+        op.launch((a, _i64.type(n), _i64.type(m), _i64.type(post), numpy.bool_(little), out))
+    return out
+
+
 def packbits(a, axis=None, bitorder="big"):
     """cuarray version of `numpy.packbits`: one kernel, eight inputs per output byte."""
     a = _device(a, "packbits")
@@ -41,22 +57,13 @@ def packbits(a, axis=None, bitorder="big"):
         raise TypeError("Expected an input array of integer or boolean data type")
     little = _bitorder(bitorder)
     a, axis = _flat_or_axis(a, axis)
-    n = a._shape[axis]
-    m = (n + 7) // 8
-    out = ndarray._alloc(a._shape[:axis] + (m,) + a._shape[axis + 1:], _u8)
-    if out.size:
-        _, post = _axis_split(a._shape, axis)
-        op = _op(("packbits", a.dtype.char), lambda: Op(
-            f"cuarray_packbits_{a.dtype.char}",
-            [Param("x", "raw", a.dtype), Param("n", "scalar", _i64), Param("m", "scalar", _i64),
-             Param("post", "scalar", _i64), Param("little", "scalar", _bool), Param("y", "out", _u8)],
-            "const long long q = i % post, t = i / post, j = t % m, base = (t / m) * n;"
-            " unsigned int v = 0;"
-            " for (int b = 0; b < 8; ++b) { const long long k = 8 * j + b;"
-            "   if (k < n && cuarray_nonzero(x[(base + k) * post + q])) v |= little ? (1u << b) : (128u >> b); }"
-            " y = (unsigned char)v;"))
-        op.launch((a, _i64.type(n), _i64.type(m), _i64.type(post), numpy.bool_(little), out))
-    return out
+    m = (a._shape[axis] + 7) // 8
+    return _bytes(a, axis, m, little, "packbits",
+                  "const long long q = i % post, t = i / post, j = t % m, base = (t / m) * n;"
+                  " unsigned int v = 0;"
+                  " for (int b = 0; b < 8; ++b) { const long long k = 8 * j + b;"
+                  "   if (k < n && cuarray_nonzero(x[(base + k) * post + q])) v |= little ? (1u << b) : (128u >> b); }"
+                  " y = (unsigned char)v;")
 
 
 def unpackbits(a, axis=None, count=None, bitorder="big"):
@@ -78,17 +85,9 @@ def unpackbits(a, axis=None, count=None, bitorder="big"):
             m = total + count
         else:
             m = count
-    out = ndarray._alloc(a._shape[:axis] + (m,) + a._shape[axis + 1:], _u8)
-    if out.size:
-        _, post = _axis_split(a._shape, axis)
-        op = _op(("unpackbits",), lambda: Op(
-            "cuarray_unpackbits",
-            [Param("x", "raw", _u8), Param("n", "scalar", _i64), Param("m", "scalar", _i64),
-             Param("post", "scalar", _i64), Param("little", "scalar", _bool), Param("y", "out", _u8)],
-            "const long long q = i % post, t = i / post, k = t % m, base = (t / m) * n;"
-            " unsigned int v = 0;"
-            " if (k < 8 * n) { const unsigned int byte = x[(base + k / 8) * post + q];"
-            "   v = little ? (byte >> (k % 8)) & 1u : (byte >> (7 - k % 8)) & 1u; }"
-            " y = (unsigned char)v;"))
-        op.launch((a, _i64.type(n), _i64.type(m), _i64.type(post), numpy.bool_(little), out))
-    return out
+    return _bytes(a, axis, m, little, "unpackbits",
+                  "const long long q = i % post, t = i / post, k = t % m, base = (t / m) * n;"
+                  " unsigned int v = 0;"
+                  " if (k < 8 * n) { const unsigned int byte = x[(base + k / 8) * post + q];"
+                  "   v = little ? (byte >> (k % 8)) & 1u : (byte >> (7 - k % 8)) & 1u; }"
+                  " y = (unsigned char)v;")

@@ -562,6 +562,20 @@ def average(a, axis=None, weights=None, returned=False, *, keepdims=False):
     return avg
 
 
+def _cov_weights(w, kind, n):
+    """cov's `fweights` or `aweights` as float64, checked as NumPy checks them."""
+    w = need(w, "cov").astype(_f64)
+    if kind == "fweights" and not bool((w == _uf("rint")(w)).all()):
+        raise TypeError("fweights must be integer")
+    if w.ndim > 1:
+        raise RuntimeError(f"cannot handle multidimensional {kind}")
+    if w.shape[0] != n:
+        raise RuntimeError(f"incompatible numbers of samples and {kind}")
+    if bool((w < 0).any()):
+        raise ValueError(f"{kind} cannot be negative")
+    return w
+
+
 def cov(m, y=None, rowvar=True, bias=False, ddof=None, fweights=None, aweights=None, *,
         dtype=None):
     """cuarray version of `numpy.cov`; weights are checked on the host (a synchronisation),
@@ -603,25 +617,10 @@ def cov(m, y=None, rowvar=True, bias=False, ddof=None, fweights=None, aweights=N
         ddof = 1 if bias == 0 else 0
     w = None
     if fweights is not None:
-        fw = need(fweights, "cov").astype(_f64)
-        if not bool((fw == _uf("rint")(fw)).all()):
-            raise TypeError("fweights must be integer")
-        if fw.ndim > 1:
-            raise RuntimeError("cannot handle multidimensional fweights")
-        if fw.shape[0] != X.shape[1]:
-            raise RuntimeError("incompatible numbers of samples and fweights")
-        if bool((fw < 0).any()):
-            raise ValueError("fweights cannot be negative")
-        w = fw
+        w = _cov_weights(fweights, "fweights", X.shape[1])
     aw = None
     if aweights is not None:
-        aw = need(aweights, "cov").astype(_f64)
-        if aw.ndim > 1:
-            raise RuntimeError("cannot handle multidimensional aweights")
-        if aw.shape[0] != X.shape[1]:
-            raise RuntimeError("incompatible numbers of samples and aweights")
-        if bool((aw < 0).any()):
-            raise ValueError("aweights cannot be negative")
+        aw = _cov_weights(aweights, "aweights", X.shape[1])
         w = aw if w is None else _uf("multiply")(w, aw)
     avg, w_sum = average(X, axis=1, weights=w, returned=True)
     w_sum = w_sum[0]

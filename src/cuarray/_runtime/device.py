@@ -53,6 +53,13 @@ def ensure_context():
     return dev
 
 
+def context_driver():
+    """The driver bindings, the current device's context made current first (what the
+    runtime-API style functions call through)."""
+    ensure_context()
+    return _driver._drv()
+
+
 def _set_context(dev):
     ctx = _primary_context(dev)
     check(_driver._drv().cuCtxSetCurrent(ctx))

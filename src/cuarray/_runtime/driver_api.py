@@ -1,6 +1,6 @@
 """CuPy's `cupy.cuda.driver` functions on int handles (contexts, modules, functions, launches)."""
 from cuarray._runtime import driver as _driver
-from cuarray._runtime.device import ensure_context
+from cuarray._runtime.device import context_driver as _drv
 from cuarray._runtime.driver import CUDADriverError, check
 
 # CUfunction_attribute, as CuPy names them
@@ -18,11 +18,6 @@ CU_FUNC_ATTRIBUTE_PREFERRED_SHARED_MEMORY_CARVEOUT = 9
 CU_MEMORYTYPE_HOST, CU_MEMORYTYPE_DEVICE, CU_MEMORYTYPE_ARRAY, CU_MEMORYTYPE_UNIFIED = 1, 2, 3, 4
 CUDA_ERROR_INVALID_VALUE = 1
 CUDA_ERROR_NOT_FOUND = 500
-
-
-def _drv():
-    ensure_context()
-    return _driver._drv()
 
 
 def driverGetVersion():

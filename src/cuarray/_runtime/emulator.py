@@ -415,32 +415,14 @@ class HostDriver:
         self._streams = getattr(self, "_streams", 0) + 1
         return (0, 0x1000 + self._streams)
 
-    def cuStreamDestroy(self, s):
+    def _done(self, *args):
         return (0,)
 
-    def cuStreamSynchronize(self, s):
-        return (0,)
-
-    def cuStreamQuery(self, s):
-        return (0,)
-
-    def cuStreamWaitEvent(self, s, e, f):
-        return (0,)
+    cuStreamDestroy = cuStreamSynchronize = cuStreamQuery = cuStreamWaitEvent = _done
+    cuEventRecord = cuEventSynchronize = cuEventQuery = cuEventDestroy = _done
 
     def cuEventCreate(self, flags):
         return (0, 1)
-
-    def cuEventRecord(self, e, s):
-        return (0,)
-
-    def cuEventSynchronize(self, e):
-        return (0,)
-
-    def cuEventQuery(self, e):
-        return (0,)
-
-    def cuEventDestroy(self, e):
-        return (0,)
 
     # modules and launches: a "cubin" is the kernel source (see compile_cubin_for_host)
     def cuLibraryLoadData(self, image, *args):

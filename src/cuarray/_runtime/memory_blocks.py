@@ -298,12 +298,14 @@ class MemoryPointer(PointerArithmetic):
             peer.copy_async(self.ptr, self.device_id, src.ptr, src.device_id, size,
                             None if stream is None else s)
 
+    # The blocking forms stay spelled out: CuPy names their first argument src, mem or value.
     def copy_from_device(self, src, size):
         self.copy_from_device_async(src, size)
         _sync_current()
 
     def copy_from_host_async(self, mem, size, stream=None):
         """Copy `size` bytes from host address `mem` (int or ctypes.c_void_p); async only if it is pinned."""
+        # Each transfer runs one of these: the size/stream/context preamble stays inline.
         if size <= 0:
             return
         s = _stream_ptr(stream)

@@ -50,23 +50,12 @@ class MemoryHook:
             else:
                 threads.pop(tid, None)
 
-    def alloc_preprocess(self, **kwargs):
-        pass
+    def _nothing(self, **kwargs):
+        """Does nothing: a hook overrides the events it records."""
 
-    def alloc_postprocess(self, **kwargs):
-        pass
-
-    def malloc_preprocess(self, **kwargs):
-        pass
-
-    def malloc_postprocess(self, **kwargs):
-        pass
-
-    def free_preprocess(self, **kwargs):
-        pass
-
-    def free_postprocess(self, **kwargs):
-        pass
+    alloc_preprocess = alloc_postprocess = _nothing
+    malloc_preprocess = malloc_postprocess = _nothing
+    free_preprocess = free_postprocess = _nothing
 
 
 def get_memory_hooks():

@@ -330,6 +330,7 @@ class SingleDeviceMemoryPool:
             self.free_all_blocks()
 
     def _release(self, chunk):
+        # Every array's free runs this: pinned.py's pool repeats the lock-or-defer inline.
         if _hook_threads:
             _mh.free_pre(self._device_id, chunk.size, chunk.ptr, id(chunk))
         if self._lock.acquire(False):

@@ -189,6 +189,7 @@ class PinnedMemoryPool:
         return mem
 
     def _release(self, mem, size, event):
+        # Every pinned block's return runs this: the device pool's lock-or-defer, inline.
         item = (event, size, mem)
         if self._lock.acquire(False):
             try:

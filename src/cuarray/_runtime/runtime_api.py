@@ -9,7 +9,7 @@ import ctypes
 
 from cuarray._runtime import device as _device
 from cuarray._runtime import driver as _driver
-from cuarray._runtime.device import ensure_context
+from cuarray._runtime.device import context_driver as _drv
 from cuarray._runtime.driver import CUDARuntimeError, _describe
 
 is_hip = False
@@ -88,11 +88,6 @@ def _call(ret, what=None):
     if err != 0:
         raise_runtime(int(err), what)
     return ret[1] if len(ret) == 2 else (ret[1:] if len(ret) > 2 else None)
-
-
-def _drv():
-    ensure_context()
-    return _driver._drv()
 
 
 # ---- devices ------------------------------------------------------------------------------

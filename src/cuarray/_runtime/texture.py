@@ -77,9 +77,23 @@ class ChannelFormatDescriptor:
         return sum(1 for b in (self.x, self.y, self.z, self.w) if b)
 
 
-class CUDAarray:
+class _Owned:
+    """An object holding a runtime handle (its attribute `_handle`; `ptr` is 0 until it is
+    made) that the runtime function `_destroy` releases when the object is collected."""
+
+    def __del__(self):
+        if getattr(self, "ptr", 0):
+            try:
+                getattr(_rt, self._destroy)(getattr(self, self._handle))
+            except Exception:
+                pass
+
+
+class CUDAarray(_Owned):
     """A CUDA array (cudaArray) of 1 to 3 dimensions, for textures and surfaces (cuarray
     version of `cupy.cuda.texture.CUDAarray`). `height=0` makes it 1-D, `depth=0` 2-D."""
+
+    _destroy, _handle = "cudaFreeArray", "_arr"
 
     def __init__(self, desc, width, height=0, depth=0, flags=0):
         if width <= 0 or height < 0 or depth < 0 or (depth and not height):
@@ -97,13 +111,6 @@ class CUDAarray:
                          "cudaMallocArray")
         self._arr = arr
         self.ptr = int(arr)
-
-    def __del__(self):
-        if getattr(self, "ptr", 0):
-            try:
-                _rt.cudaFreeArray(self._arr)
-            except Exception:
-                pass
 
     def _shape(self):
         """The NumPy shape (rows last-fastest) a copy must have: (depth,) height, width x channels."""
@@ -253,9 +260,11 @@ class TextureDescriptor:
                 "maxAnisotropy": self.maxAnisotropy}
 
 
-class TextureObject:
+class TextureObject(_Owned):
     """A texture object (cudaTextureObject_t) over a resource (cuarray version of
     `cupy.cuda.texture.TextureObject`); `ptr` is the handle a kernel receives."""
+
+    _destroy, _handle = "cudaDestroyTextureObject", "ptr"
 
     def __init__(self, ResDesc, TexDesc):
         rt = _runtime()
@@ -264,17 +273,12 @@ class TextureObject:
         self.ptr = int(_check(rt.cudaCreateTextureObject(ResDesc._desc, TexDesc._desc, None),
                               "cudaCreateTextureObject"))
 
-    def __del__(self):
-        if getattr(self, "ptr", 0):
-            try:
-                _rt.cudaDestroyTextureObject(self.ptr)
-            except Exception:
-                pass
 
-
-class SurfaceObject:
+class SurfaceObject(_Owned):
     """A surface object (cudaSurfaceObject_t) over a CUDAarray made with
     `cudaArraySurfaceLoadStore` (cuarray version of `cupy.cuda.texture.SurfaceObject`)."""
+
+    _destroy, _handle = "cudaDestroySurfaceObject", "ptr"
 
     def __init__(self, ResDesc):
         if ResDesc.restype != cudaResourceTypeArray:
@@ -284,10 +288,3 @@ class SurfaceObject:
         self.ptr = 0
         self.ptr = int(_check(rt.cudaCreateSurfaceObject(ResDesc._desc),
                               "cudaCreateSurfaceObject"))
-
-    def __del__(self):
-        if getattr(self, "ptr", 0):
-            try:
-                _rt.cudaDestroySurfaceObject(self.ptr)
-            except Exception:
-                pass

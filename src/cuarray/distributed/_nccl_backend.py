@@ -148,41 +148,34 @@ class NCCLBackend:
 
     def scatter(self, in_array, out_array, root=0, stream=None):
         """Rank r receives `in_array[r]` of the root (in_array: shape (n_devices, ...))."""
-        _check(out_array)
-        self._root(root)
-        from cuarray.cuda import nccl
-        s = _sptr(stream)
-        dt, n = _dtype_and_count(out_array)
-        if self.rank == root:
-            _check(in_array)
-            self._blocks(in_array, out_array)
-        nccl.groupStart()
-        try:
-            if self.rank == root:
-                step = out_array.nbytes
-                for r in range(self._n_devices):
-                    self._comm.send(in_array.data.ptr + r * step, n, dt, r, s)
-            self._comm.recv(out_array.data.ptr, n, dt, root, s)
-        finally:
-            nccl.groupEnd()
+        self._rooted(in_array, out_array, root, stream, to_root=False)
 
     def gather(self, in_array, out_array, root=0, stream=None):
         """The root's `out_array[r]` receives rank r's `in_array`."""
-        _check(in_array)
+        self._rooted(out_array, in_array, root, stream, to_root=True)
+
+    def _rooted(self, blocks, piece, root, stream, to_root):
+        """Scatter (root's `blocks[r]` to rank r's `piece`) or, with `to_root`, gather."""
+        _check(piece)
         self._root(root)
         from cuarray.cuda import nccl
         s = _sptr(stream)
-        dt, n = _dtype_and_count(in_array)
-        if self.rank == root:
-            _check(out_array)
-            self._blocks(out_array, in_array)
+        dt, n = _dtype_and_count(piece)
+        at_root = self.rank == root
+        if at_root:
+            _check(blocks)
+            self._blocks(blocks, piece)
         nccl.groupStart()
         try:
-            self._comm.send(in_array.data.ptr, n, dt, root, s)
-            if self.rank == root:
-                step = in_array.nbytes
+            if to_root:
+                self._comm.send(piece.data.ptr, n, dt, root, s)
+            if at_root:
+                move = self._comm.recv if to_root else self._comm.send
+                step = piece.nbytes
                 for r in range(self._n_devices):
-                    self._comm.recv(out_array.data.ptr + r * step, n, dt, r, s)
+                    move(blocks.data.ptr + r * step, n, dt, r, s)
+            if not to_root:
+                self._comm.recv(piece.data.ptr, n, dt, root, s)
         finally:
             nccl.groupEnd()
 

@@ -76,20 +76,21 @@ _AXES = "xyz"
 @_builtin("Compute the thread index in the grid: `jit.grid(1)` is "
           "`blockIdx.x * blockDim.x + threadIdx.x`; `jit.grid(2)` and `jit.grid(3)` return tuples.")
 def _grid(tr, node, ndim):
-    n = _const_int(tr, node, ndim, "jit.grid's ndim")
-    if n not in (1, 2, 3):
-        tr.err(node, f"jit.grid(ndim) takes ndim 1, 2 or 3, got {n}")
-    items = [Expr(f"(blockIdx.{a} * blockDim.{a} + threadIdx.{a})", UINT32) for a in _AXES[:n]]
-    return items[0] if n == 1 else Tuple(items)
+    return _per_axis(tr, node, ndim, "grid", "(blockIdx.{a} * blockDim.{a} + threadIdx.{a})")
 
 
 @_builtin("Compute the grid size: `jit.gridsize(1)` is `blockDim.x * gridDim.x`; "
           "`jit.gridsize(2)` and `jit.gridsize(3)` return tuples.")
 def _gridsize(tr, node, ndim):
-    n = _const_int(tr, node, ndim, "jit.gridsize's ndim")
+    return _per_axis(tr, node, ndim, "gridsize", "(blockDim.{a} * gridDim.{a})")
+
+
+def _per_axis(tr, node, ndim, name, template):
+    """`template` on axis x (ndim 1), or a tuple of it on the first `ndim` axes (2 or 3)."""
+    n = _const_int(tr, node, ndim, f"jit.{name}'s ndim")
     if n not in (1, 2, 3):
-        tr.err(node, f"jit.gridsize(ndim) takes ndim 1, 2 or 3, got {n}")
-    items = [Expr(f"(blockDim.{a} * gridDim.{a})", UINT32) for a in _AXES[:n]]
+        tr.err(node, f"jit.{name}(ndim) takes ndim 1, 2 or 3, got {n}")
+    items = [Expr(template.format(a=a), UINT32) for a in _AXES[:n]]
     return items[0] if n == 1 else Tuple(items)
 
 

@@ -10,7 +10,7 @@ import ast
 import numpy
 
 from cuarray._core import dtypes as _dt
-from cuarray.jit._types import INT64, Expr, type_of
+from cuarray.jit._types import INT64, Expr, Keyed, type_of
 
 CODE = r"""template <class T> struct _jit_iter {
   char* p;
@@ -33,7 +33,7 @@ template <class T, int N> __device__ __forceinline__ _jit_iter<T> _jit_end(const
 }"""
 
 
-class Iter:
+class Iter(Keyed):
     """The translator type of an iterator over elements of `dtype`."""
 
     __slots__ = ("dtype",)
@@ -41,11 +41,8 @@ class Iter:
     def __init__(self, dtype):
         self.dtype = _dt.check_dtype(dtype)
 
-    def __eq__(self, other):
-        return type(other) is type(self) and other.dtype == self.dtype
-
-    def __hash__(self):
-        return hash((type(self).__name__, self.dtype))
+    def _key(self):
+        return (type(self).__name__, self.dtype)
 
     def __repr__(self):
         return f"iterator({self.dtype})"

@@ -84,6 +84,14 @@ def _c_string(s):
     return s.replace("\\", "\\\\").replace('"', '\\"').replace("\n", "\\n").replace("%", "%%")
 
 
+# printf conversion and argument(s) of a value of each dtype kind (complex: "c")
+_PRINTF = {"b": ("%s", ['({} ? "True" : "False")']),
+           "i": ("%lld", ["(long long)({})"]),
+           "u": ("%llu", ["(unsigned long long)({})"]),
+           "f": ("%g", ["(double)({})"]),
+           "c": ("(%g%+gj)", ["(double)({}).real()", "(double)({}).imag()"])}
+
+
 def _b_print(tr, node, args, kwargs):
     sep, end = " ", "\n"
     for k, v in kwargs.items():
@@ -104,21 +112,9 @@ def _b_print(tr, node, args, kwargs):
         if t is UNKNOWN:
             continue
         t = strong(t)
-        if t.kind == "b":
-            fmt.append("%s")
-            vals.append(f'({a.code} ? "True" : "False")')
-        elif t.kind == "i":
-            fmt.append("%lld")
-            vals.append(f"(long long)({a.code})")
-        elif t.kind == "u":
-            fmt.append("%llu")
-            vals.append(f"(unsigned long long)({a.code})")
-        elif t.kind == "f":
-            fmt.append("%g")
-            vals.append(f"(double)({a.code})")
-        else:
-            fmt.append("(%g%+gj)")
-            vals += [f"(double)({a.code}).real()", f"(double)({a.code}).imag()"]
+        spec, args = _PRINTF.get(t.kind, _PRINTF["c"])
+        fmt.append(spec)
+        vals += [x.format(a.code) for x in args]
     text = _c_string(sep).join(fmt) + _c_string(end)
     return Expr(f'printf("{text}"' + "".join(", " + v for v in vals) + ")", None)
 

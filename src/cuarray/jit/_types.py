@@ -68,7 +68,20 @@ def result_type(types):
     return _dt.check_dtype(numpy.result_type(*[_SAMPLE[t] if is_weak(t) else t for t in types]))
 
 
-class Array:
+class Keyed:
+    """A translator type: equal to another of its class with the same `_key()`, hashed by
+    it (types key the kernels' specializations)."""
+
+    __slots__ = ()
+
+    def __eq__(self, other):
+        return type(other) is type(self) and other._key() == self._key()
+
+    def __hash__(self):
+        return hash(self._key())
+
+
+class Array(Keyed):
     """A kernel argument array: one specialization per (dtype, ndim, C-contiguity)."""
 
     __slots__ = ("dtype", "ndim", "contig")
@@ -81,12 +94,6 @@ class Array:
     def _key(self):
         return (self.dtype, self.ndim, self.contig)
 
-    def __eq__(self, other):
-        return type(other) is Array and self._key() == other._key()
-
-    def __hash__(self):
-        return hash(self._key())
-
     def __repr__(self):
         return f"Array({self.dtype}, ndim={self.ndim}, contig={self.contig})"
 
@@ -95,7 +102,7 @@ class Array:
         return f"_jit_array<{_dt.ctype(self.dtype)}, {self.ndim}>"
 
 
-class Shared:
+class Shared(Keyed):
     """A `__shared__` array (static or dynamic size), indexed as a 1-D C array."""
 
     __slots__ = ("dtype",)
@@ -103,11 +110,8 @@ class Shared:
     def __init__(self, dtype):
         self.dtype = _dt.check_dtype(dtype)
 
-    def __eq__(self, other):
-        return type(other) is Shared and self.dtype == other.dtype
-
-    def __hash__(self):
-        return hash(("shared", self.dtype))
+    def _key(self):
+        return ("shared", self.dtype)
 
     def __repr__(self):
         return f"Shared({self.dtype})"

@@ -14,7 +14,7 @@ with the group's threads at the call, so `wait` only has to synchronise the grou
 import numpy
 
 from cuarray.jit._builtins import Dim3, _Func
-from cuarray.jit._types import UINT32, Const, Expr
+from cuarray.jit._types import UINT32, Const, Expr, Keyed
 
 _U64 = numpy.dtype(numpy.uint64)
 
@@ -50,7 +50,7 @@ class _Method(_Func):
     """A method of a group handle: `emit(tr, node, *args)`."""
 
 
-class Group:
+class Group(Keyed):
     """The translator type of a group handle (`thread_block` or `grid_group`)."""
 
     __slots__ = ("kind",)
@@ -58,11 +58,8 @@ class Group:
     def __init__(self, kind):
         self.kind = kind
 
-    def __eq__(self, other):
-        return type(other) is Group and other.kind == self.kind
-
-    def __hash__(self):
-        return hash(("cg", self.kind))
+    def _key(self):
+        return ("cg", self.kind)
 
     def __repr__(self):
         return f"cg.{self.kind}"

@@ -19,7 +19,7 @@ import numpy
 
 from cuarray._core import dtypes as _dt
 from cuarray.jit._builtins import _Func
-from cuarray.jit._types import Const, Expr, strong, type_of
+from cuarray.jit._types import Const, Expr, Keyed, strong, type_of
 
 CODE = r"""template <class T>
 __device__ __forceinline__ T _jit_shfl_down(T x, int delta, unsigned int mask = 0xffffffffu) {
@@ -98,7 +98,7 @@ class _Storage:
         return f"{self.reducer!r}.TempStorage"
 
 
-class StorageArray:
+class StorageArray(Keyed):
     """The translator type of `jit.shared_memory(R.TempStorage, n)`."""
 
     __slots__ = ("storage",)
@@ -106,11 +106,8 @@ class StorageArray:
     def __init__(self, storage):
         self.storage = storage
 
-    def __eq__(self, other):
-        return type(other) is StorageArray and other.storage.cname == self.storage.cname
-
-    def __hash__(self):
-        return hash(("storage", self.storage.cname))
+    def _key(self):
+        return ("storage", self.storage.cname)
 
     def subscript(self, tr, base, index, node):
         return Expr(f"{base.code}[{tr.cast(index, numpy.dtype(numpy.int64), node)}]",

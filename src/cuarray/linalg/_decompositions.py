@@ -31,7 +31,15 @@ class SVDResult(NamedTuple):
     Vh: object
 
 
+def _dims(a):
+    """(m, n, min(m, n), batch shape, batch count) of a stack of (m, n) matrices."""
+    m, n = a.shape[-2:]
+    batch = a.shape[:-2]
+    return m, n, min(m, n), batch, prod(batch)
+
+
 # ----------------------------------------------------------------------------- Cholesky
+
 def cholesky(a, /, *, upper=False):
     """Cholesky factor of a Hermitian positive-definite matrix or stack (cuarray version of
     `numpy.linalg.cholesky`). Synchronises to check positive definiteness."""
@@ -125,10 +133,7 @@ def qr(a, mode="reduced"):
     a = as_array(a, "linalg.qr")
     assert_stacked_2d(a)
     dt = common_type(a)
-    m, n = a.shape[-2:]
-    k = min(m, n)
-    batch = a.shape[:-2]
-    count = prod(batch)
+    m, n, k, batch, count = _dims(a)
     if count == 0 or k == 0:
         return _qr_empty(batch, m, n, k, dt, mode)
     buf = _colmajor_copy(a, dt)          # (..., n, m): column-major A
@@ -223,10 +228,7 @@ def svd(a, full_matrices=True, compute_uv=True, hermitian=False):
         return _svd_hermitian(a, compute_uv)
     dt = common_type(a)
     rdt = real_dtype(dt)
-    m, n = a.shape[-2:]
-    k = min(m, n)
-    batch = a.shape[:-2]
-    count = prod(batch)
+    m, n, k, batch, count = _dims(a)
     if count == 0 or k == 0:
         s = cuarray.zeros(batch + (k,), dtype=rdt)
         if not compute_uv:

@@ -30,20 +30,26 @@ def trimseq(seq):
     return ret if ret.size > 0 else seq[:1]
 
 
+def _coefficients(a, name, bool_refusal):
+    """`a` as a 1-D device array of coefficients: not empty, at most 1-D, not bool (refused
+    with `bool_refusal`, NumPy's message where it differs between functions)."""
+    a = _device(a, name)
+    if a.size == 0:
+        raise ValueError("Coefficient array is empty")
+    if a.ndim > 1:
+        raise ValueError("Coefficient array is not 1-d")
+    if a.dtype.kind == "b":
+        raise ValueError(bool_refusal)
+    return a.ravel()
+
+
 def as_series(alist, trim=True):
     """cuarray version of `numpy.polynomial.polyutils.as_series`: 1-D device arrays of one
     common inexact type."""
     from cuarray._routines.dtype_routines import common_type
     arrays = []
     for a in alist:
-        a = _device(a, "as_series")
-        if a.size == 0:
-            raise ValueError("Coefficient array is empty")
-        if a.ndim > 1:
-            raise ValueError("Coefficient array is not 1-d")
-        if a.dtype.kind == "b":
-            raise ValueError("Coefficient arrays have no common type")
-        a = a.ravel()
+        a = _coefficients(a, "as_series", "Coefficient arrays have no common type")
         if trim:
             a = trimseq(a)
         arrays.append(a)
@@ -57,14 +63,8 @@ def trimcoef(c, tol=0):
     from cuarray._routines.dtype_routines import common_type
     if tol < 0:
         raise ValueError("tol must be non-negative")
-    c = _device(c, "trimcoef")
-    if c.size == 0:
-        raise ValueError("Coefficient array is empty")
-    if c.ndim > 1:
-        raise ValueError("Coefficient array is not 1-d")
-    if c.dtype.kind == "b":
-        raise ValueError("bool inputs are not allowed")
-    c = c.ravel().astype(common_type(c), copy=False)
+    c = _coefficients(c, "trimcoef", "bool inputs are not allowed")
+    c = c.astype(common_type(c), copy=False)
     keep = _u.greater(_u.absolute(c), tol)
     n = int(_r.any(keep).get()) and c.size - int(_r.argmax(keep[::-1]).get())
     if n == 0:

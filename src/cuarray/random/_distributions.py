@@ -13,6 +13,7 @@ from typing import Callable, NamedTuple
 
 import numpy
 
+from cuarray._core._out import into_out
 from cuarray._core.ndarray import ndarray
 from cuarray.random import _kernels
 from cuarray.random._bit_generator import kernel
@@ -652,12 +653,7 @@ class _Distributions:
         else:
             axis = numpy.lib.array_utils.normalize_axis_index(axis, arr.ndim)
             res = take_along_axis(arr, argsort(self._random_keys(arr.shape), axis=axis), axis)
-        if out is None:
-            return res
-        if not isinstance(out, ndarray) or out.shape != arr.shape:
-            raise ValueError("out must be a cuarray.ndarray of the same shape as x")
-        out[...] = res
-        return out
+        return into_out(res, out, arr.shape, "out must be a cuarray.ndarray of the same shape as x")
 
     def _probabilities(self, p, n):
         """(p, its cumulative sums) on the device, checked as NumPy checks them."""

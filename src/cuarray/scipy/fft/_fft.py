@@ -35,22 +35,23 @@ def _nd(x, s, axes, real_out=False):
     return shape, axes
 
 
-def fft(x, n=None, axis=-1, norm=None, overwrite_x=False, workers=None, *, plan=None):
-    """The 1-D discrete Fourier transform (cuarray version of `scipy.fft.fft`)."""
-    with _check(x, "fft", plan):
-        return _np_fft.fft(x, n, axis, norm)
+def _one_d(name, summary):
+    """scipy.fft's 1-D transform `name`: cuarray.fft's (looked up at each call, as a
+    direct call would be), with SciPy's signature."""
+    def f(x, n=None, axis=-1, norm=None, overwrite_x=False, workers=None, *, plan=None):
+        with _check(x, name, plan):
+            return getattr(_np_fft, name)(x, n, axis, norm)
+    f.__doc__ = f"{summary} (cuarray version of `scipy.fft.{name}`)."
+    f.__name__ = f.__qualname__ = name
+    return f
 
 
-def ifft(x, n=None, axis=-1, norm=None, overwrite_x=False, workers=None, *, plan=None):
-    """The 1-D inverse discrete Fourier transform (cuarray version of `scipy.fft.ifft`)."""
-    with _check(x, "ifft", plan):
-        return _np_fft.ifft(x, n, axis, norm)
-
-
-def rfft(x, n=None, axis=-1, norm=None, overwrite_x=False, workers=None, *, plan=None):
-    """The 1-D transform of real input (cuarray version of `scipy.fft.rfft`)."""
-    with _check(x, "rfft", plan):
-        return _np_fft.rfft(x, n, axis, norm)
+fft, ifft, rfft, hfft, ihfft = (_one_d(name, summary) for name, summary in (
+    ("fft", "The 1-D discrete Fourier transform"),
+    ("ifft", "The 1-D inverse discrete Fourier transform"),
+    ("rfft", "The 1-D transform of real input"),
+    ("hfft", "The transform of a Hermitian-symmetric signal"),
+    ("ihfft", "The inverse of `hfft`")))
 
 
 def irfft(x, n=None, axis=-1, norm=None, overwrite_x=False, workers=None, *, plan=None):
@@ -60,19 +61,6 @@ def irfft(x, n=None, axis=-1, norm=None, overwrite_x=False, workers=None, *, pla
         if overwrite_x and isinstance(x, ndarray):
             return _impl._one("irfft", x, n, axis, norm, None, "C2R", False, True)
         return _np_fft.irfft(x, n, axis, norm)
-
-
-def hfft(x, n=None, axis=-1, norm=None, overwrite_x=False, workers=None, *, plan=None):
-    """The transform of a Hermitian-symmetric signal (cuarray version of
-    `scipy.fft.hfft`)."""
-    with _check(x, "hfft", plan):
-        return _np_fft.hfft(x, n, axis, norm)
-
-
-def ihfft(x, n=None, axis=-1, norm=None, overwrite_x=False, workers=None, *, plan=None):
-    """The inverse of `hfft` (cuarray version of `scipy.fft.ihfft`)."""
-    with _check(x, "ihfft", plan):
-        return _np_fft.ihfft(x, n, axis, norm)
 
 
 def fftn(x, s=None, axes=None, norm=None, overwrite_x=False, workers=None, *, plan=None):

@@ -14,6 +14,7 @@ orthogonalisation factors:
 Complex input transforms its real and imaginary parts. float16 computes in float32 and
 integers in float64, as SciPy.
 """
+import functools
 import math
 import operator
 
@@ -26,7 +27,6 @@ from cuarray.scipy.fft._helper import init_nd_shape_and_axes
 
 _i64 = numpy.dtype(numpy.int64)
 _NORMS = (None, "backward", "ortho", "forward")
-_ops = {}
 
 # Gather kernels: build the FFT's input row from x (rows of nin values, cropped or padded
 # to n). `X(j)` is x[j] of the row, 0 past nin; f0/fl scale the first/last input value.
@@ -94,38 +94,32 @@ _PLAN = {
 }
 
 
+@functools.cache
 def _pre_op(kind, rdt, xdt, vdt):
-    key = ("pre", kind, rdt.char, xdt.char, vdt.char)
-    op = _ops.get(key)
-    if op is None:
-        from cuarray._core import dtypes as _dt
-        T, C = _dt.ctype(rdt), _dt.ctype(numpy.dtype(rdt.char.upper()))
-        op = _ops[key] = Op(
-            f"cuarray_dtt_pre_{kind}_{rdt.char}{xdt.char}",
-            [Param("x", "raw", xdt), Param("nin", "scalar", _i64), Param("n", "scalar", _i64),
-             Param("M", "scalar", _i64), Param("f0", "scalar", rdt), Param("fl", "scalar", rdt),
-             Param("sgn", "scalar", rdt), Param("rev", "scalar", numpy.dtype(bool)),
-             Param("v", "out", vdt)],
-            f"typedef {T} T; typedef {C} C; const long long row = i / M; " + _X + _PRE[kind],
-            preamble=_SINCOS)
-    return op
+    from cuarray._core import dtypes as _dt
+    T, C = _dt.ctype(rdt), _dt.ctype(numpy.dtype(rdt.char.upper()))
+    return Op(
+        f"cuarray_dtt_pre_{kind}_{rdt.char}{xdt.char}",
+        [Param("x", "raw", xdt), Param("nin", "scalar", _i64), Param("n", "scalar", _i64),
+         Param("M", "scalar", _i64), Param("f0", "scalar", rdt), Param("fl", "scalar", rdt),
+         Param("sgn", "scalar", rdt), Param("rev", "scalar", numpy.dtype(bool)),
+         Param("v", "out", vdt)],
+        f"typedef {T} T; typedef {C} C; const long long row = i / M; " + _X + _PRE[kind],
+        preamble=_SINCOS)
 
 
+@functools.cache
 def _post_op(kind, rdt, vdt):
-    key = ("post", kind, rdt.char, vdt.char)
-    op = _ops.get(key)
-    if op is None:
-        from cuarray._core import dtypes as _dt
-        T = _dt.ctype(rdt)
-        op = _ops[key] = Op(
-            f"cuarray_dtt_post_{kind}_{rdt.char}",
-            [Param("V", "raw", vdt), Param("n", "scalar", _i64), Param("M", "scalar", _i64),
-             Param("s", "scalar", rdt), Param("g0", "scalar", rdt), Param("gl", "scalar", rdt),
-             Param("rev", "scalar", numpy.dtype(bool)), Param("y", "out", rdt)],
-            f"typedef {T} T; const long long row = i / n; " + _POST[kind] +
-            " y = r * (k == 0 ? s * g0 : (k == n - 1 ? s * gl : s));",
-            preamble=_SINCOS)
-    return op
+    from cuarray._core import dtypes as _dt
+    T = _dt.ctype(rdt)
+    return Op(
+        f"cuarray_dtt_post_{kind}_{rdt.char}",
+        [Param("V", "raw", vdt), Param("n", "scalar", _i64), Param("M", "scalar", _i64),
+         Param("s", "scalar", rdt), Param("g0", "scalar", rdt), Param("gl", "scalar", rdt),
+         Param("rev", "scalar", numpy.dtype(bool)), Param("y", "out", rdt)],
+        f"typedef {T} T; const long long row = i / n; " + _POST[kind] +
+        " y = r * (k == 0 ? s * g0 : (k == n - 1 ? s * gl : s));",
+        preamble=_SINCOS)
 
 
 def _factors(family, t, n, norm, orthogonalize):
@@ -264,6 +258,12 @@ _INVERSE = {1: 1, 2: 3, 3: 2, 4: 4}
 _SWAP = {"backward": "forward", "ortho": "ortho", "forward": "backward"}
 
 
+def _inverse(family, x, type, n, axis, norm, orthogonalize, name):
+    """The inverse of the `family` transform of `type`: the inverse type, norm swapped."""
+    norm = _check_norm(norm)
+    return _r2r(family, x, _INVERSE.get(type, type), n, axis, _SWAP[norm], orthogonalize, name)
+
+
 def dct(x, type=2, n=None, axis=-1, norm=None, overwrite_x=False, workers=None,
         orthogonalize=None):
     """The discrete cosine transform of type 1, 2, 3 or 4 (cuarray version of
@@ -274,9 +274,7 @@ def dct(x, type=2, n=None, axis=-1, norm=None, overwrite_x=False, workers=None,
 def idct(x, type=2, n=None, axis=-1, norm=None, overwrite_x=False, workers=None,
          orthogonalize=None):
     """The inverse discrete cosine transform (cuarray version of `scipy.fft.idct`)."""
-    norm = _check_norm(norm)
-    return _r2r("dct", x, _INVERSE.get(type, type), n, axis, _SWAP[norm], orthogonalize,
-                "idct")
+    return _inverse("dct", x, type, n, axis, norm, orthogonalize, "idct")
 
 
 def dst(x, type=2, n=None, axis=-1, norm=None, overwrite_x=False, workers=None,
@@ -289,9 +287,7 @@ def dst(x, type=2, n=None, axis=-1, norm=None, overwrite_x=False, workers=None,
 def idst(x, type=2, n=None, axis=-1, norm=None, overwrite_x=False, workers=None,
          orthogonalize=None):
     """The inverse discrete sine transform (cuarray version of `scipy.fft.idst`)."""
-    norm = _check_norm(norm)
-    return _r2r("dst", x, _INVERSE.get(type, type), n, axis, _SWAP[norm], orthogonalize,
-                "idst")
+    return _inverse("dst", x, type, n, axis, norm, orthogonalize, "idst")
 
 
 def _nd(f, x, type, s, axes, norm, orthogonalize, name):
@@ -303,25 +299,17 @@ def _nd(f, x, type, s, axes, norm, orthogonalize, name):
     return x
 
 
-def dctn(x, type=2, s=None, axes=None, norm=None, overwrite_x=False, workers=None, *,
-         orthogonalize=None):
-    """The N-D discrete cosine transform (cuarray version of `scipy.fft.dctn`)."""
-    return _nd(dct, x, type, s, axes, norm, orthogonalize, "dctn")
+def _nd_function(f, name, what):
+    """The N-D transform `name` applying 1-D `f` along each axis."""
+    def transform(x, type=2, s=None, axes=None, norm=None, overwrite_x=False, workers=None, *,
+                  orthogonalize=None):
+        return _nd(f, x, type, s, axes, norm, orthogonalize, name)
+    transform.__name__ = transform.__qualname__ = name
+    transform.__doc__ = f"The N-D {what} (cuarray version of `scipy.fft.{name}`)."
+    return transform
 
 
-def idctn(x, type=2, s=None, axes=None, norm=None, overwrite_x=False, workers=None, *,
-          orthogonalize=None):
-    """The N-D inverse discrete cosine transform (cuarray version of `scipy.fft.idctn`)."""
-    return _nd(idct, x, type, s, axes, norm, orthogonalize, "idctn")
-
-
-def dstn(x, type=2, s=None, axes=None, norm=None, overwrite_x=False, workers=None, *,
-         orthogonalize=None):
-    """The N-D discrete sine transform (cuarray version of `scipy.fft.dstn`)."""
-    return _nd(dst, x, type, s, axes, norm, orthogonalize, "dstn")
-
-
-def idstn(x, type=2, s=None, axes=None, norm=None, overwrite_x=False, workers=None, *,
-          orthogonalize=None):
-    """The N-D inverse discrete sine transform (cuarray version of `scipy.fft.idstn`)."""
-    return _nd(idst, x, type, s, axes, norm, orthogonalize, "idstn")
+dctn = _nd_function(dct, "dctn", "discrete cosine transform")
+idctn = _nd_function(idct, "idctn", "inverse discrete cosine transform")
+dstn = _nd_function(dst, "dstn", "discrete sine transform")
+idstn = _nd_function(idst, "idstn", "inverse discrete sine transform")

@@ -6,6 +6,7 @@
 made on the GPU by one kernel from cuFFT's half spectrum (and unmade by one before the
 inverse). float32 input stays float32, as SciPy's fftpack.
 """
+import functools
 import operator
 
 import numpy
@@ -18,7 +19,6 @@ from cuarray.scipy.fft import _realtransforms as _rt
 from cuarray.scipy.fft._helper import _smooth_at_least, init_nd_shape_and_axes, iterable_of_int
 
 _i64 = numpy.dtype(numpy.int64)
-_ops = {}
 
 
 def _need(x, name):
@@ -78,35 +78,29 @@ def ifft2(x, shape=None, axes=(-2, -1), overwrite_x=False):
 
 # ---- FFTPACK's packed real transforms -------------------------------------------------------
 
+@functools.cache
 def _pack_op(cdt, rdt):
     """y (rows, n) from the half spectrum r (rows, n // 2 + 1)."""
-    key = ("pack", cdt.char)
-    op = _ops.get(key)
-    if op is None:
-        op = _ops[key] = Op(
-            f"cuarray_fftpack_pack_{cdt.char}",
-            [Param("r", "raw", cdt), Param("n", "scalar", _i64), Param("m", "scalar", _i64),
-             Param("y", "out", rdt)],
-            "const long long row = i / n, j = i - row * n; "
-            "const auto z = r[row * m + (j + 1) / 2]; "
-            "y = (j == 0 || (j & 1)) ? z.real() : z.imag();")
-    return op
+    return Op(
+        f"cuarray_fftpack_pack_{cdt.char}",
+        [Param("r", "raw", cdt), Param("n", "scalar", _i64), Param("m", "scalar", _i64),
+         Param("y", "out", rdt)],
+        "const long long row = i / n, j = i - row * n; "
+        "const auto z = r[row * m + (j + 1) / 2]; "
+        "y = (j == 0 || (j & 1)) ? z.real() : z.imag();")
 
 
+@functools.cache
 def _unpack_op(rdt, cdt):
     """The half spectrum r (rows, n // 2 + 1) from packed y (rows, n)."""
-    key = ("unpack", rdt.char)
-    op = _ops.get(key)
-    if op is None:
-        C = _dt.ctype(cdt)
-        op = _ops[key] = Op(
-            f"cuarray_fftpack_unpack_{rdt.char}",
-            [Param("y", "raw", rdt), Param("n", "scalar", _i64), Param("m", "scalar", _i64),
-             Param("r", "out", cdt)],
-            f"const long long row = i / m, k = i - row * m; "
-            f"const {_dt.ctype(rdt)}* p = &y[row * n]; "
-            f"r = {C}(k == 0 ? p[0] : p[2 * k - 1], (k == 0 || 2 * k >= n) ? 0 : p[2 * k]);")
-    return op
+    C = _dt.ctype(cdt)
+    return Op(
+        f"cuarray_fftpack_unpack_{rdt.char}",
+        [Param("y", "raw", rdt), Param("n", "scalar", _i64), Param("m", "scalar", _i64),
+         Param("r", "out", cdt)],
+        f"const long long row = i / m, k = i - row * m; "
+        f"const {_dt.ctype(rdt)}* p = &y[row * n]; "
+        f"r = {C}(k == 0 ? p[0] : p[2 * k - 1], (k == 0 || 2 * k >= n) ? 0 : p[2 * k]);")
 
 
 def _last(a, axis):

@@ -16,7 +16,7 @@ from cuarray._libs import cusolver as _cusolver
 from cuarray._libs.cublas import CUDA_DTYPE, FILL_LOWER, FILL_UPPER, OP_C, OP_N, OP_T
 from cuarray.scipy.linalg._util import (
     LinAlgError, LinAlgWarning, as_array, check_finite as _check_finite, fortran_copy,
-    lapack_dtype, square)
+    lapack_dtype, matrix, square)
 
 _PREFIX = {"f": "s", "d": "d", "F": "c", "D": "z"}
 _TRANS = {0: OP_N, "N": OP_N, "n": OP_N, 1: OP_T, "T": OP_T, "t": OP_T, 2: OP_C, "C": OP_C,
@@ -119,11 +119,7 @@ def lu_factor(a, overwrite_a=False, check_finite=True):
     """LU factorization with partial pivoting: (lu, piv) with 0-based int32 pivots (cuarray
     version of `scipy.linalg.lu_factor`). Warns LinAlgWarning for an exactly singular
     matrix, as SciPy (reading cuSOLVER's report synchronises)."""
-    a = as_array(a, "lu_factor")
-    if a.ndim != 2:
-        raise ValueError(f"expected a 2-D matrix, got {a.ndim}-D")
-    if check_finite:
-        _check_finite(a)
+    a = matrix(a, "lu_factor", check_finite)
     dt = lapack_dtype(a)
     if a.size == 0:
         return fortran_copy(a, dt), ndarray._alloc((0,), _i32)
@@ -189,11 +185,7 @@ def lu(a, permute_l=False, overwrite_a=False, check_finite=True, p_indices=False
     """LU decomposition a = P L U with unit lower L (m, k) and upper U (k, n) (cuarray
     version of `scipy.linalg.lu`). `p_indices=True` gives p with a = L[p] @ U."""
     from cuarray._routines.creation_more import eye, tril, triu
-    a = as_array(a, "lu")
-    if a.ndim != 2:
-        raise ValueError(f"expected a 2-D matrix, got {a.ndim}-D")
-    if check_finite:
-        _check_finite(a)
+    a = matrix(a, "lu", check_finite)
     dt = lapack_dtype(a)
     m, n = a.shape
     k = min(m, n)

@@ -2,6 +2,8 @@
 circulant, hankel). The Toeplitz family is one kernel each: element (i, j) reads the
 generating vector at an index computed from i and j. Leading dimensions of the vectors
 are batch dimensions, as in SciPy 1.17."""
+import functools
+
 import numpy
 
 from cuarray._core.elementwise import Op, Param
@@ -9,7 +11,6 @@ from cuarray._core.ndarray import ndarray
 from cuarray.scipy.linalg._util import as_array
 
 _i64 = numpy.dtype(numpy.int64)
-_ops = {}
 
 # The index into each batch's generating vector of element (r, c), per structure.
 _INDEX = {
@@ -19,18 +20,19 @@ _INDEX = {
 }
 
 
+@functools.cache
+def _structured_op(kind, dt):
+    return Op(f"cuarray_linalg_{kind}_{dt.char}",
+              [Param("v", "raw", dt), Param("m", "scalar", _i64), Param("n", "scalar", _i64),
+               Param("L", "scalar", _i64), Param("y", "out", dt)],
+              f"const long long b = i / (m * n), e = i - b * m * n, r = e / n, c = e - r * n; "
+              f"y = v[b * L + ({_INDEX[kind]})];")
+
+
 def _structured(kind, vals, m, n):
     """(batch..., m, n) from `vals` (batch..., L): out[..., r, c] = vals[..., index]."""
     dt = vals.dtype
-    key = (kind, dt.char)
-    op = _ops.get(key)
-    if op is None:
-        op = _ops[key] = Op(
-            f"cuarray_linalg_{kind}_{dt.char}",
-            [Param("v", "raw", dt), Param("m", "scalar", _i64), Param("n", "scalar", _i64),
-             Param("L", "scalar", _i64), Param("y", "out", dt)],
-            f"const long long b = i / (m * n), e = i - b * m * n, r = e / n, c = e - r * n; "
-            f"y = v[b * L + ({_INDEX[kind]})];")
+    op = _structured_op(kind, dt)
     vals = vals if vals._c_contig else vals.copy()
     out = ndarray._alloc(vals.shape[:-1] + (m, n), dt)
     if out.size:

@@ -50,6 +50,16 @@ def check_finite(*arrays):
             raise ValueError("array must not contain infs or NaNs")
 
 
+def matrix(x, name, finite):
+    """`x` as a 2-D cuarray array (`as_array`), checked for inf and NaN when `finite`."""
+    a = as_array(x, name)
+    if a.ndim != 2:
+        raise ValueError(f"expected a 2-D matrix, got {a.ndim}-D")
+    if finite:
+        check_finite(a)
+    return a
+
+
 def fortran_copy(a, dtype):
     """A fresh column-major copy of a 2-D array, in `dtype` (what cuSOLVER overwrites)."""
     return a.astype(dtype, order="F", copy=True)

@@ -12,8 +12,9 @@ import operator
 
 import numpy
 
+from cuarray._core._out import into_out
 from cuarray._core.ndarray import ndarray
-from cuarray.scipy.sparse._data import DataMixin
+from cuarray.scipy.sparse._data import DataMixin, canonical
 from cuarray.scipy.sparse._minmax import MinMaxMixin
 
 # Sparse matrices win over ndarrays in mixed operators (ndarray's priority is 100).
@@ -232,6 +233,11 @@ class _spbase(DataMixin, MinMaxMixin):
         """The dense matrix (a cuarray.ndarray, as in CuPy; SciPy returns numpy.matrix)."""
         return self.toarray(order=order, out=out)
 
+    def _into(self, res, out):
+        """`res` (this matrix made dense), or `out` (an array of this shape) holding it."""
+        return into_out(res, out, self._shape,
+                        "out array must be a cuarray.ndarray of the matrix's shape")
+
     def get(self, stream=None):
         """This matrix as a host `scipy.sparse` matrix of the same format (synchronises)."""
         return self.tocsr().get(stream).asformat(self.format)
@@ -430,10 +436,7 @@ class _spbase(DataMixin, MinMaxMixin):
         if axis is not None and self.format == "dia":
             raise NotImplementedError("count_nonzero over an axis is not implemented for DIA "
                                       "format")
-        A = self.tocsr()
-        if not A.has_canonical_format:
-            A = A.copy()
-            A.sum_duplicates()
+        A = canonical(self.tocsr())
         if axis is not None:
             from cuarray._core._ops import not_equal
             return A._with_data(not_equal(A.data, 0).astype(numpy.int64),
@@ -548,36 +551,27 @@ class _spbase(DataMixin, MinMaxMixin):
         return self._with_data(absolute(self.data), copy=False)
 
     def __add__(self, other):
-        if _is_scalar(other):
-            if other == 0:
-                return self.copy()
-            raise NotImplementedError("adding a nonzero scalar to a sparse array is not "
-                                      "supported")
-        if issparse(other):
-            if other.shape != self.shape:
-                raise ValueError(f"inconsistent shapes ({self.shape} and {other.shape})")
-            return self._add_sparse(other, 1)
-        other = _dense_operand(other)
-        if isinstance(other, ndarray):
-            return self.toarray() + other
-        return NotImplemented
+        return self._plus(other, 1, "adding a nonzero scalar to a sparse array")
 
     def __radd__(self, other):
         return self.__add__(other)
 
     def __sub__(self, other):
+        return self._plus(other, -1, "subtracting a nonzero scalar from a sparse array")
+
+    def _plus(self, other, sign, refused):
+        """self + sign * other; a nonzero scalar `other` is `refused` (as SciPy)."""
         if _is_scalar(other):
             if other == 0:
                 return self.copy()
-            raise NotImplementedError("subtracting a nonzero scalar from a sparse array is "
-                                      "not supported")
+            raise NotImplementedError(f"{refused} is not supported")
         if issparse(other):
             if other.shape != self.shape:
                 raise ValueError(f"inconsistent shapes ({self.shape} and {other.shape})")
-            return self._add_sparse(other, -1)
+            return self._add_sparse(other, sign)
         other = _dense_operand(other)
         if isinstance(other, ndarray):
-            return self.toarray() - other
+            return self.toarray() + other if sign > 0 else self.toarray() - other
         return NotImplemented
 
     def __rsub__(self, other):
@@ -601,10 +595,7 @@ class _spbase(DataMixin, MinMaxMixin):
         if n == 0:
             raise NotImplementedError("zero power is not supported as it would densify the "
                                       "matrix")
-        A = self.tocsr()
-        if not A.has_canonical_format:
-            A = A.copy()
-            A.sum_duplicates()
+        A = canonical(self.tocsr())
         data = A.data if dtype is None else A.data.astype(dtype)
         from cuarray._core._ops import power
         return A._with_data(power(data, n), copy=False).asformat(self.format)
@@ -696,14 +687,7 @@ class spmatrix:
         from cuarray.scipy.sparse._construct import identity
         if n == 0:
             return identity(M, dtype=self.dtype, format="csr")
-        result, base = None, self.tocsr()
-        while True:
-            if n & 1:
-                result = base if result is None else result @ base
-            n >>= 1
-            if not n:
-                return result
-            base = base @ base
+        return _power(self, n)
 
 
 
@@ -718,13 +702,22 @@ class sparray:
             return NotImplemented
         return self.multiply(other)
 
-    def __rmul__(self, other):
-        if not _operand(other):
-            return NotImplemented
-        return self.multiply(other)
+    __rmul__ = __mul__   # elementwise: the same either side
 
     def __pow__(self, n):
         return self.power(n)
+
+
+def _power(A, n):
+    """A ** n (matrix power, n >= 1) of square sparse A by repeated squaring, as CSR."""
+    result, base = None, A.tocsr()
+    while True:
+        if n & 1:
+            result = base if result is None else result @ base
+        n >>= 1
+        if not n:
+            return result
+        base = base @ base
 
 
 def issparse(x):

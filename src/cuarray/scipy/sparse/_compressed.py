@@ -243,13 +243,8 @@ class _compressed_matrix(_spbase):
         order = (order or ("C" if self._major == 0 else "F")).upper()
         if order not in ("C", "F"):
             raise ValueError("order must be 'C' or 'F'")
-        res = K.to_dense(self.indptr, self.indices, self.data, self._shape, self._major, order)
-        if out is not None:
-            if not isinstance(out, ndarray) or out.shape != self._shape:
-                raise ValueError("out array must be a cuarray.ndarray of the matrix's shape")
-            out[...] = res
-            return out
-        return res
+        return self._into(K.to_dense(self.indptr, self.indices, self.data, self._shape,
+                                     self._major, order), out)
 
     def get(self, stream=None):
         """This matrix as SciPy's of the same format and family (synchronises)."""

@@ -144,13 +144,7 @@ class _coo_base(_spbase):
         """The dense matrix, duplicates summed (sorts the entries; no synchronisation)."""
         order = (order or "C").upper()
         indptr, indices, data = self._compress(True, False)
-        res = K.to_dense(indptr, indices, data, self._shape, 0, order)
-        if out is not None:
-            if not isinstance(out, ndarray) or out.shape != self._shape:
-                raise ValueError("out array must be a cuarray.ndarray of the matrix's shape")
-            out[...] = res
-            return out
-        return res
+        return self._into(K.to_dense(indptr, indices, data, self._shape, 0, order), out)
 
     def _raw_csr(self):
         """CSR with every entry kept apart (no sum, so no synchronisation)."""

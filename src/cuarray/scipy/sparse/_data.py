@@ -28,12 +28,34 @@ def _ufunc(name):
     return getattr(_ops, name)
 
 
-def _canonical_csr(A):
-    C = A.tocsr()
+def canonical(C):
+    """C, or where it has duplicates or unsorted indices a copy with them summed and sorted
+    (C itself is left as it is)."""
     if not C.has_canonical_format:
         C = C.copy()
         C.sum_duplicates()
     return C
+
+
+def _with_scalar(A, uf, x):
+    """`uf(v, x)` of each value v stored in A (duplicates summed), A's sparsity kept."""
+    C = canonical(A.tocsr())
+    rows = C.tocoo()
+    return _from_entries(C, rows.row, rows.col, uf(C.data, x), _fmt(A))
+
+
+def _with_sparse(A, uf, B):
+    """`uf(a, b)` over the union of A's and B's stored entries (same shape)."""
+    rows, cols, a, b = aligned(A, B)
+    return _from_entries(A, rows, cols, uf(a, b), _fmt(A))
+
+
+def _comparison(name):
+    """The comparison operator `name` (e.g. "__lt__"), through `_compare`."""
+    def compare(self, other):
+        return self._compare(other, name)
+    compare.__name__ = compare.__qualname__ = name
+    return compare
 
 
 def _warn(msg):
@@ -47,7 +69,7 @@ def aligned(A, B):
     from cuarray._routines.joining import concatenate
     from cuarray._routines.sorting import argsort
     from cuarray.scipy.sparse import _kernels as K
-    A, B = _canonical_csr(A).tocoo(), _canonical_csr(B).tocoo()
+    A, B = canonical(A.tocsr()).tocoo(), canonical(B.tocsr()).tocoo()
     n_minor = max(A.shape[1], 1)
     keys = concatenate([K._key(A.row, A.col, n_minor), K._key(B.row, B.col, n_minor)])
     dt = numpy.result_type(A.dtype, B.dtype)
@@ -111,7 +133,7 @@ class DataMixin:
     """The elementwise methods of cuarray's sparse matrices (mixed into the base class)."""
 
     def _deduped(self):
-        return _canonical_csr(self) if self.format in ("coo", "csr", "csc") else self
+        return canonical(self.tocsr()) if self.format in ("coo", "csr", "csc") else self
 
     def _apply(self, name):
         A = self._deduped()
@@ -134,9 +156,7 @@ class DataMixin:
                 _warn(f"Comparing a sparse matrix with {other} using {sym} is inefficient. "
                       f"Try using {inv} instead.")
                 return _dense_result(self, uf(self.toarray(), other))
-            A = _canonical_csr(self)
-            rows = A.tocoo()
-            return _from_entries(A, rows.row, rows.col, uf(A.data, other), _fmt(self))
+            return _with_scalar(self, uf, other)
         if issparse(other):
             if other.shape != self.shape:
                 raise ValueError("inconsistent shapes")
@@ -144,8 +164,7 @@ class DataMixin:
                 _warn(f"Comparing two sparse matrices using {sym} is inefficient. Try using "
                       f"{inv} instead.")
                 return _dense_result(self, uf(self.toarray(), other.toarray()))
-            rows, cols, a, b = aligned(self, other)
-            return _from_entries(self, rows, cols, uf(a, b), _fmt(self))
+            return _with_sparse(self, uf, other)
         other = _dense_operand(other)
         if isinstance(other, ndarray):
             if other.ndim == 2 and other.shape != self.shape:
@@ -153,23 +172,12 @@ class DataMixin:
             return uf(self.toarray(), other)
         return NotImplemented
 
-    def __eq__(self, other):
-        return self._compare(other, "__eq__")
-
-    def __ne__(self, other):
-        return self._compare(other, "__ne__")
-
-    def __lt__(self, other):
-        return self._compare(other, "__lt__")
-
-    def __gt__(self, other):
-        return self._compare(other, "__gt__")
-
-    def __le__(self, other):
-        return self._compare(other, "__le__")
-
-    def __ge__(self, other):
-        return self._compare(other, "__ge__")
+    __eq__ = _comparison("__eq__")
+    __ne__ = _comparison("__ne__")
+    __lt__ = _comparison("__lt__")
+    __gt__ = _comparison("__gt__")
+    __le__ = _comparison("__le__")
+    __ge__ = _comparison("__ge__")
 
     __hash__ = None
 
@@ -183,14 +191,11 @@ class DataMixin:
                 _warn(f"Taking {name} with a {'positive' if name == 'maximum' else 'negative'}"
                       " number results in a dense matrix.")
                 return _dense_result(self, uf(self.toarray(), other))
-            A = _canonical_csr(self)
-            C = A.tocoo()
-            return _from_entries(A, C.row, C.col, uf(A.data, other), _fmt(self))
+            return _with_scalar(self, uf, other)
         if issparse(other):
             if other.shape != self.shape:
                 raise ValueError("inconsistent shapes")
-            rows, cols, a, b = aligned(self, other)
-            return _from_entries(self, rows, cols, uf(a, b), _fmt(self))
+            return _with_sparse(self, uf, other)
         other = _dense_operand(other)
         if isinstance(other, ndarray):
             return uf(self.toarray(), other)

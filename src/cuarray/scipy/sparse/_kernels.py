@@ -36,6 +36,15 @@ def _empty(shape, dtype):
     return ndarray._alloc(tuple(shape), numpy.dtype(dtype), "C")
 
 
+def _new(op, shape, dtype, *args):
+    """A new array of `shape` and `dtype` written by elementwise `op` over `args` (no launch
+    when it is empty)."""
+    out = _empty(shape, dtype)
+    if out.size:
+        op.launch([*args, out])
+    return out
+
+
 def _zeros(shape, dtype):
     out = _empty(shape, dtype)
     if out.size:
@@ -99,10 +108,7 @@ def gather(src, idx):
         f"cuarray_sp_gather_{_chars(sdt, idt)}",
         [Param("q", "in", idt), Param("x", "raw", sdt), Param("y", "out", sdt)],
         "y = x[(long long)q];"))
-    out = _empty(idx.shape, sdt)
-    if out.size:
-        op.launch([idx, src, out])
-    return out
+    return _new(op, idx.shape, sdt, idx, src)
 
 
 def _split(key, n_minor, dtype):
@@ -375,10 +381,7 @@ def canonical_flags(indptr, indices, strict):
         [Param("p", "raw", it), Param("q", "raw", jt), Param("f", "out", _i64)],
         f"long long ok = 1; for (long long j = (long long)p[i] + 1, e = p[i + 1]; j < e; ++j) "
         f"if (q[j - 1] {cmp} q[j]) {{ ok = 0; break; }} f = ok;"))
-    out = _empty((indptr.size - 1,), _i64)
-    if out.size:
-        op.launch([indptr, indices, out])
-    return out
+    return _new(op, (indptr.size - 1,), _i64, indptr, indices)
 
 
 def gather_2d(x, rows, cols):
@@ -389,10 +392,7 @@ def gather_2d(x, rows, cols):
         [Param("r", "in", rt), Param("c", "in", rt), Param("x", "raw", xt),
          Param("N", "scalar", _i64), Param("y", "out", xt)],
         "y = x[(long long)r * N + (long long)c];"))
-    out = _empty(rows.shape, xt)
-    if out.size:
-        op.launch([rows, cols, x, numpy.int64(x.shape[1]), out])
-    return out
+    return _new(op, rows.shape, xt, rows, cols, x, numpy.int64(x.shape[1]))
 
 
 def intersect_products(A, B, dtype, idx_dtype):
@@ -499,8 +499,5 @@ def dia_transpose(data, offsets, shape):
         f"long long s = (-(long long)off[d]) % MD; if (s < 0) s += MD; "
         f"long long src = c - s; if (src < 0) src += W; "
         f"y = src < L ? x[d * L + src] : cuarray_cast<{C}>(0);"))
-    out = _empty((nd, M), dt)
-    if out.size:
-        op.launch([data if data._c_contig else data.copy("C"), offsets, numpy.int64(L),
-                   numpy.int64(W), numpy.int64(md), numpy.int64(M), out])
-    return out
+    return _new(op, (nd, M), dt, data if data._c_contig else data.copy("C"), offsets,
+                numpy.int64(L), numpy.int64(W), numpy.int64(md), numpy.int64(M))

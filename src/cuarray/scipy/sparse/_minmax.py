@@ -10,15 +10,12 @@ import numpy
 
 from cuarray._core import dtypes as _dt
 from cuarray._core.elementwise import Param
+from cuarray.scipy.sparse._data import canonical
 
 
 def _lines(A, axis):
     """A canonical CSR (axis=1) or CSC (axis=0) of A."""
-    C = A.tocsr() if axis == 1 else A.tocsc()
-    if not C.has_canonical_format:
-        C = C.copy()
-        C.sum_duplicates()
-    return C
+    return canonical(A.tocsr() if axis == 1 else A.tocsc())
 
 
 def _line_extremes(C, greater, explicit, skipnan=False):

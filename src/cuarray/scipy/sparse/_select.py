@@ -9,7 +9,7 @@ import numpy
 
 from cuarray._core import dtypes as _dt
 from cuarray._core.elementwise import Param
-from cuarray.scipy.sparse._kernels import _chars, _empty, _i64, _op, index_dtype
+from cuarray.scipy.sparse._kernels import _chars, _empty, _i64, _new, _op, index_dtype
 
 
 def run_lengths(keys, indptr):
@@ -19,10 +19,7 @@ def run_lengths(keys, indptr):
         f"cuarray_sp_runlen_{_chars(kt, pt)}",
         [Param("k", "in", kt), Param("p", "raw", pt), Param("n", "out", _i64)],
         "n = (long long)p[(long long)k + 1] - (long long)p[(long long)k];"))
-    out = _empty(keys.shape, _i64)
-    if out.size:
-        op.launch([keys, indptr, out])
-    return out
+    return _new(op, keys.shape, _i64, keys, indptr)
 
 
 def _ends(counts):
@@ -112,10 +109,7 @@ def sample(indptr, indices, data, major, minor):
         f"{C} acc = cuarray_cast<{C}>(0); "
         f"for (long long j = p[a], end = p[a + 1]; j < end; ++j) "
         f"if ((long long)q[j] == b) acc = acc + x[j]; y = acc;"))
-    out = _empty(major.shape, dt)
-    if out.size:
-        op.launch([major, minor, indptr, indices, data, out])
-    return out
+    return _new(op, major.shape, dt, major, minor, indptr, indices, data)
 
 
 def offsets(indptr, indices, major, minor):
@@ -130,10 +124,7 @@ def offsets(indptr, indices, major, minor):
         "while (lo < hi) { const long long mid = (lo + hi) >> 1; "
         "if ((long long)q[mid] < b) lo = mid + 1; else hi = mid; } "
         "o = (lo < (long long)p[a + 1] && (long long)q[lo] == b) ? lo : -1;"))
-    out = _empty(major.shape, _i64)
-    if out.size:
-        op.launch([major, minor, indptr, indices, out])
-    return out
+    return _new(op, major.shape, _i64, major, minor, indptr, indices)
 
 
 def scatter_found(data, off, vals):
@@ -153,10 +144,7 @@ def last_of_runs(skey):
         "cuarray_sp_last_of_runs",
         [Param("k", "raw", _i64), Param("f", "out", _i64)],
         "f = (i + 1 == k.size() || k[i] != k[i + 1]) ? 1 : 0;"))
-    out = _empty(skey.shape, _i64)
-    if out.size:
-        op.launch([skey, out])
-    return out
+    return _new(op, skey.shape, _i64, skey)
 
 
 def missing_flags(off):
@@ -165,10 +153,7 @@ def missing_flags(off):
         "cuarray_sp_missing",
         [Param("o", "in", _i64), Param("f", "out", _i64)],
         "f = o < 0 ? 1 : 0;"))
-    out = _empty(off.shape, _i64)
-    if out.size:
-        op.launch([off, out])
-    return out
+    return _new(op, off.shape, _i64, off)
 
 
 def wrap_check(idx, n):

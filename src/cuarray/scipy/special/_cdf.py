@@ -11,6 +11,7 @@ of the mean where it converges fast. The inverses are Halley iterations from the
 starting points (Wilson-Hilferty for gamma, a normal or power-law guess for beta), each
 solving for the smaller of the two tail probabilities.
 """
+from cuarray.scipy.special._loops import _DD, _FF, _FFF
 from cuarray.scipy.special._math import SOURCE as _BASE
 
 SOURCE_CDF = _BASE + r"""
@@ -385,8 +386,6 @@ CUARRAY_FN double cusp_stdtrit(double df, double p) {
 }
 """
 
-_FF, _DD = ["ff->f", "dd->d"], ["dd->d", "ff->f"]
-_FFF = ["fff->f", "ddd->d"]
 
 # name: (loops in SciPy's order, C function, summary)
 TABLE_CDF = {

@@ -9,6 +9,7 @@ K_0 and K_1 past x = 2 and their logarithmic series below; Carlson's symmetric i
 R_F and R_D (duplication) for the complete and incomplete elliptic integrals; the
 descending Landen/AGM sequence for the Jacobian elliptic functions.
 """
+from cuarray.scipy.special._loops import _D, _F, _FF, _LFD
 from cuarray.scipy.special._math import SOURCE as _BASE
 
 SOURCE_ELEMENTARY = _BASE + r"""
@@ -584,9 +585,6 @@ CUARRAY_FN void cusp_ellipj(float u, float m, float& sn, float& cn, float& dn, f
 }
 """
 
-_F, _D = ["f->f", "d->d"], ["d->d", "f->f"]
-_FF = ["ff->f", "dd->d"]
-_LFD = ["ld->d", "ff->f", "dd->d"]
 
 # name: (loops in SciPy's order, C function, summary)
 TABLE_ELEMENTARY = {

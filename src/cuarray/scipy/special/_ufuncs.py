@@ -12,6 +12,7 @@ import numpy
 
 from cuarray._core.elementwise import Op, Param
 from cuarray._core.ufunc import _Loop, ufunc
+from cuarray.scipy.special._loops import _D, _DD, _F, _FF
 from cuarray.scipy.special._math import SOURCE
 
 _PY = {bool: numpy.dtype(numpy.bool_), int: numpy.dtype(numpy.int64),
@@ -109,9 +110,6 @@ class SpecialUfunc(ufunc):
         entry = self._loops[key] = _Loop(op, in_dt, (out_dt,) * self.nout, scalar_idx)
         return entry
 
-
-_F, _D = ["f->f", "d->d"], ["d->d", "f->f"]
-_FF, _DD = ["ff->f", "dd->d"], ["dd->d", "ff->f"]
 
 # name: (loops in SciPy's order, C function, summary)
 TABLE = {

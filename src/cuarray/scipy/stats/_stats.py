@@ -82,19 +82,29 @@ def _zero_var(m2, mean, dtype):
     return m2 <= (eps * mean) ** 2
 
 
+def _moments(a, axis, omit, k):
+    """The second and `k`-th central moments along `axis`, and where the variance is zero
+    (to rounding, as SciPy judges it)."""
+    mean = _mean(a, axis, omit, keepdims=True)
+    m2 = _mean((a - mean) ** 2, axis, omit)
+    mk = _mean((a - mean) ** k, axis, omit)
+    return m2, mk, _zero_var(m2, cp.squeeze(mean, axis), a.dtype)
+
+
+def _unbiased(vals, zero, a, axis, omit, n_min, corr):
+    """`corr(n)` of the count n where n > `n_min` and the variance is not zero, else `vals`."""
+    n = _count(a, axis, omit)
+    return cp.where(~zero & (cp.asarray(n) > n_min), corr(n), vals)
+
+
 def skew(a, axis=0, bias=True, nan_policy="propagate", *, keepdims=False):
     """The sample skewness (cuarray version of `scipy.stats.skew`)."""
     a, axis, omit = _prep(a, axis, nan_policy, "skew")
-    mean = _mean(a, axis, omit, keepdims=True)
-    m2 = _mean((a - mean) ** 2, axis, omit)
-    m3 = _mean((a - mean) ** 3, axis, omit)
-    zero = _zero_var(m2, cp.squeeze(mean, axis), a.dtype)
+    m2, m3, zero = _moments(a, axis, omit, 3)
     vals = cp.where(zero, cp.nan, m3 / m2 ** 1.5)
     if not bias:
-        n = _count(a, axis, omit)
-        ok = ~zero & (cp.asarray(n) > 2)
-        corr = cp.sqrt((n - 1.0) * n) / (n - 2.0) * m3 / m2 ** 1.5
-        vals = cp.where(ok, corr, vals)
+        vals = _unbiased(vals, zero, a, axis, omit, 2,
+                         lambda n: cp.sqrt((n - 1.0) * n) / (n - 2.0) * m3 / m2 ** 1.5)
     return _keep(vals.astype(a.dtype, copy=False), axis, keepdims)
 
 
@@ -102,16 +112,11 @@ def kurtosis(a, axis=0, fisher=True, bias=True, nan_policy="propagate", *, keepd
     """The sample kurtosis, Fisher's (excess) or Pearson's (cuarray version of
     `scipy.stats.kurtosis`)."""
     a, axis, omit = _prep(a, axis, nan_policy, "kurtosis")
-    mean = _mean(a, axis, omit, keepdims=True)
-    m2 = _mean((a - mean) ** 2, axis, omit)
-    m4 = _mean((a - mean) ** 4, axis, omit)
-    zero = _zero_var(m2, cp.squeeze(mean, axis), a.dtype)
+    m2, m4, zero = _moments(a, axis, omit, 4)
     vals = cp.where(zero, cp.nan, m4 / m2 ** 2.0)
     if not bias:
-        n = _count(a, axis, omit)
-        ok = ~zero & (cp.asarray(n) > 3)
-        corr = 1.0 / (n - 2) / (n - 3) * ((n * n - 1.0) * m4 / m2 ** 2.0 - 3 * (n - 1) ** 2.0) + 3
-        vals = cp.where(ok, corr, vals)
+        vals = _unbiased(vals, zero, a, axis, omit, 3, lambda n: 1.0 / (n - 2) / (n - 3) * (
+            (n * n - 1.0) * m4 / m2 ** 2.0 - 3 * (n - 1) ** 2.0) + 3)
     if fisher:
         vals = vals - 3
     return _keep(vals.astype(a.dtype, copy=False), axis, keepdims)

@@ -39,21 +39,18 @@ CUARRAY_FN float cuarray_h2f(unsigned short h) {
   _Float16 v; __builtin_memcpy(&v, &h, 2); return (float)v;
 #endif
 }
-CUARRAY_FN unsigned short cuarray_f2h(float f) {
+// Rounding to half from T in one step (PTX: T's cvt type and register constraint).
 #if defined(__CUDACC__)
-  unsigned short h; asm("cvt.rn.f16.f32 %0, %1;" : "=h"(h) : "f"(f)); return h;
+#define CUARRAY_TO_HALF(NAME, T, PTX, REG) CUARRAY_FN unsigned short NAME(T v) { \
+  unsigned short h; asm("cvt.rn.f16." PTX " %0, %1;" : "=h"(h) : REG(v)); return h; }
 #else
-  _Float16 v = (_Float16)f; unsigned short h; __builtin_memcpy(&h, &v, 2); return h;
+#define CUARRAY_TO_HALF(NAME, T, PTX, REG) CUARRAY_FN unsigned short NAME(T v) { \
+  _Float16 x = (_Float16)v; unsigned short h; __builtin_memcpy(&h, &x, 2); return h; }
 #endif
-}
+CUARRAY_TO_HALF(cuarray_f2h, float, "f32", "f")
 // One rounding from double, as NumPy's npy_double_to_half (not double -> float -> half).
-CUARRAY_FN unsigned short cuarray_d2h(double d) {
-#if defined(__CUDACC__)
-  unsigned short h; asm("cvt.rn.f16.f64 %0, %1;" : "=h"(h) : "d"(d)); return h;
-#else
-  _Float16 v = (_Float16)d; unsigned short h; __builtin_memcpy(&h, &v, 2); return h;
-#endif
-}
+CUARRAY_TO_HALF(cuarray_d2h, double, "f64", "d")
+#undef CUARRAY_TO_HALF
 
 struct half {
   unsigned short x;

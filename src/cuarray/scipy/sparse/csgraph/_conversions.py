@@ -6,6 +6,7 @@ import numpy
 from cuarray._core.ndarray import ndarray
 from cuarray.scipy.sparse import _kernels as K
 from cuarray.scipy.sparse._base import issparse
+from cuarray.scipy.sparse._data import canonical
 from cuarray.scipy.sparse.csgraph._graph import F64, I64, op, param
 
 
@@ -40,10 +41,7 @@ def csgraph_to_dense(csgraph, null_value=0):
     from cuarray._routines.creation import full
     if not issparse(csgraph):
         raise TypeError("csgraph must be a cuarray sparse matrix or array")
-    C = csgraph.tocsr().astype(F64)
-    if not C.has_canonical_format:
-        C = C.copy()
-        C.sum_duplicates()
+    C = canonical(csgraph.tocsr().astype(F64))
     n, m = C.shape
     out = full((n, m), null_value, dtype=F64)
     coo = C.tocoo()

@@ -11,6 +11,7 @@ from cuarray._core.elementwise import Param
 from cuarray._core.ndarray import ndarray
 from cuarray.scipy.sparse import _kernels as K
 from cuarray.scipy.sparse._base import issparse
+from cuarray.scipy.sparse._data import canonical
 
 I64 = K._i64
 F64 = numpy.dtype(numpy.float64)
@@ -54,9 +55,7 @@ class Graph:
                 type(csgraph).__module__.startswith("scipy") else ""))
         if C.shape[0] != C.shape[1]:
             raise ValueError("compressed-sparse graph must be shape (N, N)")
-        if not C.has_canonical_format:
-            C = C.copy()
-            C.sum_duplicates()
+        C = canonical(C)
         self.n = C.shape[0]
         self.csr, self.family, self.undirected = C, family, not directed
         rows = K.expand_major(C.indptr, C.nnz).astype(I64)

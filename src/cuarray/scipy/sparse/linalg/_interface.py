@@ -6,6 +6,14 @@ from cuarray._core.ndarray import ndarray
 from cuarray.scipy.sparse._base import issparse
 
 
+def _vector(product, x, n, m):
+    """`product(x)` for x of shape (n,) or (n, 1), shaped (m,) or (m, 1) to match."""
+    if x.shape != (n,) and x.shape != (n, 1):
+        raise ValueError("dimension mismatch")
+    y = product(x)
+    return y.reshape(m) if x.ndim == 1 else y.reshape(m, 1)
+
+
 class LinearOperator:
     """An m x n operator defined by how it multiplies vectors (cuarray version of
     `scipy.sparse.linalg.LinearOperator`).
@@ -55,33 +63,27 @@ class LinearOperator:
     def matvec(self, x):
         """y = A @ x for x of shape (N,) or (N, 1); y has the matching shape."""
         M, N = self.shape
-        if x.shape != (N,) and x.shape != (N, 1):
-            raise ValueError("dimension mismatch")
-        y = self._matvec(x)
-        return y.reshape(M) if x.ndim == 1 else y.reshape(M, 1)
+        return _vector(self._matvec, x, N, M)
 
     def rmatvec(self, x):
         """y = A^H @ x."""
         M, N = self.shape
-        if x.shape != (M,) and x.shape != (M, 1):
-            raise ValueError("dimension mismatch")
-        y = self._rmatvec(x)
-        return y.reshape(N) if x.ndim == 1 else y.reshape(N, 1)
+        return _vector(self._rmatvec, x, M, N)
 
     def matmat(self, X):
         """Y = A @ X for a 2-D X."""
-        if X.ndim != 2:
-            raise ValueError(f"expected 2-d ndarray or matrix, not {X.ndim}-d")
-        if X.shape[0] != self.shape[1]:
-            raise ValueError(f"dimension mismatch: {self.shape}, {X.shape}")
-        return self._matmat(X)
+        return self._matrix(self._matmat, X, self.shape[1])
 
     def rmatmat(self, X):
+        return self._matrix(self._rmatmat, X, self.shape[0])
+
+    def _matrix(self, product, X, n):
+        """`product(X)` for a 2-D X of `n` rows."""
         if X.ndim != 2:
             raise ValueError(f"expected 2-d ndarray or matrix, not {X.ndim}-d")
-        if X.shape[0] != self.shape[0]:
+        if X.shape[0] != n:
             raise ValueError(f"dimension mismatch: {self.shape}, {X.shape}")
-        return self._rmatmat(X)
+        return product(X)
 
     def dot(self, x):
         if isinstance(x, LinearOperator):

@@ -77,6 +77,35 @@ def _setup(A, b, x0):
     return A, b, x, u, beta, bnorm
 
 
+def _start(A, u, beta, v0):
+    """The Golub-Kahan bidiagonalization's start: (u / beta, v, alpha) with alpha v = A^H u,
+    or v = `v0()` and alpha = 0 when beta is 0."""
+    if beta > 0:
+        u = u * (1.0 / beta)
+        v = A.rmatvec(u)
+        alpha = _norm(v)
+    else:
+        v = v0()
+        alpha = 0.0
+    if alpha > 0:
+        v = v * (1.0 / alpha)
+    return u, v, alpha
+
+
+def _step(A, u, v, alpha):
+    """One bidiagonalization step: beta u = A v - alpha u, then alpha v = A^H u - beta v
+    (each normalised where its norm is positive); (u, v, alpha, beta)."""
+    u = A.matvec(v) - alpha * u
+    beta = _norm(u)
+    if beta > 0:
+        u = u * (1.0 / beta)
+        v = A.rmatvec(u) - beta * v
+        alpha = _norm(v)
+        if alpha > 0:
+            v = v * (1.0 / alpha)
+    return u, v, alpha, beta
+
+
 def lsqr(A, b, damp=0.0, atol=1e-6, btol=1e-6, conlim=1e8, iter_lim=None, show=False,
          calc_var=False, x0=None):
     """Least squares min ||A x - b||^2 + damp^2 ||x||^2 (cuarray version of
@@ -93,15 +122,7 @@ def lsqr(A, b, damp=0.0, atol=1e-6, btol=1e-6, conlim=1e8, iter_lim=None, show=F
     dampsq = damp ** 2
     cs2, sn2 = -1.0, 0.0
     eps = numpy.finfo(numpy.float64).eps
-    if beta > 0:
-        u = u * (1.0 / beta)
-        v = A.rmatvec(u)
-        alfa = _norm(v)
-    else:
-        v = x.copy()
-        alfa = 0.0
-    if alfa > 0:
-        v = v * (1.0 / alfa)
+    u, v, alfa = _start(A, u, beta, x.copy)
     w = v.copy()
     rhobar, phibar = alfa, beta
     rnorm = r1norm = r2norm = beta
@@ -110,15 +131,10 @@ def lsqr(A, b, damp=0.0, atol=1e-6, btol=1e-6, conlim=1e8, iter_lim=None, show=F
         return x, istop, itn, r1norm, r2norm, anorm, acond, arnorm, xnorm, var
     while itn < iter_lim:
         itn += 1
-        u = A.matvec(v) - alfa * u
-        beta = _norm(u)
+        last = alfa
+        u, v, alfa, beta = _step(A, u, v, alfa)
         if beta > 0:
-            u = u * (1.0 / beta)
-            anorm = numpy.sqrt(anorm ** 2 + alfa ** 2 + beta ** 2 + dampsq)
-            v = A.rmatvec(u) - beta * v
-            alfa = _norm(v)
-            if alfa > 0:
-                v = v * (1.0 / alfa)
+            anorm = numpy.sqrt(anorm ** 2 + last ** 2 + beta ** 2 + dampsq)
         if damp > 0:
             rhobar1 = numpy.sqrt(rhobar ** 2 + dampsq)
             cs1, sn1 = rhobar / rhobar1, damp / rhobar1
@@ -186,15 +202,7 @@ def lsmr(A, b, *args, x0=None, damp=0.0, atol=1e-6, btol=1e-6, conlim=1e8, maxit
     A, b, x, u, beta, normb = _setup(A, b, x0)
     m, n = A.shape
     maxiter = min(m, n) if maxiter is None else maxiter
-    if beta > 0:
-        u = u * (1.0 / beta)
-        v = A.rmatvec(u)
-        alpha = _norm(v)
-    else:
-        v = zeros(n, dtype=x.dtype)
-        alpha = 0.0
-    if alpha > 0:
-        v = v * (1.0 / alpha)
+    u, v, alpha = _start(A, u, beta, lambda: zeros(n, dtype=x.dtype))
     itn = istop = 0
     zetabar, alphabar = alpha * beta, alpha
     rho = rhobar = cbar = 1.0
@@ -213,14 +221,7 @@ def lsmr(A, b, *args, x0=None, damp=0.0, atol=1e-6, btol=1e-6, conlim=1e8, maxit
         return x * 0, istop, itn, normr, normar, normA, condA, normx
     while itn < maxiter:
         itn += 1
-        u = A.matvec(v) - alpha * u
-        beta = _norm(u)
-        if beta > 0:
-            u = u * (1.0 / beta)
-            v = A.rmatvec(u) - beta * v
-            alpha = _norm(v)
-            if alpha > 0:
-                v = v * (1.0 / alpha)
+        u, v, alpha, beta = _step(A, u, v, alpha)
         chat, shat, alphahat = _sym_ortho(alphabar, damp)
         rhoold = rho
         c, s, rho = _sym_ortho(alphahat, beta)

@@ -3,6 +3,7 @@ and `matrix_power`)."""
 import numpy
 
 from cuarray.scipy.sparse._base import issparse
+from cuarray.scipy.sparse._data import canonical
 
 
 def norm(x, ord=None, axis=None):
@@ -13,10 +14,7 @@ def norm(x, ord=None, axis=None):
     from cuarray._core import _reductions as R
     if not issparse(x):
         raise TypeError("input is not sparse. use numpy.linalg.norm")
-    A = x.tocsr()
-    if not A.has_canonical_format:
-        A = A.copy()
-        A.sum_duplicates()
+    A = canonical(x.tocsr())
     absA = abs(A)
     if axis is None:
         if ord in (None, "fro", "f"):
@@ -85,15 +83,8 @@ def matrix_power(A, power):
         raise TypeError("exponent must be an integer") from None
     if n < 0:
         raise ValueError("exponent must be >= 0")
-    from cuarray.scipy.sparse._base import as_family
+    from cuarray.scipy.sparse._base import _power, as_family
     from cuarray.scipy.sparse._construct import eye
     if n == 0:
         return as_family(eye(M, dtype=A.dtype, format=A.format), A._family)
-    result, base = None, A.tocsr()
-    while True:
-        if n & 1:
-            result = base if result is None else result @ base
-        n >>= 1
-        if not n:
-            return result.asformat(A.format)
-        base = base @ base
+    return _power(A, n).asformat(A.format)

@@ -6,6 +6,7 @@ import numpy
 
 from cuarray._core.ndarray import ndarray
 from cuarray.scipy.sparse._base import issparse
+from cuarray.scipy.sparse._data import canonical
 
 
 class MatrixRankWarning(UserWarning):
@@ -40,10 +41,7 @@ def spsolve(A, b, permc_spec=None, use_umfpack=True):
     dt = numpy.result_type(A.dtype, b.dtype)
     if dt.kind in "biu" or dt == numpy.float16:
         dt = numpy.dtype(numpy.float64)
-    A = A.tocsr().astype(dt, copy=False)
-    if not A.has_canonical_format:
-        A = A.copy()
-        A.sum_duplicates()
+    A = canonical(A.tocsr().astype(dt, copy=False))
     # cuSOLVER calls A singular where |R(j,j)| <= tol. Rounding seldom leaves an exactly
     # singular A's R(j,j) at exactly 0 (tol=0 caught the 2x2 test in double, not in single)
     # but near eps * max|a_ij|: at most 1.3 of that in LAPACK's float32 QR of matrices up to
@@ -99,6 +97,7 @@ def spsolve_triangular(A, b, lower=True, overwrite_A=False, overwrite_b=False,
     from cuarray._core._ops import equal
     from cuarray._libs import cusparse
     from cuarray._routines.creation import empty
+    from cuarray.scipy.sparse.linalg._superlu import _solve_columns
     if not issparse(A):
         raise TypeError("spsolve_triangular needs a cuarray sparse matrix A")
     M, N = A.shape
@@ -112,28 +111,20 @@ def spsolve_triangular(A, b, lower=True, overwrite_A=False, overwrite_b=False,
                          f"first dimension of b but the shape of A is {A.shape} and the shape "
                          f"of b is {b.shape}.")
     dt = numpy.promote_types(numpy.promote_types(A.dtype, numpy.float32), b.dtype)
-    A = A.tocsr().astype(dt, copy=False)
-    if not A.has_canonical_format:
-        A = A.copy()
-        A.sum_duplicates()
+    A = canonical(A.tocsr().astype(dt, copy=False))
     if not unit_diagonal and M and bool(_any(equal(A.diagonal(), 0))):
         from cuarray.linalg import LinAlgError
         raise LinAlgError("A is singular: zero entry on diagonal.")
-    x = empty(b.shape, dtype=dt)
-    if M == 0 or x.size == 0:
-        return x
+    if b.size == 0:
+        return empty(b.shape, dtype=dt)
     solver = cusparse.TriangularSolve(A.shape, A.indptr, A.indices, A.data, lower,
                                       unit_diagonal)   # analysed once for all columns
-    cols = [b] if b.ndim == 1 else [b[:, j] for j in range(b.shape[1])]
-    for j, col in enumerate(cols):
-        rhs = col.astype(dt, order="C", copy=True)
+
+    def column(rhs):
         out = empty((M,), dtype=dt)
         solver.solve(rhs, out)
-        if b.ndim == 1:
-            x = out
-        else:
-            x[:, j] = out
-    return x
+        return out
+    return _solve_columns(b, dt, column)
 
 
 def factorized(A):

@@ -8,13 +8,10 @@ fill-in to keep (tridiagonal, triangular, or block-diagonal with such blocks) bo
 the exact LU. Solves are two cuSPARSE SpSV triangular solves, analysed once per
 factorization and `trans`.
 """
-import warnings
-
 import numpy
 
-from cuarray._core.ndarray import ndarray
-from cuarray.scipy.sparse._base import SparseEfficiencyWarning, issparse
-from cuarray.scipy.sparse.linalg._superlu import SuperLU
+from cuarray.scipy.sparse.linalg._superlu import (SuperLU, _check_solve, _solve_columns,
+                                                    _square_sparse)
 
 
 def _factor_dtype(dtype):
@@ -75,33 +72,21 @@ class _IncompleteLU(SuperLU):
         factorized A (approximately, for the incomplete factors); rhs of shape (n,) or
         (n, k), cast to the factors' dtype where NumPy casts safely, as SciPy."""
         from cuarray._routines.creation import empty
-        if trans not in ("N", "T", "H"):
-            raise ValueError("trans must be N, T, or H")
-        if not isinstance(rhs, ndarray):
-            raise TypeError("rhs must be a cuarray array" + (
-                "; move it to the GPU with cuarray.asarray(rhs)"
-                if isinstance(rhs, numpy.ndarray) else ""))
+        _check_solve(rhs, trans)
         n, dt = self.shape[0], self._lu.dtype
         if rhs.ndim not in (1, 2) or rhs.shape[0] != n:
             raise ValueError("b is of incompatible size")
         if not numpy.can_cast(rhs.dtype, dt, "safe"):
             raise TypeError(f"Cannot cast array data from dtype({str(rhs.dtype)!r}) to "
                             f"dtype({str(dt)!r}) according to the rule 'safe'")
-        out = empty(rhs.shape, dtype=dt)
-        if out.size == 0:
-            return out
         first, second = self._triangles(trans)
-        cols = [rhs] if rhs.ndim == 1 else [rhs[:, j] for j in range(rhs.shape[1])]
-        for j, col in enumerate(cols):
-            b = col.astype(dt, order="C", copy=True)
+
+        def column(b):
             y, x = empty((n,), dtype=dt), empty((n,), dtype=dt)
             first.solve(b, y)
             second.solve(y, x)
-            if rhs.ndim == 1:
-                out = x
-            else:
-                out[:, j] = x
-        return out
+            return x
+        return _solve_columns(rhs, dt, column)
 
 
 class _Identity:
@@ -135,14 +120,7 @@ def spilu(A, drop_tol=None, fill_factor=None, drop_rule=None, permc_spec=None,
     synchronises.
     """
     from cuarray._libs import cusparse
-    if not issparse(A):
-        raise TypeError("spilu needs a cuarray sparse matrix A")
-    if A.format != "csc":
-        warnings.warn("spilu converted its input to CSC format", SparseEfficiencyWarning,
-                      stacklevel=2)
-    M, N = A.shape
-    if M != N:
-        raise ValueError("can only factor square matrices")
+    N = _square_sparse(A, "spilu")
     dt = _factor_dtype(A.dtype)
     lu = A.tocsr().astype(dt)   # always a copy: csrilu02 overwrites the values
     lu.sum_duplicates()

@@ -13,6 +13,44 @@ from cuarray._core.ndarray import ndarray
 from cuarray.scipy.sparse._base import SparseEfficiencyWarning, issparse
 
 
+def _square_sparse(A, name):
+    """Refuse A unless it is a square cuarray sparse matrix; warn, as SciPy, when it is not
+    CSC (the factorizations convert it)."""
+    if not issparse(A):
+        raise TypeError(f"{name} needs a cuarray sparse matrix A")
+    if A.format != "csc":
+        warnings.warn(f"{name} converted its input to CSC format", SparseEfficiencyWarning,
+                      stacklevel=3)
+    M, N = A.shape
+    if M != N:
+        raise ValueError("can only factor square matrices")
+    return N
+
+
+def _check_solve(rhs, trans):
+    """Refuse a `trans` other than N, T, H and a right-hand side not on the device."""
+    if trans not in ("N", "T", "H"):
+        raise ValueError("trans must be N, T, or H")
+    if not isinstance(rhs, ndarray):
+        raise TypeError("rhs must be a cuarray array" + (
+            "; move it to the GPU with cuarray.asarray(rhs)"
+            if isinstance(rhs, numpy.ndarray) else ""))
+
+
+def _solve_columns(b, dt, solve):
+    """`solve(c)` of each column c of `b` (of `b` itself when 1-D), each passed as a
+    C-contiguous copy in `dt`, gathered in an array of b's shape."""
+    from cuarray._routines.creation import empty
+    x = empty(b.shape, dtype=dt)
+    if x.size == 0:
+        return x
+    if b.ndim == 1:
+        return solve(b.astype(dt, order="C", copy=True))
+    for j in range(b.shape[1]):
+        x[:, j] = solve(b[:, j].astype(dt, order="C", copy=True))
+    return x
+
+
 class SuperLU:
     """The LU factorization Pr A Pc = L U of a square sparse matrix (cuarray version of
     `scipy.sparse.linalg.SuperLU`): `shape`, `nnz`, `perm_r`, `perm_c`, `L`, `U`,
@@ -61,12 +99,7 @@ class SuperLU:
     def solve(self, rhs, trans="N"):
         """x with A x = rhs ('N'), A^T x = rhs ('T') or A^H x = rhs ('H')."""
         from cuarray.scipy.linalg import lu_solve
-        if trans not in ("N", "T", "H"):
-            raise ValueError("trans must be N, T, or H")
-        if not isinstance(rhs, ndarray):
-            raise TypeError("rhs must be a cuarray array" + (
-                "; move it to the GPU with cuarray.asarray(rhs)"
-                if isinstance(rhs, numpy.ndarray) else ""))
+        _check_solve(rhs, trans)
         if rhs.shape[0] != self.shape[0]:
             raise ValueError("rhs has the wrong number of rows")
         return lu_solve((self._lu, self._piv), rhs, trans={"N": 0, "T": 1, "H": 2}[trans],
@@ -80,14 +113,7 @@ def splu(A, permc_spec=None, diag_pivot_thresh=None, relax=None, panel_size=None
     CSC warns SparseEfficiencyWarning, as SciPy; an exactly singular A raises
     RuntimeError. The ordering and SuperLU tuning arguments are accepted and unused."""
     from cuarray.scipy.linalg import LinAlgWarning, lu_factor
-    if not issparse(A):
-        raise TypeError("splu needs a cuarray sparse matrix A")
-    if A.format != "csc":
-        warnings.warn("splu converted its input to CSC format", SparseEfficiencyWarning,
-                      stacklevel=2)
-    M, N = A.shape
-    if M != N:
-        raise ValueError("can only factor square matrices")
+    _square_sparse(A, "splu")
     dense = A.toarray()
     if dense.dtype.kind not in "fc":
         dense = dense.astype(numpy.float64)
