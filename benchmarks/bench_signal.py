@@ -74,10 +74,10 @@ def _conv_variant(name, n, k, **settings):
 
 signal.row("fftconvolve 2^22 by 2^12 float32 [one transform]", unit="ms")(
     _conv_variant("fftconvolve", 1 << 22, 1 << 12, OA_IN_FFTCONVOLVE=False))
-signal.row("fftconvolve 2^22 by 2^12 float32 [pow2 blocks]", unit="ms")(
-    _conv_variant("fftconvolve", 1 << 22, 1 << 12, OA_BLOCKS="pow2"))
-signal.row("oaconvolve 2^24 by 511 float32 [pow2 blocks]", unit="ms")(
-    _conv_variant("oaconvolve", 1 << 24, 511, OA_BLOCKS="pow2"))
+signal.row("fftconvolve 2^22 by 2^12 float32 [2-3-5-7 blocks]", unit="ms")(
+    _conv_variant("fftconvolve", 1 << 22, 1 << 12, OA_BLOCKS="scipy"))
+signal.row("oaconvolve 2^24 by 511 float32 [2-3-5-7 blocks]", unit="ms")(
+    _conv_variant("oaconvolve", 1 << 24, 511, OA_BLOCKS="scipy"))
 
 
 @signal.row("lfilter order-8 IIR along 2^24 float32", unit="ms",
