@@ -17,7 +17,6 @@ from cuarray.scipy.sparse import _kernels as K
 from cuarray.scipy.sparse._select import _ends, _with_zero, run_lengths
 
 _i64 = K._i64
-_bool = numpy.dtype(numpy.bool_)
 _cusparse_failed = False
 
 
@@ -56,18 +55,16 @@ def canonical(C):
     sorted."""
     from cuarray._core._reductions import all as _all
     if C.nnz:
-        # 32 threads per row, each reading every 32nd entry: neighbouring threads read
-        # neighbouring entries (one thread scanning a whole row read 32 rows at once per warp).
         it, jt, vt = C.indptr.dtype, C.indices.dtype, C.data.dtype
-        op = K._op(("spgemm_canon32", it.char, jt.char, vt.char), lambda: (
-            f"cuarray_sp_spgemm_canonical32_{K._chars(it, jt, vt)}",
+        op = K._op(("spgemm_canon", it.char, jt.char, vt.char), lambda: (
+            f"cuarray_sp_spgemm_canonical_{K._chars(it, jt, vt)}",
             [Param("p", "raw", it), Param("q", "raw", jt), Param("v", "raw", vt),
-             Param("f", "out", _bool)],
-            "bool ok = true; const long long r = i >> 5, b = p[r], e = p[r + 1]; "
-            "for (long long j = b + (i & 31); j < e; j += 32) "
-            "if (!cuarray_nonzero(v[j]) || (j > b && q[j - 1] >= q[j])) { ok = false; break; } "
+             Param("f", "out", _i64)],
+            "long long ok = 1; const long long b = p[i], e = p[i + 1]; "
+            "for (long long j = b; j < e; ++j) "
+            "if (!cuarray_nonzero(v[j]) || (j > b && q[j - 1] >= q[j])) { ok = 0; break; } "
             "f = ok;"))
-        flags = K._empty((C.shape[0] * 32,), _bool)
+        flags = K._empty((C.shape[0],), _i64)
         op.launch([C.indptr, C.indices, C.data, flags])
         if not bool(_all(flags)):
             C.eliminate_zeros()
