@@ -77,6 +77,11 @@ def bars(out, name, title, labels, values, xlabel):
     ax.barh(range(len(labels)), values, color="#76b900")
     ax.set_yticks(range(len(labels)), labels)
     ax.invert_yaxis()
+    positive = [v for v in values if v > 0]
+    if positive and max(positive) > 30 * min(positive):
+        # NumPy on the CPU next to the GPU's rows: a linear axis hides the GPU's bars
+        ax.set_xscale("log")
+        xlabel += ", log scale"
     ax.set_xlabel(xlabel)
     ax.set_title(f"{title} ({cp.cuda.Device().name})" if hasattr(cp.cuda.Device(), "name")
                  else title)
