@@ -95,6 +95,7 @@ inline unsigned __match_any_sync(unsigned, unsigned long long k) {
 }
 template <class T> T __shfl_up_sync(unsigned, T v, unsigned d) { return cu_shfl(v, (int)(cu_tid() & 31u) - (int)d); }
 template <class T> T __shfl_down_sync(unsigned, T v, unsigned d) { return cu_shfl(v, (int)(cu_tid() & 31u) + (int)d); }
+template <class T> T __shfl_xor_sync(unsigned, T v, int m) { return cu_shfl(v, (int)((cu_tid() & 31u) ^ (unsigned)m)); }
 template <class T> T cu_cas(T* p, T c, T v) { T e = c; __atomic_compare_exchange(p, &e, &v, false, __ATOMIC_SEQ_CST, __ATOMIC_SEQ_CST); return e; }
 inline int atomicCAS(int* p, int c, int v) { return cu_cas(p, c, v); }
 inline unsigned atomicCAS(unsigned* p, unsigned c, unsigned v) { return cu_cas(p, c, v); }
