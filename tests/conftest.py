@@ -138,3 +138,17 @@ def rng(request):
     import zlib
     import numpy
     return numpy.random.default_rng(zlib.crc32(request.node.nodeid.encode()))
+
+
+@pytest.fixture(autouse=True)
+def _no_emulated_overruns():
+    """An emulated kernel that writes past its allocation fails the test that ran it (on the
+    host such a write corrupts the heap and aborts the process later, somewhere else)."""
+    from cuarray._runtime import emulator
+    before = len(emulator.OVERRUNS)
+    yield
+    new = emulator.OVERRUNS[before:]
+    if new:
+        del emulator.OVERRUNS[before:]
+        pytest.fail(f"an emulated kernel wrote past the end of device allocations of "
+                    f"{new} bytes", pytrace=False)

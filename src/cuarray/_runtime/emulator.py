@@ -303,14 +303,30 @@ class HostBuilder:
         os.unlink(cpp)
 
 
+# Bytes past each block that an emulated kernel must not write: a write there would hit the
+# host heap on the CPU (and another allocation on the GPU). Checked when the block is freed.
+_GUARD = 64
+OVERRUNS = []   # sizes of the blocks whose guard bytes a kernel overwrote
+
+
 class HostMemory:
     """A host block posing as a device allocation (ptr, size, device_id)."""
 
     def __init__(self, size):
-        self._buf = numpy.empty(size + 256, dtype=numpy.uint8)
+        self._buf = numpy.empty(size + 256 + _GUARD, dtype=numpy.uint8)
         self.ptr = (self._buf.ctypes.data + 255) // 256 * 256 if size else 0
         self.size = size
         self.device_id = 0
+        if size:
+            self._guard().fill(0xA5)
+
+    def _guard(self):
+        off = self.ptr - self._buf.ctypes.data + self.size
+        return self._buf[off:off + _GUARD]
+
+    def __del__(self):
+        if self.size and (self._guard() != 0xA5).any():
+            OVERRUNS.append(self.size)
 
 
 def host_alloc(size):
