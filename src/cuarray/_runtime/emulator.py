@@ -303,8 +303,8 @@ class HostBuilder:
         os.unlink(cpp)
 
 
-# Bytes past each block that an emulated kernel must not write: a write there would hit the
-# host heap on the CPU (and another allocation on the GPU). Checked when the block is freed.
+# Bytes before and after each block that an emulated kernel must not write: a write there
+# would hit the host heap on the CPU (another allocation on the GPU). Checked at free.
 _GUARD = 64
 OVERRUNS = []   # sizes of the blocks whose guard bytes a kernel overwrote
 
@@ -313,19 +313,20 @@ class HostMemory:
     """A host block posing as a device allocation (ptr, size, device_id)."""
 
     def __init__(self, size):
-        self._buf = numpy.empty(size + 256 + _GUARD, dtype=numpy.uint8)
-        self.ptr = (self._buf.ctypes.data + 255) // 256 * 256 if size else 0
+        self._buf = numpy.empty(size + 256 + 2 * _GUARD, dtype=numpy.uint8)
+        self.ptr = (self._buf.ctypes.data + _GUARD + 255) // 256 * 256 if size else 0
         self.size = size
         self.device_id = 0
         if size:
-            self._guard().fill(0xA5)
+            for g in self._guards():
+                g.fill(0xA5)
 
-    def _guard(self):
-        off = self.ptr - self._buf.ctypes.data + self.size
-        return self._buf[off:off + _GUARD]
+    def _guards(self):
+        off = self.ptr - self._buf.ctypes.data
+        return self._buf[off - _GUARD:off], self._buf[off + self.size:off + self.size + _GUARD]
 
     def __del__(self):
-        if self.size and (self._guard() != 0xA5).any():
+        if self.size and any((g != 0xA5).any() for g in self._guards()):
             OVERRUNS.append(self.size)
 
 

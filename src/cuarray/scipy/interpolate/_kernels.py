@@ -541,7 +541,8 @@ extern "C" __global__ void ci_companion(const double* __restrict__ c, double* __
     deg[i] = lead > ${D} ? -1 : d;
     double* A = a + i * ${D} * ${D};
     for (int r = 0; r < ${D} * ${D}; ++r) A[r] = 0;
-    for (int r = d; r < ${D}; ++r) A[r * ${D} + r] = 1e300;
+    // (d is -1 for an all-zero piece: no row below 0 may be written)
+    for (int r = d < 0 ? 0 : d; r < ${D}; ++r) A[r * ${D} + r] = 1e300;
     if (d <= 0) continue;
     for (int j = 0; j < d; ++j) A[j] = -q[lead + 1 + j] / q[lead];   // first row
     for (int r = 1; r < d; ++r) A[r * ${D} + r - 1] = 1;
