@@ -314,19 +314,19 @@ class HostMemory:
 
     def __init__(self, size):
         self._buf = numpy.empty(size + 256 + 2 * _GUARD, dtype=numpy.uint8)
-        self.ptr = (self._buf.ctypes.data + _GUARD + 255) // 256 * 256 if size else 0
+        base = self._buf.ctypes.data
+        self.ptr = (base + _GUARD + 255) // 256 * 256 if size else 0
         self.size = size
         self.device_id = 0
         if size:
-            for g in self._guards():
+            off = self.ptr - base
+            # views made now: __del__ may run while the interpreter shuts down
+            self._guards = (self._buf[off - _GUARD:off], self._buf[off + size:off + size + _GUARD])
+            for g in self._guards:
                 g.fill(0xA5)
 
-    def _guards(self):
-        off = self.ptr - self._buf.ctypes.data
-        return self._buf[off - _GUARD:off], self._buf[off + self.size:off + self.size + _GUARD]
-
     def __del__(self):
-        if self.size and any((g != 0xA5).any() for g in self._guards()):
+        if self.size and any((g != 0xA5).any() for g in self._guards):
             OVERRUNS.append(self.size)
 
 

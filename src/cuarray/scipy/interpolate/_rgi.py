@@ -89,7 +89,7 @@ def _check_bounds(grid, xi):
 
 class RegularGridInterpolator:
     """cuarray version of `scipy.interpolate.RegularGridInterpolator` (methods linear,
-    nearest, slinear, cubic, quintic, pchip; no '*_legacy' methods). The spline methods
+    nearest, slinear, cubic, quintic, pchip; no ``*_legacy`` methods). The spline methods
     solve their system exactly (banded, per axis), so `solver` and `solver_args` are
     accepted and not used."""
 
