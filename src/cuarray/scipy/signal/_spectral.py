@@ -196,6 +196,19 @@ def _fft_helper(x, win, detrend_func, nperseg, noverlap, nfft, sides):
     return _fft.rfft(seg.real if seg.dtype.kind == "c" else seg, n=nfft)
 
 
+def _fft_lengths(nperseg, nfft, noverlap, default_nfft):
+    """SciPy's checks and defaults of the STFT lengths: (nfft, noverlap, step)."""
+    if nfft is None:
+        nfft = default_nfft
+    elif nfft < nperseg:
+        raise ValueError("nfft must be greater than or equal to nperseg.")
+    else:
+        nfft = int(nfft)
+    noverlap = nperseg // 2 if noverlap is None else int(noverlap)
+    if noverlap >= nperseg:
+        raise ValueError("noverlap must be less than nperseg.")
+    return nfft, noverlap, nperseg - noverlap
+
 def _spectral_helper(x, y, fs=1.0, window="hann", nperseg=None, noverlap=None, nfft=None,
                      detrend="constant", return_onesided=True, scaling="density", axis=-1,
                      mode="psd", boundary=None, padded=False):
@@ -241,16 +254,7 @@ def _spectral_helper(x, y, fs=1.0, window="hann", nperseg=None, noverlap=None, n
         if nperseg < 1:
             raise ValueError("nperseg must be a positive integer")
     win, nperseg = _triage_segments(window, nperseg, x.shape[-1])
-    if nfft is None:
-        nfft = nperseg
-    elif nfft < nperseg:
-        raise ValueError("nfft must be greater than or equal to nperseg.")
-    else:
-        nfft = int(nfft)
-    noverlap = nperseg // 2 if noverlap is None else int(noverlap)
-    if noverlap >= nperseg:
-        raise ValueError("noverlap must be less than nperseg.")
-    nstep = nperseg - noverlap
+    nfft, noverlap, nstep = _fft_lengths(nperseg, nfft, noverlap, nperseg)
     if (mode == "stft" and same_data and x.dtype.kind in "biuf" and win.dtype.kind != "c"
             and (detrend is False or detrend is None or detrend == "")
             and scaling in ("density", "spectrum")):
@@ -474,16 +478,9 @@ def istft(Zxx, fs=1.0, window="hann_periodic", nperseg=None, noverlap=None, nfft
         nperseg = int(nperseg)
         if nperseg < 1:
             raise ValueError("nperseg must be a positive integer")
-    if nfft is None:
-        nfft = nperseg if (input_onesided and nperseg == n_default + 1) else n_default
-    elif nfft < nperseg:
-        raise ValueError("nfft must be greater than or equal to nperseg.")
-    else:
-        nfft = int(nfft)
-    noverlap = nperseg // 2 if noverlap is None else int(noverlap)
-    if noverlap >= nperseg:
-        raise ValueError("noverlap must be less than nperseg.")
-    nstep = nperseg - noverlap
+    nfft, noverlap, nstep = _fft_lengths(
+        nperseg, nfft, noverlap,
+        nperseg if (input_onesided and nperseg == n_default + 1) else n_default)
     if time_axis != Zxx.ndim - 1 or freq_axis != Zxx.ndim - 2:
         freq_axis %= Zxx.ndim
         time_axis %= Zxx.ndim
