@@ -71,6 +71,30 @@ def test_map_coordinates_modes(cp, order):
                         prefilter=pf))
 
 
+@pytest.mark.parametrize("shape", [(17,), (9, 13), (4, 5, 11)])
+def test_order1_float32_taps_read_in_pairs(cp, shape):
+    # float32 and order 1: the last axis's two taps are one 16-byte load where they are
+    # adjacent, one by one at borders and reflections; every tap position within a group
+    # of four floats, points on and off the grid, inside and outside
+    from cuarray.scipy import ndimage as nd
+    rng = numpy.random.default_rng(len(shape))
+    x = rng.standard_normal(shape).astype(numpy.float32)
+    nd_ = len(shape)
+    c = rng.uniform(-2, max(shape) + 1, (nd_, 40)).astype(numpy.float32)
+    c[-1, :12] = numpy.arange(12, dtype=numpy.float32) * 0.5 + 0.25
+    c[:, 12:16] = numpy.floor(c[:, 12:16])
+    for mode in MODES:
+        _close(nd.map_coordinates(cp.asarray(x), cp.asarray(c), order=1, mode=mode, cval=0.5),
+               snd.map_coordinates(x, c, order=1, mode=mode, cval=0.5), tol=1e-5)
+        _close(nd.shift(cp.asarray(x), [0.3] * (nd_ - 1) + [-1.6], order=1, mode=mode),
+               snd.shift(x, [0.3] * (nd_ - 1) + [-1.6], order=1, mode=mode), tol=1e-5)
+    _close(nd.zoom(cp.asarray(x), 1.7, order=1), snd.zoom(x, 1.7, order=1), tol=1e-5)
+    if nd_ == 1:   # a base not on a 16-byte boundary reads every tap on its own
+        big = rng.standard_normal(18).astype(numpy.float32)
+        _close(nd.map_coordinates(cp.asarray(big)[1:], cp.asarray(c), order=1),
+               snd.map_coordinates(big[1:], c, order=1), tol=1e-5)
+
+
 @pytest.mark.parametrize("order", [2, 3, 4, 5])
 def test_spline_filters(cp, order):
     from cuarray.scipy import ndimage as nd

@@ -93,6 +93,31 @@ def test_getitem_with_duplicates_and_device_keys(cp):
     _same(B, h[::-1, ::-1])
 
 
+@pytest.mark.parametrize("fmt", ["csr", "csc"])
+@pytest.mark.parametrize("idt", [np.int64, np.int32, np.uint16])
+def test_device_line_selection(cp, fmt, idt):
+    # A[rows] of CSR and A[:, cols] of CSC: the fused check-and-count path
+    h = _host((40, 30), 0.3, np.float32, seed=7).asformat(fmt)
+    A = _dev(cp, h, fmt)
+    n = h.shape[0] if fmt == "csr" else h.shape[1]
+    lines = np.random.default_rng(8).integers(0, n, 50).astype(idt)
+    if idt != np.uint16:
+        lines[::3] -= n                                   # counted from the end
+    key = (cp.asarray(lines), slice(None)) if fmt == "csr" else (slice(None), cp.asarray(lines))
+    want = h[lines] if fmt == "csr" else h[:, lines]
+    got = A[key]
+    assert got.format == fmt and got.shape == want.shape
+    _same(got, want)
+    if fmt == "csr":
+        _same(A[cp.asarray(lines)], want)
+    empty = cp.asarray(np.zeros(0, dtype=idt))
+    assert A[(empty, slice(None)) if fmt == "csr" else (slice(None), empty)].nnz == 0
+    bad = lines.copy()
+    bad[7] = n + 3
+    with pytest.raises(IndexError, match=f"index \\({n + 3}\\) out of range"):
+        A[(cp.asarray(bad), slice(None)) if fmt == "csr" else (slice(None), cp.asarray(bad))]
+
+
 def test_getitem_errors(cp):
     A = _dev(cp, _host((4, 5), 0.5, np.float64, seed=4), "csr")
     for key in [(4, 0), (0, 5), (-5,), ([0, 4],), (slice(None), [7]), (0, 0, 0)]:

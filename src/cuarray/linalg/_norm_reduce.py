@@ -13,6 +13,7 @@ from cuarray._core import dtypes as _dt
 from cuarray._core._reductions import _kept, _prepare_out
 from cuarray._core.reduction import ReduceOp, RParam
 from cuarray._core.shapes import normalize_axes
+from cuarray.linalg import _norm_axis
 
 _f16 = numpy.dtype(numpy.float16)
 _f32 = numpy.dtype(numpy.float32)
@@ -104,6 +105,8 @@ def vector_norm_reduce(x, ord, axis, keepdims):
     outa, _ = _prepare_out(None, shape, axes, keepdims, res, "linalg.norm")
     if outa.size == 0:
         return outa
+    if len(axes) == 1 and res == x.dtype and _norm_axis.applies(x, kind, axes[0]):
+        return _norm_axis.norm_along(x, kind, axes[0], outa)
     op = norm_op(kind, x.dtype, res)
     args = [x, _kept(outa, shape, axes)]
     if kind == "lp":

@@ -111,7 +111,31 @@ def _increasing(part):
 
 # ---- reading --------------------------------------------------------------------------------
 
+def _major_lines(A, key):
+    """A[lines] (a 1-D integer device array of rows of CSR, or columns of CSC with the
+    rows all taken), or None for any other key. Its bounds check is fused into the
+    selection (one synchronisation)."""
+    if type(key) is tuple:
+        if len(key) != 2:
+            return None
+        lines, whole = A._swap(key)
+    elif A.format == "csr":
+        lines, whole = key, slice(None)
+    else:
+        return None
+    if not (isinstance(lines, ndarray) and lines.ndim == 1 and lines.dtype.kind in "iu"
+            and isinstance(whole, slice) and whole == slice(None)):
+        return None
+    n_major, n_minor = A._swap(A.shape)
+    indptr, indices, data = S.select_major(A.indptr, A.indices, A.data, lines, n=n_major)
+    shape = A._swap((lines.size, n_minor))
+    return A._cls(A.format)._from_parts(data, indices, indptr, shape, A._canonical)
+
+
 def getitem(A, key):
+    fast = _major_lines(A, key)
+    if fast is not None:
+        return fast
     parts = _split_key(key, A.shape)
     if parts[0] == "mask":
         return _pointwise(A, parts[1], parts[2], one_d=True)

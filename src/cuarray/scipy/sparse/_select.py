@@ -47,24 +47,76 @@ _FIND_RUN = ("long long lo = 0, hi = e.size() - 1; "
              "if (e[mid] <= i) lo = mid + 1; else hi = mid; } const long long r = lo;")
 
 
-def select_major(indptr, indices, data, sel):
-    """(indptr, indices, data) of lines `sel` (int64, in bounds, repeats allowed) of a
-    compressed matrix, in the order of `sel`."""
-    counts = run_lengths(sel, indptr)
-    ends, total = _ends(counts)
+def select_major(indptr, indices, data, sel, n=None):
+    """(indptr, indices, data) of lines `sel` of a compressed matrix, in the order of
+    `sel` (repeats allowed). `sel` is int64 and in bounds; or, given the line count `n`,
+    any integer array checked here: negative lines count from the end, and a line outside
+    [-n, n) raises IndexError. The check is made in the pass that measures the lines and
+    read with the output size, so a selection synchronises once."""
+    if n is None:
+        counts = run_lengths(sel, indptr)
+        ends, total = _ends(counts)
+    else:
+        checked, counts, total = _checked_lengths(sel, indptr, n)
+        sel, ends = checked
     idt = numpy.promote_types(indices.dtype, index_dtype(total))
     out_ind, out_dat = _empty((total,), indices.dtype), _empty((total,), data.dtype)
     if total:
-        pt, jt, dt = indptr.dtype, indices.dtype, data.dtype
-        op = _op(("selmaj", pt.char, jt.char, dt.char), lambda: (
-            f"cuarray_sp_select_major_{_chars(pt, jt, dt)}",
-            [Param("e", "raw", _i64), Param("s", "raw", _i64), Param("p", "raw", pt),
-             Param("q", "raw", jt), Param("x", "raw", dt), Param("qo", "out", jt),
-             Param("xo", "out", dt)],
-            _FIND_RUN + " const long long src = (long long)p[s[r]] + i - "
-            "(r ? e[r - 1] : 0); qo = q[src]; xo = x[src];"))
-        op.launch([ends, sel, indptr, indices, data, out_ind, out_dat])
+        _copy_runs(ends, sel, indptr, indices, data, out_ind, out_dat, total)
     return _with_zero(ends, idt), out_ind.astype(idt, copy=False), out_dat
+
+
+def _checked_lengths(idx, indptr, n):
+    """((lines as in-bounds int64, inclusive scan of their lengths), lengths, total) of
+    the integer lines `idx`; IndexError (from `wrap_check`) when one is outside [-n, n)."""
+    from cuarray._core.scan import cumsum
+    kt, pt = idx.dtype, indptr.dtype
+    m = idx.size
+    if m == 0:
+        e = _empty((0,), _i64)
+        return (e, e), e, 0
+    op = _op(("runlen_chk", kt.char, pt.char), lambda: (
+        f"cuarray_sp_runlen_checked_{_chars(kt, pt)}",
+        [Param("k", "in", _i64), Param("p", "raw", pt), Param("f", "raw", _i64),
+         Param("nl", "scalar", _i64), Param("w", "out", _i64), Param("c", "out", _i64)],
+        "long long kk = k; if (kk < 0) kk += nl; "
+        "if (kk < 0 || kk >= nl) { f[0LL] = 1; kk = 0; c = 0; } "
+        "else c = (long long)p[kk + 1] - (long long)p[kk]; w = kk;"))
+    flag = _empty((1,), _i64)
+    flag.data.memset_async(0, 8)
+    wrapped, counts = _empty((m,), _i64), _empty((m,), _i64)
+    op.launch([idx.reshape(-1), indptr, flag, numpy.int64(n), wrapped, counts])
+    ends = cumsum(counts)
+    pair = _empty((2,), _i64)
+    _op(("pair",), lambda: (
+        "cuarray_sp_total_and_flag",
+        [Param("e", "raw", _i64), Param("f", "raw", _i64), Param("o", "raw", _i64)],
+        "o[0LL] = e[e.size() - 1]; o[1LL] = f[0LL];")).launch([ends, flag, pair], size=1)
+    total, bad = (int(v) for v in pair.get())
+    if bad:
+        wrap_check(idx, n)   # raises with the offending index
+    return (wrapped, ends), counts, total
+
+
+def _copy_runs(ends, sel, indptr, indices, data, out_ind, out_dat, total):
+    """Copy line sel[r]'s entries to outputs ends[r - 1]:ends[r], a group of G threads per
+    line (G the power of two nearest the mean line length, at most a warp), so the reads
+    and writes of a line are contiguous across the group."""
+    m = sel.size
+    g = 1
+    while g < 32 and g * m < total:
+        g *= 2
+    pt, jt, dt = indptr.dtype, indices.dtype, data.dtype
+    op = _op(("selmaj_g", pt.char, jt.char, dt.char, g), lambda: (
+        f"cuarray_sp_select_major_g{g}_{_chars(pt, jt, dt)}",
+        [Param("e", "raw", _i64), Param("s", "raw", _i64), Param("p", "raw", pt),
+         Param("q", "raw", jt), Param("x", "raw", dt), Param("qo", "raw", jt),
+         Param("xo", "raw", dt)],
+        f"const long long r = i / {g}, l = i % {g}; const long long line = s[r]; "
+        "const long long b = (long long)p[line], len = (long long)p[line + 1] - b; "
+        "const long long o = r ? e[r - 1] : 0; "
+        f"for (long long j = l; j < len; j += {g}) {{ qo[o + j] = q[b + j]; xo[o + j] = x[b + j]; }}"))
+    op.launch([ends, sel, indptr, indices, data, out_ind, out_dat], size=m * g)
 
 
 def select_minor(indptr, indices, data, sel, n_minor):
