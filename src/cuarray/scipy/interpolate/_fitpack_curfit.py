@@ -7,10 +7,15 @@ sums, at the data point that halves the interval's data; once fp <= s, the smoot
 parameter p of the penalised fit (the jumps of the k-th derivative at the interior knots)
 is found by rational interpolation so that |fp(p) - s| < 0.001 s.
 
-Each fit is one single-thread kernel: the banded observation matrix is rotated into
-triangle row by row with Givens rotations, in FITPACK's order, so the knots, p and the
-coefficients follow FITPACK's to rounding. The host steers: it reads fp (and, once, the
-triangle's diagonal sum) back per fit and keeps the counters of the search.
+Each fit is one single-thread kernel (the Givens reduction is sequential by nature and
+touches O(m k^2) numbers): the banded observation matrix is rotated into triangle row by
+row, in FITPACK's order, so the residuals that steer the knot search are FITPACK's to
+rounding; the penalised fits merge the triangle with the penalty rows by leading column
+(O(n k^2), where rotating the rows into the finished triangle would fill it to the end).
+The knot insertion is a single-thread kernel too. The host steers the search: it reads fp
+back once per fit (with the triangle's diagonal sum, the first p) and keeps the counters.
+As FITPACK's, the knot insertion costs O(n) per knot, so near-interpolating fits of very
+many points are slow.
 """
 import numpy
 
@@ -55,10 +60,9 @@ __device__ void cf_back(const double* a, const double* z, ll n, int kw, double* 
   }
 }
 
-// The spline value at data point it, with the interval tracking of the residual loops:
-// *lk (1-based) moves past a knot when the point reaches it.
-__device__ __forceinline__ double cf_value(const double* t, const double* c, const double* q,
-                                           ll it, ll lk) {
+// The spline value at data point it from its basis values q; lk (1-based, FITPACK's) is
+// the knot the residual loops have reached.
+__device__ __forceinline__ double cf_value(const double* c, const double* q, ll it, ll lk) {
   const ll base = lk - K2;
   double term = 0;
   for (int j = 0; j < K1; ++j) term += c[base + j] * q[it * K1 + j];
@@ -106,7 +110,7 @@ extern "C" __global__ void cf_lsq(const double* __restrict__ t, const double* __
   for (ll it = 0; it < m; ++it) {
     int nw = 0;
     if (x[it] >= t[lk - 1] && lk <= nk1) { nw = 1; ++lk; }
-    const double r = w[it] * (cf_value(t, c, q, it, lk) - y[it]);
+    const double r = w[it] * (cf_value(c, q, it, lk) - y[it]);
     const double term = r * r;
     fpart += term;
     if (nw) { const double store = term * 0.5; fpint[i++] = fpart - store; fpart = store; }
@@ -182,7 +186,7 @@ extern "C" __global__ void cf_smooth(const double* __restrict__ t, const double*
   ll lk = K2;
   for (ll it = 0; it < m; ++it) {
     if (x[it] >= t[lk - 1] && lk <= nk1) ++lk;
-    const double r = w[it] * (cf_value(t, c, q, it, lk) - y[it]);
+    const double r = w[it] * (cf_value(c, q, it, lk) - y[it]);
     fp += r * r;
   }
   out[0] = fp;
