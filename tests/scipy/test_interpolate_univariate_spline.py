@@ -232,3 +232,21 @@ def test_validate_input_is_scipy_s(cp):
                                              False)
     assert out[4] == 3 and out[2] is None and out[3].shape == (2,)
     numpy.testing.assert_array_equal(out[0].get(), x)
+
+
+@pytest.mark.parametrize("m,k,s", [(4, 3, 0.1), (4, 3, 0.0), (5, 3, 1e-9), (6, 5, 0.0), (7, 5, 1e-3), (2, 1, 0.5)])
+def test_fewest_points(cp, m, k, s):
+    rng = numpy.random.default_rng(m * 10 + k)
+    x = numpy.sort(rng.random(m))
+    y = rng.standard_normal(m)
+    ref, got, wr, wg = _both(cp, x, y, k=k, s=s)
+    assert wg == wr
+    _same_fit(got, ref)
+
+
+def test_constant_data(cp):
+    x = numpy.linspace(0, 1, 20)
+    y = numpy.full(20, 2.0)
+    for s in (0.0, 1.0):
+        ref, got, _, _ = _both(cp, x, y, s=s)
+        _same_fit(got, ref)
