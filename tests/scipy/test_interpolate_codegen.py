@@ -14,7 +14,7 @@ NAMES = ["BarycentricInterpolator", "KroghInterpolator", "barycentric_interpolat
          "Akima1DInterpolator", "PPoly", "BPoly", "NdPPoly", "CubicSpline", "interp1d",
          "BSpline", "make_interp_spline", "make_lsq_spline", "splder", "splantider",
          "NdBSpline", "RegularGridInterpolator", "interpn", "InterpolatedUnivariateSpline",
-         "LSQUnivariateSpline", "pchip"]
+         "LSQUnivariateSpline", "UnivariateSpline", "pchip"]
 
 
 @pytest.mark.parametrize("family", ["ppoly", "bpoly", "linear", "select", "bspline", "band",
@@ -24,6 +24,15 @@ def test_sources_compile(family, dtype):
     K, D = (5, 3) if family in ("ndbspline", "ndppoly") else (4, 3)
     compiler.compile_cubin(_kernels.source(family, numpy.dtype(dtype), K, D), (), (), "sm_90",
                            "ci")
+
+
+@pytest.mark.parametrize("k", [1, 2, 3, 4, 5])
+def test_curfit_sources_compile(k):
+    from cuarray.scipy.interpolate import _fitpack_curfit
+    src = _fitpack_curfit.source(k)
+    for name in _fitpack_curfit._SIGS:
+        assert f"__global__ void {name}(" in src
+    compiler.compile_cubin(src, (), (), "sm_90", "ci")
 
 
 def test_select_compiles_for_every_value_dtype():
