@@ -5,7 +5,7 @@ import numpy
 import pytest
 
 from emulation import pytest_generate_tests  # noqa: F401  (the emu/gpu variants)
-from cuarray.linalg import _norm_axis
+from cuarray.linalg import _norm_axis, _norm_reduce
 
 ORDS = [None, 2, 1, numpy.inf, -numpy.inf]
 
@@ -13,6 +13,7 @@ ORDS = [None, 2, 1, numpy.inf, -numpy.inf]
 @pytest.fixture
 def small_tiles(xp, monkeypatch):
     """Thresholds and tiles small enough for host threads (and for small GPU cases)."""
+    monkeypatch.setattr(_norm_reduce, "_plans", {})
     monkeypatch.setattr(_norm_axis, "_MIN_ELEMENTS", 1)
     monkeypatch.setattr(_norm_axis, "_MIN_ROWS", 4)
     monkeypatch.setattr(_norm_axis, "_ROW_WARPS", 2)

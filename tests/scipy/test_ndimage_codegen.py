@@ -88,12 +88,6 @@ def test_interp_kernels_compile(order):
                                        "unsigned char", "double", "int", (0, 255), T)
                 compiler.compile_cubin(src, ik.interp_options(nd, order, T, numpy.uint8),
                                        (), "sm_90", "k")
-    if order == 1:   # float data read in tap pairs
-        for kind, nd, ond in (("map", 2, 2), ("affine", 3, 2), ("shift", 1, 1)):
-            src = ik.interp_source("k", kind, nd, ond, 1, "constant", "float", "float",
-                                   "float", "int", None, "int", paired=True)
-            assert "float4" in src
-            compiler.compile_cubin(src, (), (), "sm_90", "k")
     assert ik.tap_type(3, 1 << 27) == "int" and ik.tap_type(4, 10) == "long long"
     assert ik.tap_type(2, 1 << 29) == "long long"
     assert "--maxrregcount=32" in ik.interp_options(2, 1, "int", numpy.float32)

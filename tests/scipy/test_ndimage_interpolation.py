@@ -73,9 +73,9 @@ def test_map_coordinates_modes(cp, order):
 
 @pytest.mark.parametrize("shape", [(17,), (9, 13), (4, 5, 11)])
 def test_order1_float32_taps_read_in_pairs(cp, shape):
-    # float32 and order 1: the last axis's two taps are one 16-byte load where they are
-    # adjacent, one by one at borders and reflections; every tap position within a group
-    # of four floats, points on and off the grid, inside and outside
+    # float32 and order 1 (the kernels with 32-bit taps and a register cap): every tap
+    # position within a group of four floats, points on and off the grid, inside and
+    # outside, and a base not on a 16-byte boundary
     from cuarray.scipy import ndimage as nd
     rng = numpy.random.default_rng(len(shape))
     x = rng.standard_normal(shape).astype(numpy.float32)
@@ -89,7 +89,7 @@ def test_order1_float32_taps_read_in_pairs(cp, shape):
         _close(nd.shift(cp.asarray(x), [0.3] * (nd_ - 1) + [-1.6], order=1, mode=mode),
                snd.shift(x, [0.3] * (nd_ - 1) + [-1.6], order=1, mode=mode), tol=1e-5)
     _close(nd.zoom(cp.asarray(x), 1.7, order=1), snd.zoom(x, 1.7, order=1), tol=1e-5)
-    if nd_ == 1:   # a base not on a 16-byte boundary reads every tap on its own
+    if nd_ == 1:
         big = rng.standard_normal(18).astype(numpy.float32)
         _close(nd.map_coordinates(cp.asarray(big)[1:], cp.asarray(c), order=1),
                snd.map_coordinates(big[1:], c, order=1), tol=1e-5)

@@ -38,13 +38,15 @@ class Cache(dict):
 _kernels = {}
 
 
-def kernel(key, build):
-    """(Function, ArgPacker) for `key`; build() -> (source, kernel name, argument kinds)."""
+def kernel(key, build, options=()):
+    """(Function, ArgPacker) for `key`; build() -> (source, kernel name, argument kinds);
+    `options`: NVRTC options."""
     k = (key, get_device_id())
     e = _kernels.get(k)
     if e is None:
         src, name, kinds = build()
-        e = _kernels[k] = (compile_module(src, name=name).get_function(name), ArgPacker(kinds))
+        e = _kernels[k] = (compile_module(src, tuple(options), name=name).get_function(name),
+                           ArgPacker(kinds))
     return e
 
 

@@ -15,13 +15,15 @@ matrices and read at close to copy bandwidth:
 Used for float32/float64 and the orders 2, 1, inf and -inf on arrays large enough that a
 launch's fixed cost is not what is measured (see `applies`).
 """
+import string
 import threading
-from string import Template
 
 import numpy
 
 from cuarray._core import dtypes as _dt
+from cuarray._core._kernel_helpers import render
 from cuarray._core.ndarray import ndarray
+from cuarray._runtime import graph as _graph
 from cuarray._runtime import stream as _stream
 from cuarray._runtime.compiler import compile_module
 from cuarray._runtime.device import ensure_context, get_device_id
@@ -124,7 +126,8 @@ extern "C" __global__ void $NAME(const $TYPE* __restrict__ x, $TYPE* __restrict_
 """
 
 _kernels = {}
-_counters = {}   # (device, stream) -> unsigned counters, one per column tile, kept zero
+_scratches = {}  # (device, stream, thread) -> (tile counters kept zero, partials buffer)
+_KEEP_PARTIALS = 16 << 20
 
 
 def applies(x, kind, axis):
@@ -159,7 +162,9 @@ def _source(layout, kind, dtype, name):
                   ACC_LIST=", ".join(f"a{k}" for k in comps),
                   FIN=fin, UNROLL=_ROW_UNROLL if layout == "row" else _COL_UNROLL, TX=_COL_TX,
                   RY=_COL_RY)
-    return "#include <cuarray/core.cuh>\n" + Template(_PRELUDE + body).substitute(fields)
+    template = _PRELUDE + body
+    used = string.Template(template).get_identifiers()
+    return "#include <cuarray/core.cuh>\n" + render(template, **{k: fields[k] for k in used})
 
 
 def _kernel(layout, kind, dtype):
@@ -168,48 +173,73 @@ def _kernel(layout, kind, dtype):
     entry = _kernels.get(key)
     if entry is None:
         name = f"cuarray_norm_{layout}_{kind}_{dtype.char}"
+        ensure_context()
         fn = compile_module(_source(layout, kind, dtype, name), (), name=name).get_function(name)
         kinds = ["P", "P", "q", "q"] if layout == "row" else ["P", "P", "P", "P", "q", "q"]
         entry = _kernels[key] = (fn, ArgPacker(kinds))
     return entry
 
 
-def norm_along(x, kind, axis, out):
-    """Write the norm of `x` along `axis` (last or first; `applies` holds) into `out`, a
-    C-contiguous array of x's dtype and the remaining shape."""
-    ensure_context()
-    dtype = x.dtype
-    vw = 16 // dtype.itemsize
-    sp = _stream.current_stream_ptr()
-    if axis == x.ndim - 1 and axis != 0:
-        fn, packer = _kernel("row", kind, dtype)
-        rows = x.size // x._shape[-1]
-        grid = (rows + _ROW_WARPS - 1) // _ROW_WARPS
-        fn.launch1d(grid, 32 * _ROW_WARPS, packer.pack([x._ptr, out._ptr, rows, x._shape[-1] // vw]),
-                    sp)
+class Plan:
+    """The launch of one norm (kind, axis) over one shape and dtype: a call allocates the
+    result (and the column kernel's partials) and launches, nothing else."""
+
+    __slots__ = ("fn", "packer", "out_shape", "dtype", "rows", "nvec", "grid", "block", "col",
+                 "part_size")
+
+    def __init__(self, x, kind, axis, out_shape):
+        self.dtype = x.dtype
+        self.out_shape = out_shape
+        vw = 16 // x.dtype.itemsize
+        self.col = axis == 0
+        self.fn, self.packer = _kernel("col" if self.col else "row", kind, x.dtype)
+        if self.col:
+            self.rows = x._shape[0]
+            self.nvec = x.size // self.rows // vw
+            self.grid = ((self.nvec + _COL_TX - 1) // _COL_TX, _COL_SPLITS, 1)
+            self.block = (_COL_TX, _COL_RY, 1)
+            self.part_size = _COL_SPLITS * self.nvec * vw
+        else:
+            self.rows = x.size // x._shape[-1]
+            self.nvec = x._shape[-1] // vw
+            self.grid = (self.rows + _ROW_WARPS - 1) // _ROW_WARPS
+            self.block = 32 * _ROW_WARPS
+
+    def __call__(self, x):
+        out = ndarray._alloc(self.out_shape, self.dtype, "C")
+        sp = _stream.current_stream_ptr()
+        if not self.col:
+            self.fn.launch1d(self.grid, self.block,
+                             self.packer.pack([x._ptr, out._ptr, self.rows, self.nvec]), sp)
+            return out
+        done, part = _scratch(self.grid[0], self.part_size * self.dtype.itemsize, sp)
+        self.fn.launch(self.grid, self.block, self.packer.pack(
+            [x._ptr, out._ptr, part._ptr, done._ptr, self.rows, self.nvec]), 0, sp)
         return out
-    fn, packer = _kernel("col", kind, dtype)
-    rows = x._shape[0]
-    nvec = x.size // rows // vw
-    tiles = (nvec + _COL_TX - 1) // _COL_TX
-    part = ndarray._alloc((_COL_SPLITS * nvec * vw,), dtype, "C")
-    done = _done_counters(tiles, sp)
-    fn.launch((tiles, _COL_SPLITS, 1), (_COL_TX, _COL_RY, 1),
-              packer.pack([x._ptr, out._ptr, part._ptr, done._ptr, rows, nvec]), 0, sp)
-    return out
 
 
-def _done_counters(tiles, sp):
-    """Zeroed tile counters for launches on stream `sp`; the kernel leaves them zero, so
-    they are cleared once and kept (one set per stream: launches on one stream run in
-    order, so two never share a counter)."""
+def _scratch(tiles, part_bytes, sp):
+    """(zeroed tile counters, partials buffer) for a column launch on stream `sp`. The
+    kernel leaves the counters zero, so they are cleared once and kept, one set per
+    stream: launches on one stream run in order, so two never share them. Partials up to
+    _KEEP_PARTIALS bytes are kept with them (an allocation per call costs more host time
+    than the launch)."""
+    if _graph.captures and sp in _graph.captures:
+        # a graph keeps the addresses it captured: its own buffers, made in the capture
+        done = ndarray._alloc((tiles,), numpy.dtype(numpy.uint32), "C")
+        done.data.memset_async(0, done.nbytes)
+        return done, ndarray._alloc((part_bytes,), numpy.dtype(numpy.uint8), "C")
     # the per-thread default stream (handle 2) is a different stream on each thread
     key = (get_device_id(), sp, threading.get_ident() if sp == 2 else 0)
-    c = _counters.get(key)
-    if c is None or c.size < tiles:
-        c = ndarray._alloc((max(tiles, 256),), numpy.dtype(numpy.uint32), "C")
-        c.data.memset_async(0, c.nbytes)
-        if len(_counters) >= 64:    # bounded: a dropped set is freed in stream order
-            _counters.clear()
-        _counters[key] = c
-    return c
+    got = _scratches.get(key)
+    kept = min(part_bytes, _KEEP_PARTIALS)
+    if got is None or got[0].size < tiles or got[1].nbytes < kept:
+        done = ndarray._alloc((max(tiles, 256),), numpy.dtype(numpy.uint32), "C")
+        done.data.memset_async(0, done.nbytes)
+        part = ndarray._alloc((max(kept, 1 << 16),), numpy.dtype(numpy.uint8), "C")
+        if len(_scratches) >= 64:    # bounded: a dropped set is freed in stream order
+            _scratches.clear()
+        got = _scratches[key] = (done, part)
+    if part_bytes > _KEEP_PARTIALS:
+        return got[0], ndarray._alloc((part_bytes,), numpy.dtype(numpy.uint8), "C")
+    return got

@@ -92,9 +92,19 @@ def norm_op(kind, in_dtype, res):
     return op
 
 
+_plans = {}   # (layout, ord, axis, keepdims) -> _norm_axis.Plan: a repeat launches at once
+
+
 def vector_norm_reduce(x, ord, axis, keepdims):
     """The vector norm of `x` (a cuarray array) over `axis` (None, an int or a tuple: the
     reduced axes are treated as one vector), in one reduction kernel."""
+    key = (x._shape, x.dtype, x._c_contig, x._ptr & 15, x._device_id, ord, axis, keepdims)
+    try:
+        plan = _plans.get(key)
+    except TypeError:   # an unhashable ord: refused below
+        plan = key = None
+    if plan is not None:
+        return plan(x)
     kind = kind_of(ord)
     shape = x._shape
     axes = normalize_axes(axis, x.ndim)
@@ -106,7 +116,12 @@ def vector_norm_reduce(x, ord, axis, keepdims):
     if outa.size == 0:
         return outa
     if len(axes) == 1 and res == x.dtype and _norm_axis.applies(x, kind, axes[0]):
-        return _norm_axis.norm_along(x, kind, axes[0], outa)
+        plan = _norm_axis.Plan(x, kind, axes[0], outa._shape)
+        if key is not None:
+            if len(_plans) >= 256:
+                _plans.clear()
+            _plans[key] = plan
+        return plan(x)
     op = norm_op(kind, x.dtype, res)
     args = [x, _kept(outa, shape, axes)]
     if kind == "lp":

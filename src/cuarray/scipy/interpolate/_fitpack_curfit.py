@@ -243,7 +243,10 @@ def source(k):
 
 
 def _run(name, k, args):
-    entry = kernel(("interpolate-curfit", name, k), lambda: (source(k), name, list(_SIGS[name])))
+    # FITPACK's arithmetic rounds each product and sum (as SciPy's build, without fused
+    # multiply-adds): the knot search compares residual sums, so the rounding must match
+    entry = kernel(("interpolate-curfit", name, k), lambda: (source(k), name, list(_SIGS[name])),
+                   ("-fmad=false",))
     launch(entry, 1, 1, [a._ptr if hasattr(a, "_ptr") else a for a in args])
 
 

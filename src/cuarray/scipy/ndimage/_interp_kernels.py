@@ -76,11 +76,9 @@ def interp_options(nd, order, T, out_dtype):
     return opts
 
 
-def interp_source(name, kind, nd, ond, order, mode, tin, tout, tcoord, I, int_out, T="long long",
-                  paired=False):
+def interp_source(name, kind, nd, ond, order, mode, tin, tout, tcoord, I, int_out, T="long long"):
     """CUDA source of an interpolation kernel (see the module docstring): `nd` input
-    axes, `ond` output axes; `T` the C type of tap offsets (see `tap_type`). `paired`
-    (order 1, float input 16-byte aligned): see `_paired_taps`."""
+    axes, `ond` output axes; `T` the C type of tap offsets (see `tap_type`)."""
     K = order + 1
     tapmode = TAP_MODE[mode]
     bad = _BAD if T == "long long" else f"(-{TAP_LIMIT})"
@@ -150,12 +148,8 @@ def interp_source(name, kind, nd, ond, order, mode, tin, tout, tcoord, I, int_ou
     val = f"cuarray_cast<double>(in[o_{last}])"
     if may_cval:
         val = f"(o_{last} < 0 ? cval : {val})"
-    if paired:
-        L[-3:] = _paired_taps(ind[:-2], last, f"o_{last - 1}" if last else f"({T})0", T,
-                              "".join(f" * w{d}[j{d}]" for d in range(last)), val)
-    else:
-        L.append(f"{ind}v += {val}{chain};")
-    for d in range(nd if not paired else nd - 1):
+    L.append(f"{ind}v += {val}{chain};")
+    for d in range(nd):
         ind = ind[:-2]
         L.append(f"{ind}}}")
     L.append("    }")
@@ -186,10 +180,9 @@ def run_interp(kind, order, mode, inp, out, coords=None, matrix=None, a=None, b=
     ik = "i" if I == "int" else "q"
     T = tap_type(nd, inp.size)
     cdt = coords.dtype if coords is not None else None
-    paired = order == 1 and inp.dtype.char == "f" and inp._ptr % 16 == 0
     # everything else the kernel depends on follows from the key: built once, not per call
     key = ("interp", kind, nd, ond, order, mode, inp.dtype.char, out.dtype.char,
-           cdt.char if cdt is not None else "", I, T, paired)
+           cdt.char if cdt is not None else "", I, T)
 
     def build():
         tin, tout = _dt.ctype(inp.dtype), _dt.ctype(out.dtype)
@@ -199,10 +192,7 @@ def run_interp(kind, order, mode, inp, out, coords=None, matrix=None, a=None, b=
         cchar = _code(cdt) if cdt is not None else ""
         name = f"nd_interp_{kind}_{nd}d{ond}_o{order}_{mode}_{_code(inp.dtype)}{_code(out.dtype)}{cchar}"
         name = name.replace("-", "_")
-        if paired:
-            name += "_paired"
-        src = interp_source(name, kind, nd, ond, order, mode, tin, tout, tcoord, I, int_out, T,
-                            paired)
+        src = interp_source(name, kind, nd, ond, order, mode, tin, tout, tcoord, I, int_out, T)
         kinds = ["P", "P"] + (["P"] if kind == "map" else []) + [ik] * (1 + 2 * nd + ond)
         if kind == "affine":
             kinds += ["d"] * (nd * (ond + 1))
@@ -221,35 +211,6 @@ def run_interp(kind, order, mode, inp, out, coords=None, matrix=None, a=None, b=
         vals += [float(v) for v in a] + [float(v) for v in b]
     vals.append(float(cval))
     _launch(entry, n, vals)
-
-
-def _paired_taps(ind, last, prev, T, chain, val):
-    """The last axis's two taps of an order-1 kernel over float data, as lines of C.
-
-    Gathers at random points are bound by the cache's throughput in distinct sectors per
-    load, not by bytes: where both taps lie inside and next to each other, one aligned
-    16-byte load holds them both (unless the first is the last float of its group of
-    four, a quarter of the time), so a point costs two or three gathers instead of four.
-    Elsewhere (a border, a reflected tap) the taps are read one by one as usual."""
-    x = f"x{last}"
-    w = f"w{last}"
-    return [
-        f"{ind}{{ const {T} e0 = {prev} + {x}[0];",
-        f"{ind}  if (e0 >= 0 && {x}[0] >= 0 && {x}[1] == {x}[0] + 1) {{",
-        f"{ind}    const int sub = (int)(e0 & 3);",
-        f"{ind}    const float4 q = __ldg(reinterpret_cast<const float4*>(in + (e0 - sub)));",
-        f"{ind}    const float t0 = sub == 0 ? q.x : sub == 1 ? q.y : sub == 2 ? q.z : q.w;",
-        f"{ind}    const float t1 = sub == 0 ? q.y : sub == 1 ? q.z : sub == 2 ? q.w : __ldg(in + e0 + 1);",
-        f"{ind}    v += cuarray_cast<double>(t0){chain} * {w}[0];",
-        f"{ind}    v += cuarray_cast<double>(t1){chain} * {w}[1];",
-        f"{ind}  }} else {{",
-        f"{ind}    #pragma unroll",
-        f"{ind}    for (int j{last} = 0; j{last} < 2; ++j{last}) {{",
-        f"{ind}      const {T} o_{last} = {prev} + {x}[j{last}];",
-        f"{ind}      v += {val}{chain} * {w}[j{last}];",
-        f"{ind}    }}",
-        f"{ind}  }}",
-        f"{ind}}}"]
 
 
 # ---- B-spline prefilter ------------------------------------------------------------------------
