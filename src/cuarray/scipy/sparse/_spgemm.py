@@ -48,25 +48,55 @@ def cusparse_matmul(A, B, dtype):
     return data, indices, indptr
 
 
+_CANON_SRC = r"""
+#include <cuarray/core.cuh>
+// Counts, over a CSR matrix, its stored zeros and its in-row order violations. Entries are
+// read in order (coalesced): d counts the entries not above their predecessor, and the row
+// starts that are not above the previous row's last entry are subtracted from it; what is
+// left are the violations inside rows.
+extern "C" __global__ void ${NAME}(const ${IT}* __restrict__ p, const ${JT}* __restrict__ q,
+                                  const ${VT}* __restrict__ v, long long rows, long long nnz,
+                                  unsigned long long* __restrict__ counts) {
+  const long long stride = (long long)gridDim.x * blockDim.x;
+  const long long t0 = (long long)blockIdx.x * blockDim.x + threadIdx.x;
+  unsigned long long zeros = 0, d = 0;
+  for (long long j = t0; j < nnz; j += stride) {
+    zeros += !cuarray_nonzero(v[j]);
+    d += j > 0 && q[j - 1] >= q[j];
+  }
+  for (long long i = t0 + 1; i < rows; i += stride) {
+    const long long b = (long long)p[i];
+    d -= b > 0 && b < (long long)p[i + 1] && q[b - 1] >= q[b];
+  }
+  #pragma unroll
+  for (int o = 16; o; o >>= 1) {
+    zeros += __shfl_xor_sync(0xffffffffu, zeros, o);
+    d += __shfl_xor_sync(0xffffffffu, d, o);
+  }
+  if ((threadIdx.x & 31) == 0 && (zeros || d)) {
+    atomicAdd(counts, zeros);
+    atomicAdd(counts + 1, d);
+  }
+}
+"""
+
+
 def canonical(C):
     """SciPy's form of a product, in place: no stored zeros (exact cancellation, or zeros
-    stored in the operands), indices sorted. One pass over the rows reads whether that
-    holds already (a synchronisation); only where it does not are zeros dropped and rows
+    stored in the operands), indices sorted. One coalesced pass over the entries counts
+    where that fails (read back: a synchronisation); only then are zeros dropped and rows
     sorted."""
-    from cuarray._core._reductions import all as _all
+    from cuarray._core._kernel_helpers import kernel, launch, render, resident_blocks
     if C.nnz:
         it, jt, vt = C.indptr.dtype, C.indices.dtype, C.data.dtype
-        op = K._op(("spgemm_canon", it.char, jt.char, vt.char), lambda: (
-            f"cuarray_sp_spgemm_canonical_{K._chars(it, jt, vt)}",
-            [Param("p", "raw", it), Param("q", "raw", jt), Param("v", "raw", vt),
-             Param("f", "out", _i64)],
-            "long long ok = 1; const long long b = p[i], e = p[i + 1]; "
-            "for (long long j = b; j < e; ++j) "
-            "if (!cuarray_nonzero(v[j]) || (j > b && q[j - 1] >= q[j])) { ok = 0; break; } "
-            "f = ok;"))
-        flags = K._empty((C.shape[0],), _i64)
-        op.launch([C.indptr, C.indices, C.data, flags])
-        if not bool(_all(flags)):
+        name = f"cuarray_sp_spgemm_canonical_{K._chars(it, jt, vt)}"
+        entry = kernel(("spgemm_canon", it.char, jt.char, vt.char), lambda: (
+            render(_CANON_SRC, NAME=name, IT=_dt.ctype(it), JT=_dt.ctype(jt), VT=_dt.ctype(vt)),
+            name, ["P", "P", "P", "q", "q", "P"]))
+        counts = K._zeros((2,), numpy.uint64)
+        launch(entry, resident_blocks(256), 256,
+               [C.indptr._ptr, C.indices._ptr, C.data._ptr, C.shape[0], C.nnz, counts._ptr])
+        if counts.get().any():
             C.eliminate_zeros()
             C.sort_indices()
     C.has_canonical_format = True   # SpGEMM forms each (row, column) once
