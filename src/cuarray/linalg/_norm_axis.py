@@ -78,12 +78,13 @@ _COL = r"""
 extern "C" __global__ void $NAME(const $TYPE* __restrict__ x, $TYPE* __restrict__ out,
                                 $ACC* __restrict__ part, unsigned* __restrict__ done,
                                 long long rows, long long nvec) {
-  __shared__ $ACC sm[$RY][$TX * $VW];
+  __shared__ _nax_vec sm[$RY][$TX];
   __shared__ int last;
   const int lx = threadIdx.x, ly = threadIdx.y, splits = gridDim.y;
   const long long c = (long long)blockIdx.x * $TX + lx;        // this lane's vector column
   const long long per = (rows + splits - 1) / splits;
   const long long r0 = blockIdx.y * per, r1 = r0 + per < rows ? r0 + per : rows;
+  _nax_vec* pv = reinterpret_cast<_nax_vec*>(part);
   $ACC $ACCS;
   if (c < nvec) {
     const _nax_vec* p = reinterpret_cast<const _nax_vec*>(x) + c;
@@ -93,17 +94,17 @@ extern "C" __global__ void $NAME(const $TYPE* __restrict__ x, $TYPE* __restrict_
       $FOLD
     }
   }
-  $ACC acc[$VW] = {$ACC_LIST};
-  #pragma unroll
-  for (int k = 0; k < $VW; ++k) sm[ly][lx * $VW + k] = acc[k];
+  _nax_vec o;
+  $PACK
+  sm[ly][lx] = o;
   __syncthreads();
   if (ly == 0 && c < nvec) {
     for (int y = 1; y < $RY; ++y) {
-      #pragma unroll
-      for (int k = 0; k < $VW; ++k) acc[k] = _nax_comb(acc[k], sm[y][lx * $VW + k]);
+      const _nax_vec u = sm[y][lx];
+      $MERGE
     }
-    #pragma unroll
-    for (int k = 0; k < $VW; ++k) part[blockIdx.y * nvec * $VW + c * $VW + k] = acc[k];
+    $PACK
+    pv[blockIdx.y * nvec + c] = o;
   }
   __threadfence();
   __syncthreads();
@@ -115,13 +116,15 @@ extern "C" __global__ void $NAME(const $TYPE* __restrict__ x, $TYPE* __restrict_
   __syncthreads();
   if (!last || ly != 0 || c >= nvec) return;
   __threadfence();
-  #pragma unroll
-  for (int k = 0; k < $VW; ++k) {
-    const volatile $ACC* q = part + c * $VW + k;
-    $ACC a = q[0];
-    for (int s = 1; s < splits; ++s) a = _nax_comb(a, q[(long long)s * nvec * $VW]);
-    out[c * $VW + k] = ($TYPE)_nax_fin(a);
+  // every split's partial, in split order, read from L2 (written by other blocks)
+  $RESET
+  #pragma unroll 8
+  for (int s = 0; s < splits; ++s) {
+    const _nax_vec u = __ldcg(pv + (long long)s * nvec + c);
+    $MERGE
   }
+  $FINISH
+  reinterpret_cast<_nax_vec*>(out)[c] = o;
 }
 """
 
@@ -159,7 +162,10 @@ def _source(layout, kind, dtype, name):
                   FOLD=" ".join(f"a{k} = _nax_comb(a{k}, _nax_map(w.{k}));" for k in comps),
                   COMBINE_ALL="_nax_comb(_nax_comb(ax, ay), _nax_comb(az, aw))" if vw == 4
                   else "_nax_comb(ax, ay)",
-                  ACC_LIST=", ".join(f"a{k}" for k in comps),
+                  MERGE=" ".join(f"a{k} = _nax_comb(a{k}, u.{k});" for k in comps),
+                  PACK=" ".join(f"o.{k} = a{k};" for k in comps),
+                  RESET=" ".join(f"a{k} = (({t}){ident});" for k in comps),
+                  FINISH=" ".join(f"o.{k} = ({t})_nax_fin(a{k});" for k in comps),
                   FIN=fin, UNROLL=_ROW_UNROLL if layout == "row" else _COL_UNROLL, TX=_COL_TX,
                   RY=_COL_RY)
     template = _PRELUDE + body
