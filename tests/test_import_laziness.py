@@ -15,6 +15,18 @@ LAZY_MODULES = [
     "cuarray.cuda.compiler", "cuarray.linalg", "cuarray.fft", "cuarray.random", "cuarray.scipy",
     "cuarray._core.fusion", "cuda.bindings.driver", "cuda.bindings.nvrtc", "cuda.core",
     "tempfile",   # only a disk-cache write needs it
+    # every subpackage, and the routine modules other than creation's
+    "cuarray.testing", "cuarray.jit", "cuarray.profiler", "cuarray.lib", "cuarray.polynomial",
+    "cuarray.typing", "cuarray.cublas", "cuarray.cusparse", "cuarray.cusolver",
+    "cuarray.lapack", "cuarray.signal", "cuarray.distributed", "cuarray._routines.manipulation",
+    "cuarray._routines.joining", "cuarray._routines.padding", "cuarray._routines.sorting",
+    # heavy dependencies, and what none of the first calls needs
+    "nvmath", "cuda.cccl", "scipy", "dask", "numpy.random", "numpy.fft", "numpy.polynomial",
+    "numpy.ma", "numpy.testing",
+    "hashlib",     # OpenSSL: the kernel cache hashes with CPython's built-in SHA-256
+    "fractions", "decimal",   # datetime unit ratios are exact integers
+    "json",        # read with a disk-cache entry's metadata
+    "string",      # kernel templates (its Template regex compiles at import)
 ]
 
 
@@ -27,8 +39,8 @@ def _run(code):
 
 
 def test_import_leaves_these_modules_unloaded():
-    loaded = _run("import sys, json, cuarray; print(json.dumps(sorted(m for m in %r if m in sys.modules)))"
-                  % (LAZY_MODULES,))
+    loaded = _run("import sys, cuarray; loaded = sorted(m for m in %r if m in sys.modules); "
+                  "import json; print(json.dumps(loaded))" % (LAZY_MODULES,))
     assert loaded == []
 
 
@@ -58,3 +70,71 @@ print(json.dumps([RawKernel is cuarray.RawKernel, ElementwiseKernel is cuarray.E
                   cumsum is cuarray.cumsum, runtime is cuarray.cuda.runtime]))
 """
     assert _run(code) == [True, True, True, True]
+
+
+def test_names_loaded_on_first_use_are_listed():
+    code = """
+import json, sys, cuarray
+d = dir(cuarray)
+before = sorted(m for m in sys.modules if m.startswith("cuarray."))
+listed = all(n in d for n in ("pad", "concatenate", "linalg", "fft", "scipy", "RawKernel",
+                              "cumsum", "matmul", "einsum", "sin", "ndarray", "__all__"))
+a = cuarray.__all__
+after = sorted(m for m in sys.modules if m.startswith("cuarray."))
+print(json.dumps([listed, before == after, d == sorted(d), a is cuarray.__all__,
+                  "concatenate" in a, "linalg" in a, "cuda" in a, "scipy" in a, "typing" in a,
+                  any(n.startswith("_") for n in a)]))
+"""
+    # dir() and __all__ load nothing; __all__ leaves out what would shadow another package
+    assert _run(code) == [True, True, True, True, True, True, True, False, False, False]
+
+
+def test_star_import_brings_every_public_name():
+    code = """
+import json, cuarray
+ns = {}
+exec("from cuarray import *", ns)
+missing = [n for n in cuarray.__all__ if n not in ns]
+print(json.dumps([missing, ns["pad"] is cuarray.pad, ns["linalg"] is cuarray.linalg,
+                  ns["fuse"] is cuarray.fuse, ns["sin"] is cuarray.sin]))
+"""
+    assert _run(code) == [[], True, True, True, True]
+
+
+def test_subpackage_import_forms():
+    code = """
+import json, pickle
+import cuarray.scipy.special
+from cuarray import fft
+import cuarray
+from cuarray.linalg import norm
+out = [cuarray.scipy.special.erf.__name__, fft is cuarray.fft, norm is cuarray.linalg.norm,
+       pickle.loads(pickle.dumps(cuarray.pad)) is cuarray.pad,
+       pickle.loads(pickle.dumps(cuarray.linalg.norm)) is norm,
+       pickle.loads(pickle.dumps(cuarray.ndarray)) is cuarray.ndarray,
+       pickle.loads(pickle.dumps(cuarray.float32)) is cuarray.float32]
+print(json.dumps(out))
+"""
+    assert _run(code) == ["erf", True, True, True, True, True, True]
+
+
+def test_pickled_routine_loads_in_a_fresh_process():
+    import pickle
+    import cuarray
+    blob = pickle.dumps([cuarray.pad, cuarray.linalg.norm, cuarray.ndarray])
+    code = f"""
+import json, pickle, sys
+pad, norm, nd = pickle.loads({blob!r})
+import cuarray
+print(json.dumps([pad is cuarray.pad, norm is cuarray.linalg.norm, nd is cuarray.ndarray]))
+"""
+    assert _run(code) == [True, True, True]
+
+
+def test_help_renders():
+    code = """
+import json, pydoc, cuarray
+text = pydoc.render_doc(cuarray)
+print(json.dumps(["concatenate" in text, "linalg" in text, "fuse" in text]))
+"""
+    assert _run(code) == [True, True, True]

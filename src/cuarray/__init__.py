@@ -110,7 +110,26 @@ def __getattr__(name):
     if name == "einsum":
         from cuarray.linalg._einsum import einsum
         return einsum
+    if name == "__all__":
+        # Built on first use: `from cuarray import *` then loads every routine module, as
+        # an eager package would, but plain `import cuarray` does not pay for the list.
+        hidden = set(_SUBPACKAGES) - set(_STAR_SUBPACKAGES)
+        value = globals()["__all__"] = [n for n in __dir__()
+                                         if not n.startswith("_") and n not in hidden]
+        return value
     raise AttributeError(f"module 'cuarray' has no attribute {name!r}")
+
+
+# Subpackages that `from cuarray import *` brings, as CuPy's does (the others are cupyx's,
+# or would shadow another package's name, such as `scipy` or `typing`).
+_STAR_SUBPACKAGES = ("linalg", "fft", "random", "testing", "polynomial")
+
+
+def __dir__():
+    # The names loaded on first use too (dir(), tab completion, help()); listing them
+    # loads nothing.
+    return sorted(set(globals()) | _ROUTINES.keys() | _LAZY.keys() | set(_SUBPACKAGES)
+                  | set(_LINALG_TOP) | {"einsum", "__all__"})
 
 
 _LINALG_TOP = ("matmul", "dot", "vdot", "inner", "outer", "tensordot", "kron", "vecdot",
