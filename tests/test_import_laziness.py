@@ -15,6 +15,8 @@ LAZY_MODULES = [
     "cuarray.cuda.compiler", "cuarray.linalg", "cuarray.fft", "cuarray.random", "cuarray.scipy",
     "cuarray._core.fusion", "cuda.bindings.driver", "cuda.bindings.nvrtc", "cuda.core",
     "tempfile",   # only a disk-cache write needs it
+    "cuarray._runtime.pinned", "cuarray.cuda.pinned_memory",   # the first host transfer does
+    "cuarray._core.structured",
     # every subpackage, and the routine modules other than creation's
     "cuarray.testing", "cuarray.jit", "cuarray.profiler", "cuarray.lib", "cuarray.polynomial",
     "cuarray.typing", "cuarray.cublas", "cuarray.cusparse", "cuarray.cusolver",
@@ -52,12 +54,16 @@ out = [cuarray.RawKernel.__name__, cuarray.RawModule.__name__, cuarray.Elementwi
        cuarray.ReductionKernel.__name__, cuarray.cumsum.__name__, cuarray.nancumprod.__name__,
        cc.runtime.__name__, cc.compiler.__name__, callable(cc.get_cuda_path), callable(cc.get_nvcc_path),
        runtime is cc.runtime, hasattr(runtime, "getDeviceCount"), hasattr(compiler, "CompileException"),
-       hasattr(cuarray, "no_such_name"), hasattr(cc, "no_such_name")]
+       hasattr(cuarray, "no_such_name"), hasattr(cc, "no_such_name"),
+       cuarray.get_default_pinned_memory_pool() is cc.pinned_memory.get_default_pinned_memory_pool(),
+       cc.PinnedMemoryPool is cc.pinned_memory.PinnedMemoryPool,
+       cuarray.make_aligned_dtype.__name__, "PinnedMemory" in dir(cc), "runtime" in dir(cc)]
 print(json.dumps(out))
 """
     assert _run(code) == ["RawKernel", "RawModule", "ElementwiseKernel", "ReductionKernel", "cumsum",
                           "nancumprod", "cuarray.cuda.runtime", "cuarray.cuda.compiler", True, True,
-                          True, True, True, False, False]
+                          True, True, True, False, False, True, True, "make_aligned_dtype", True,
+                          True]
 
 
 def test_from_imports_of_lazy_names():

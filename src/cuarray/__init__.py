@@ -10,7 +10,6 @@ from cuarray import cuda  # noqa: F401
 from cuarray._core.ndarray import ndarray  # noqa: F401
 from cuarray._core.transfer import asnumpy  # noqa: F401
 from cuarray._core._copy import copyto  # noqa: F401
-from cuarray._core.structured import make_aligned_dtype  # noqa: F401
 # NumPy's scalar types and dtype utilities are cuarray's too, as in CuPy.
 from numpy import (  # noqa: F401
     bool_, int8, int16, int32, int64, uint8, uint16, uint32, uint64, float16, float32, float64,
@@ -40,7 +39,6 @@ from cuarray._core._reductions import (  # noqa: F401
     sum, prod, amax, amin, nanmax, nanmin, ptp, all, any, count_nonzero, mean, var, std,
     argmax, argmin, nanargmax, nanargmin, nansum, nanprod, nanmean, nanvar, nanstd)
 from cuarray._runtime.memory import get_default_memory_pool  # noqa: F401
-from cuarray._runtime.pinned import get_default_pinned_memory_pool  # noqa: F401
 
 
 max = amax
@@ -70,7 +68,9 @@ _LAZY = {"fuse": "cuarray._core.fusion", "from_dlpack": "cuarray._core.interop",
          "RawKernel": "cuarray._core.raw", "RawModule": "cuarray._core.raw",
          "ElementwiseKernel": "cuarray._core.kernel", "ReductionKernel": "cuarray._core.kernel",
          "cumsum": "cuarray._core.scan", "cumprod": "cuarray._core.scan",
-         "nancumsum": "cuarray._core.scan", "nancumprod": "cuarray._core.scan"}
+         "nancumsum": "cuarray._core.scan", "nancumprod": "cuarray._core.scan",
+         "make_aligned_dtype": "cuarray._core.structured",
+         "get_default_pinned_memory_pool": "cuarray._runtime.pinned"}
 # poly1d and its routines sit above linalg (roots, polyfit and poly of a matrix need it).
 _LAZY.update(dict.fromkeys(("poly", "poly1d", "polyadd", "polyder", "polydiv", "polyfit",
                             "polyint", "polymul", "polysub", "polyval", "roots"),
