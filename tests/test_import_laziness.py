@@ -144,3 +144,24 @@ text = pydoc.render_doc(cuarray)
 print(json.dumps(["concatenate" in text, "linalg" in text, "fuse" in text]))
 """
     assert _run(code) == [True, True, True]
+
+
+def test_first_calls_and_transfers_after_lazy_loads(emulated):
+    """The cold-start rows' calls, then a host transfer (pinned staging loads with it) and
+    a pickled array, on the emulated device."""
+    import pickle
+
+    import numpy
+    cp = emulated
+    a = cp.arange(1000, dtype=cp.float32)
+    ref = numpy.arange(1000, dtype=numpy.float32)
+    s = (a + 1).sum()
+    b = cp.sin(a)
+    t = a.sum()
+    cp.cuda.Device().synchronize()
+    assert float(s) == float((ref + 1).sum()) and float(t) == float(ref.sum())
+    numpy.testing.assert_allclose(cp.asnumpy(b), numpy.sin(ref), rtol=1e-6)
+    c = pickle.loads(pickle.dumps(a[::7]))
+    assert isinstance(c, cp.ndarray)
+    numpy.testing.assert_array_equal(c.get(), ref[::7])
+    assert cp.get_default_pinned_memory_pool() is cp.cuda.pinned_memory.get_default_pinned_memory_pool()
