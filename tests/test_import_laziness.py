@@ -164,4 +164,5 @@ def test_first_calls_and_transfers_after_lazy_loads(emulated):
     c = pickle.loads(pickle.dumps(a[::7]))
     assert isinstance(c, cp.ndarray)
     numpy.testing.assert_array_equal(c.get(), ref[::7])
-    assert cp.get_default_pinned_memory_pool() is cp.cuda.pinned_memory.get_default_pinned_memory_pool()
+    pool = cp.get_default_pinned_memory_pool()
+    assert pool is cp.cuda.pinned_memory.get_default_pinned_memory_pool()

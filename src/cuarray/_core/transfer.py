@@ -32,7 +32,7 @@ def to_host(a, stream=None, order="C", out=None, blocking=True):
         _syncdetect.declare_synchronize()
         _device.ensure_context()
         _pinned().copy_device_to_host(host, a._ptr, a.size * a.dtype.itemsize,
-                                    _stream.current_stream_ptr(), True)
+                                      _stream.current_stream_ptr(), True)
         return host
     order = _norm_order(order)
     if order == "A" or order == "K":
@@ -81,7 +81,8 @@ def from_host_into(dst, arr, stream=None):
         host = numpy.asarray(arr, order=order)
         with _device.Device(dst._device_id):
             _device.ensure_context()
-            _pinned().copy_host_to_device(dst._ptr, host, dst.nbytes, _stream_ptr(stream), stream is None)
+            _pinned().copy_host_to_device(dst._ptr, host, dst.nbytes, _stream_ptr(stream),
+                                          stream is None)
     else:
         from cuarray._core import _copy
         _copy.copy_into(dst, _upload(numpy.ascontiguousarray(arr), stream))
