@@ -166,3 +166,29 @@ def test_first_calls_and_transfers_after_lazy_loads(emulated):
     numpy.testing.assert_array_equal(c.get(), ref[::7])
     pool = cp.get_default_pinned_memory_pool()
     assert pool is cp.cuda.pinned_memory.get_default_pinned_memory_pool()
+
+
+def test_warm_kernel_cache_first_calls_leave_nvrtc_unloaded(tmp_path):
+    """The cold-start rows' first calls in a fresh process (null driver of
+    tools/host_overhead.py): with the kernels on disk, NVRTC and cuda.core stay unloaded."""
+    code = """
+import json, sys
+sys.path.insert(0, "tools")
+from host_overhead import install
+install()
+import cuarray as xp
+a = xp.arange(1000, dtype=xp.float32)
+(a + 1).sum()
+xp.sin(a)
+a.sum()
+xp.cuda.Device().synchronize()
+print(json.dumps(sorted(m for m in ("cuda.bindings.nvrtc", "cuda.core") if m in sys.modules)))
+"""
+    env = dict(os.environ, CUARRAY_CACHE_DIR=str(tmp_path), PYTHONPATH=str(ROOT / "src"))
+    runs = []
+    for _ in range(2):   # the first fills the cache
+        r = subprocess.run([sys.executable, "-c", code], env=env, cwd=ROOT, capture_output=True,
+                           text=True, timeout=300)
+        assert r.returncode == 0, r.stderr
+        runs.append(json.loads(r.stdout.strip().splitlines()[-1]))
+    assert runs == [["cuda.bindings.nvrtc"], []]
