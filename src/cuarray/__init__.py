@@ -3,6 +3,8 @@
 `import cuarray as cp` runs CuPy code. The package imports on machines without a GPU;
 the first device use raises `cuarray.cuda.runtime.CUDARuntimeError` there.
 """
+import sys as _sys
+
 import numpy as _numpy
 
 from cuarray._version import __version__  # noqa: F401
@@ -121,15 +123,21 @@ def __getattr__(name):
 
 
 # Subpackages that `from cuarray import *` brings, as CuPy's does (the others are cupyx's,
-# or would shadow another package's name, such as `scipy` or `typing`).
-_STAR_SUBPACKAGES = ("linalg", "fft", "random", "testing", "polynomial")
+# would shadow another package's name, such as `scipy` or `typing`, or need pytest).
+_STAR_SUBPACKAGES = ("linalg", "fft", "random", "polynomial")
 
 
 def __dir__():
     # The names loaded on first use too (dir(), tab completion, help()); listing them
-    # loads nothing.
-    return sorted(set(globals()) | _ROUTINES.keys() | _LAZY.keys() | set(_SUBPACKAGES)
-                  | set(_LINALG_TOP) | {"einsum", "__all__"})
+    # loads nothing. `testing` needs pytest: without it, help() and inspect.getmembers()
+    # must not meet its ImportError.
+    names = (set(globals()) | _ROUTINES.keys() | _LAZY.keys() | set(_SUBPACKAGES)
+             | set(_LINALG_TOP) | {"einsum", "__all__"})
+    if "cuarray.testing" not in _sys.modules:
+        import importlib.util
+        if importlib.util.find_spec("pytest") is None:
+            names.discard("testing")
+    return sorted(names)
 
 
 _LINALG_TOP = ("matmul", "dot", "vdot", "inner", "outer", "tensordot", "kron", "vecdot",
