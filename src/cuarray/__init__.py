@@ -3,6 +3,8 @@
 `import cuarray as cp` runs CuPy code. The package imports on machines without a GPU;
 the first device use raises `cuarray.cuda.runtime.CUDARuntimeError` there.
 """
+import sys as _sys
+
 import numpy as _numpy
 
 from cuarray._version import __version__  # noqa: F401
@@ -10,7 +12,6 @@ from cuarray import cuda  # noqa: F401
 from cuarray._core.ndarray import ndarray  # noqa: F401
 from cuarray._core.transfer import asnumpy  # noqa: F401
 from cuarray._core._copy import copyto  # noqa: F401
-from cuarray._core.structured import make_aligned_dtype  # noqa: F401
 # NumPy's scalar types and dtype utilities are cuarray's too, as in CuPy.
 from numpy import (  # noqa: F401
     bool_, int8, int16, int32, int64, uint8, uint16, uint32, uint64, float16, float32, float64,
@@ -40,7 +41,6 @@ from cuarray._core._reductions import (  # noqa: F401
     sum, prod, amax, amin, nanmax, nanmin, ptp, all, any, count_nonzero, mean, var, std,
     argmax, argmin, nanargmax, nanargmin, nansum, nanprod, nanmean, nanvar, nanstd)
 from cuarray._runtime.memory import get_default_memory_pool  # noqa: F401
-from cuarray._runtime.pinned import get_default_pinned_memory_pool  # noqa: F401
 
 
 max = amax
@@ -70,7 +70,9 @@ _LAZY = {"fuse": "cuarray._core.fusion", "from_dlpack": "cuarray._core.interop",
          "RawKernel": "cuarray._core.raw", "RawModule": "cuarray._core.raw",
          "ElementwiseKernel": "cuarray._core.kernel", "ReductionKernel": "cuarray._core.kernel",
          "cumsum": "cuarray._core.scan", "cumprod": "cuarray._core.scan",
-         "nancumsum": "cuarray._core.scan", "nancumprod": "cuarray._core.scan"}
+         "nancumsum": "cuarray._core.scan", "nancumprod": "cuarray._core.scan",
+         "make_aligned_dtype": "cuarray._core.structured",
+         "get_default_pinned_memory_pool": "cuarray._runtime.pinned"}
 # poly1d and its routines sit above linalg (roots, polyfit and poly of a matrix need it).
 _LAZY.update(dict.fromkeys(("poly", "poly1d", "polyadd", "polyder", "polydiv", "polyfit",
                             "polyint", "polymul", "polysub", "polyval", "roots"),
@@ -110,7 +112,32 @@ def __getattr__(name):
     if name == "einsum":
         from cuarray.linalg._einsum import einsum
         return einsum
+    if name == "__all__":
+        # Built on first use: `from cuarray import *` then loads every routine module, as
+        # an eager package would, but plain `import cuarray` does not pay for the list.
+        hidden = set(_SUBPACKAGES) - set(_STAR_SUBPACKAGES)
+        value = globals()["__all__"] = [n for n in __dir__()
+                                         if not n.startswith("_") and n not in hidden]
+        return value
     raise AttributeError(f"module 'cuarray' has no attribute {name!r}")
+
+
+# Subpackages that `from cuarray import *` brings, as CuPy's does (the others are cupyx's,
+# would shadow another package's name, such as `scipy` or `typing`, or need pytest).
+_STAR_SUBPACKAGES = ("linalg", "fft", "random", "polynomial")
+
+
+def __dir__():
+    # The names loaded on first use too (dir(), tab completion, help()); listing them
+    # loads nothing. `testing` needs pytest: without it, help() and inspect.getmembers()
+    # must not meet its ImportError.
+    names = (set(globals()) | _ROUTINES.keys() | _LAZY.keys() | set(_SUBPACKAGES)
+             | set(_LINALG_TOP) | {"einsum", "__all__"})
+    if "cuarray.testing" not in _sys.modules:
+        import importlib.util
+        if importlib.util.find_spec("pytest") is None:
+            names.discard("testing")
+    return sorted(names)
 
 
 _LINALG_TOP = ("matmul", "dot", "vdot", "inner", "outer", "tensordot", "kron", "vecdot",

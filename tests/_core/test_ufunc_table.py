@@ -103,6 +103,10 @@ def test_body_refuses_a_missing_loop():
         body("angle", "d", "d")
 
 
+def test_the_table_validates():
+    ufunc_table._validate()   # not run at import (start-up time): here instead
+
+
 def test_validation_catches_bad_rows(monkeypatch):
     bad = ufunc_table.Ufunc("add", 2, 1, ["ff->f"], "Duplicate.", any="out0 = in0;")
     monkeypatch.setattr(ufunc_table, "UFUNCS", UFUNCS + (bad,))

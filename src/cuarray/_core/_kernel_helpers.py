@@ -2,8 +2,6 @@
 objects, raw kernels compiled once per source key and device, their launch, and the grid
 that fills the device once.
 """
-import string
-
 from cuarray._core.elementwise import _sm_count
 from cuarray._runtime.compiler import compile_module
 from cuarray._runtime.device import ensure_context, get_device_id
@@ -15,6 +13,7 @@ def render(template, **values):
     """A kernel source from `template`, each `${NAME}` replaced by values[NAME]. Every
     placeholder must be given and every value used: a misspelt name fails here, where a
     bare-token replace would quietly leave it (or hit a longer identifier)."""
+    import string   # here: its Template regex is compiled at import (start-up time)
     t = string.Template(template)
     names = set(t.get_identifiers())
     if names != set(values):

@@ -8,7 +8,7 @@ minus infinity, as NumPy's do; datetimes in years or months convert to days thro
 calendar, timedeltas through NumPy's average year (365.2425 days) and month (a twelfth).
 """
 import functools
-from fractions import Fraction
+import math
 
 import numpy
 
@@ -56,13 +56,13 @@ CUARRAY_FN long long cuarray_dt_from_double(double r) {
 }
 """
 
-# Seconds per unit. A timedelta's year and month are NumPy's averages; for datetimes they
-# are calendar units (_CALENDAR).
-_SECONDS = {
-    "Y": Fraction(31556952), "M": Fraction(2629746), "W": Fraction(604800), "D": Fraction(86400),
-    "h": Fraction(3600), "m": Fraction(60), "s": Fraction(1), "ms": Fraction(1, 10**3),
-    "us": Fraction(1, 10**6), "ns": Fraction(1, 10**9), "ps": Fraction(1, 10**12),
-    "fs": Fraction(1, 10**15), "as": Fraction(1, 10**18),
+# Attoseconds per unit (exact integers: `fractions` stays out of `import cuarray`). A
+# timedelta's year and month are NumPy's averages; for datetimes they are calendar units
+# (_CALENDAR).
+_ATTOSECONDS = {
+    "Y": 31556952 * 10**18, "M": 2629746 * 10**18, "W": 604800 * 10**18, "D": 86400 * 10**18,
+    "h": 3600 * 10**18, "m": 60 * 10**18, "s": 10**18, "ms": 10**15, "us": 10**12,
+    "ns": 10**9, "ps": 10**6, "fs": 10**3, "as": 1,
 }
 _CALENDAR = {"Y": 12, "M": 1}     # months per calendar unit
 
@@ -71,10 +71,13 @@ def is_datetime(dtype):
     return dtype.kind in "Mm"
 
 
-def _scale(expr, ratio):
-    if ratio == 1:
+def _scale(expr, num, den=1):
+    """C expression: `expr` times num/den (positive integers), in lowest terms."""
+    g = math.gcd(num, den)
+    num, den = num // g, den // g
+    if num == den:
         return expr
-    return f"cuarray_dt_scale({expr}, {ratio.numerator}LL, {ratio.denominator}LL)"
+    return f"cuarray_dt_scale({expr}, {num}LL, {den}LL)"
 
 
 @functools.lru_cache(maxsize=None)
@@ -84,15 +87,16 @@ def convert(expr, src, dst):
     (su, sc), (du, dc) = numpy.datetime_data(src), numpy.datetime_data(dst)
     if (su, sc) == (du, dc) or su == "generic" or du == "generic":
         return expr
+    per = _ATTOSECONDS
     if src.kind == "M" and (su in _CALENDAR) != (du in _CALENDAR):
         if su in _CALENDAR:     # months -> days -> the target unit
-            days = f"cuarray_dt_months_to_days({_scale(expr, Fraction(sc * _CALENDAR[su]))})"
-            return _scale(days, _SECONDS["D"] / (_SECONDS[du] * dc))
-        months = f"cuarray_dt_days_to_months({_scale(expr, _SECONDS[su] * sc / _SECONDS['D'])})"
-        return _scale(months, Fraction(1, dc * _CALENDAR[du]))
+            days = f"cuarray_dt_months_to_days({_scale(expr, sc * _CALENDAR[su])})"
+            return _scale(days, per["D"], per[du] * dc)
+        months = f"cuarray_dt_days_to_months({_scale(expr, per[su] * sc, per['D'])})"
+        return _scale(months, 1, dc * _CALENDAR[du])
     if src.kind == "M" and su in _CALENDAR:
-        return _scale(expr, Fraction(sc * _CALENDAR[su], dc * _CALENDAR[du]))
-    return _scale(expr, _SECONDS[su] * sc / (_SECONDS[du] * dc))
+        return _scale(expr, sc * _CALENDAR[su], dc * _CALENDAR[du])
+    return _scale(expr, per[su] * sc, per[du] * dc)
 
 
 def cast_body(src, dst):

@@ -345,6 +345,8 @@ def body(name, in_dtypes, out_dtypes, datetime=False):
 
 
 def _validate():
+    """Every row well-formed and every loop with a body (run by the tests, not at import:
+    start-up time is measured)."""
     supported = set(ALL)
     names = [row.name for row in UFUNCS]
     dup = {n for n in names if names.count(n) > 1} | (set(names) & set(ALIASES))
@@ -364,5 +366,3 @@ def _validate():
             assert (fam == "half" and row.ops.get("half")) or _lookup(row, chain), \
                 f"{row.name}: no body for loop {sig}"
 
-
-_validate()

@@ -6,8 +6,6 @@ kernels (RawKernel, RawModule) pass arbitrary NVRTC flags (`-std=c++17`,
 goes through the driver's library API (cuLibraryLoadData), whose CUkernel handles are
 context-independent, so one load serves every device of the same architecture.
 """
-import hashlib
-import json
 import os
 import re
 import struct
@@ -16,6 +14,24 @@ import warnings
 
 from cuarray._runtime import driver as _driver
 from cuarray._runtime.driver import check
+
+try:  # CPython's own SHA-256 (hashlib's digests): `import hashlib` loads OpenSSL, ~2 ms of start-up
+    from _sha2 import sha256 as _small_sha256
+except ImportError:
+    try:
+        from _sha256 import sha256 as _small_sha256
+    except ImportError:
+        from hashlib import sha256 as _small_sha256
+
+
+def _sha256(data=b""):
+    """A SHA-256 hash object: the built-in one, or OpenSSL's (about 5x faster) for inputs
+    of 512 KiB and more (rare cubins), imported then."""
+    if len(data) < 1 << 19:
+        return _small_sha256(data)
+    import hashlib
+    return hashlib.sha256(data)
+
 
 INCLUDE_DIR = os.path.join(os.path.dirname(os.path.dirname(__file__)), "_core", "include")
 _FORMAT = b"CUARRAY-CUBIN-1\n"
@@ -49,6 +65,8 @@ class CompileException(Exception):
 
 def c_identifier(name):
     """`name` made a valid C identifier (dtype chars such as '?' appear in kernel names)."""
+    if name.isascii() and name.replace("_", "a").isalnum():
+        return name   # already one: no regex to compile in a fresh process's first calls
     return re.sub(r"[^0-9A-Za-z_]", lambda m: f"_x{ord(m.group()):02x}", name)
 
 
@@ -93,7 +111,7 @@ def header_hash():
     recompiles the kernels that include it."""
     global _header_hash
     if _header_hash is None:
-        h = hashlib.sha256()
+        h = _sha256()
         for root, _, files in sorted(os.walk(INCLUDE_DIR)):
             for f in sorted(files):
                 with open(os.path.join(root, f), "rb") as fh:
@@ -131,7 +149,7 @@ def compile_cubin(source, options=(), name_expressions=(), arch="sm_90", name="c
 
 
 def _key(source, options, name_expressions, arch):
-    h = hashlib.sha256()
+    h = _sha256()
     for part in (source, "\0".join(options), "\0".join(name_expressions), arch,
                  _toolchain(), header_hash()):
         h.update(part.encode())
@@ -187,9 +205,10 @@ def _disk_load(key):
         off = len(_FORMAT)
         digest = data[off:off + 32]
         body = data[off + 32:]
-        if hashlib.sha256(body).digest() != digest:
+        if _sha256(body).digest() != digest:
             return None
         (meta_len,) = struct.unpack_from("<Q", body, 0)
+        import json   # here, not at import (start-up time)
         meta = json.loads(body[8:8 + meta_len].decode())
         cubin = body[8 + meta_len:]
         return cubin, dict(meta["lowered"])
@@ -201,9 +220,10 @@ def _disk_store(key, cubin, lowered):
     path = _path(key)
     try:
         os.makedirs(os.path.dirname(path), exist_ok=True)
+        import json
         meta = json.dumps({"lowered": lowered}).encode()
         body = struct.pack("<Q", len(meta)) + meta + cubin
-        data = _FORMAT + hashlib.sha256(body).digest() + body
+        data = _FORMAT + _sha256(body).digest() + body
         # Write then rename: a concurrent reader sees the old file or the whole new one.
         import tempfile   # here, not at import: it loads shutil, bz2, lzma, random (~4 ms)
         fd, tmp = tempfile.mkstemp(dir=os.path.dirname(path), prefix=".tmp-")

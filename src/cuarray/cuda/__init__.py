@@ -10,22 +10,23 @@ from cuarray._runtime.stream import (  # noqa: F401
 from cuarray._runtime.memory import (  # noqa: F401
     BaseMemory, MemoryPointer, Memory, UnownedMemory, MemoryPool, MemoryAsyncPool,
     OutOfMemoryError, alloc, malloc_async, set_allocator, get_allocator, using_allocator)
-from cuarray._runtime.pinned import (  # noqa: F401
-    PinnedMemory, PinnedMemoryPointer, PinnedMemoryPool, alloc_pinned_memory,
-    set_pinned_memory_allocator)
-from cuarray.cuda import memory, pinned_memory  # noqa: F401
+from cuarray.cuda import memory  # noqa: F401
 from cuarray.cuda.device import Device  # noqa: F401
 
-# `runtime` (with its texture constants), `compiler` and the CUDA path helpers are not
-# needed by a program's first array operations: they load on first use.
+# `runtime` (with its texture constants), `compiler`, pinned memory and the CUDA path
+# helpers are not needed by a program's first array operations: they load on first use.
 _SUBMODULES = ("device", "driver", "function", "graph", "nvtx", "profiler", "stream",
                "texture", "memory_hook", "memory_hooks", "cublas", "cufft", "curand",
-               "cusolver", "cusparse", "nccl", "runtime", "compiler")
+               "cusolver", "cusparse", "nccl", "runtime", "compiler", "pinned_memory")
 _LAZY = {"Graph": ("graph", "Graph"), "Module": ("function", "Module"),
          "Function": ("function", "Function"), "MemoryHook": ("memory_hook", "MemoryHook"),
          "compile_with_cache": ("compiler", "compile_with_cache"),
          "profile": ("profiler", "profile")}
 _LAZY_RUNTIME = {"get_cuda_path": "cuarray._runtime.paths", "get_nvcc_path": "cuarray._runtime.paths"}
+# Page-locked memory loads with the first host transfer or first use of these names.
+_LAZY_RUNTIME.update(dict.fromkeys(
+    ("PinnedMemory", "PinnedMemoryPointer", "PinnedMemoryPool", "alloc_pinned_memory",
+     "set_pinned_memory_allocator"), "cuarray._runtime.pinned"))
 
 
 def get_local_runtime_version():
@@ -48,3 +49,8 @@ def __getattr__(name):
         globals()[name] = value
         return value
     raise AttributeError(f"module 'cuarray.cuda' has no attribute {name!r}")
+
+
+def __dir__():
+    # The names loaded on first use too; listing them loads nothing.
+    return sorted(set(globals()) | set(_SUBMODULES) | _LAZY.keys() | _LAZY_RUNTIME.keys())
