@@ -5,8 +5,10 @@ Every metric is one elementwise kernel over the (mA, mB) output: thread (r, c) w
 n coordinates of XA[r] and XB[c] in double precision. Euclidean and squared Euclidean
 distances of n >= 16 coordinates go through a GEMM instead,
 |a - b|^2 = |a|^2 + |b|^2 - 2 a.b (clamped at 0), in the inputs' precision for the
-product (float32 inputs: cuBLAS sgemm, so about 1e-6 relative where SciPy's loop is
-exact) and double for the rest. Results are float64, as SciPy's.
+product (float32 inputs: a tiled kernel that forms the product and the distances in
+one pass, `_distance_tiles`, float32 products as cuBLAS's sgemm, so about 1e-6 relative
+where SciPy's loop is exact; float64 inputs: a GEMM, then the distances) and double for
+the rest. Results are float64, as SciPy's.
 """
 import math
 
@@ -14,6 +16,7 @@ import numpy
 
 import cuarray as cp
 from cuarray._core.elementwise import Op, Param
+from cuarray.scipy.spatial._distance_tiles import tile_distances
 
 _i64 = numpy.dtype(numpy.int64)
 _f64 = numpy.dtype(numpy.float64)
@@ -163,6 +166,9 @@ def _pairwise(XA, XB, metric, out, p, name):
     if metric in ("euclidean", "sqeuclidean") and n >= 16 and XA.dtype == XB.dtype:
         aa = cp.sum(XA.astype(numpy.float64) ** 2, axis=1)
         bb = cp.sum(XB.astype(numpy.float64) ** 2, axis=1)
+        if XA.dtype == numpy.float32:
+            tile_distances(XA, XB, aa, bb, metric == "euclidean", out)
+            return out
         g = XA @ XB.T   # read in its own precision: no float64 copy of the product
         _gemm_op(metric == "euclidean", g.dtype).launch([aa, bb, g, numpy.int64(mb), out])
         return out
