@@ -114,11 +114,9 @@ def _fitpack_contract(got, x, k, s, bbox, texts):
     if not (n == nmax and k % 2 == 0):
         assert numpy.isin(knots, numpy.r_[x, xb, xe]).all()
     fp = float(got.get_residual().get())
-    if texts:
-        pass
-    elif n == 2 * k + 2:
+    if not texts and n == 2 * k + 2:
         assert fp <= s * (1 + 1e-3)
-    elif n < nmax:
+    elif not texts and n < nmax:
         assert abs(fp - s) <= 1e-3 * s
 
 
@@ -326,14 +324,17 @@ def test_set_smoothing_factor(cp, k, s0, s1):
     live, got, wr, _ = _both(cp, x, y, w, **kw)
     ref, _ = _reference(key, live, wr, x, k, s0)
     _same_fit(got, ref)
-    with warnings.catch_warnings(record=True) as wr:
-        warnings.simplefilter("always")
-        live.set_smoothing_factor(s1)
+    wr = None
+    if not _resumes_afresh():           # else SciPy 1.17's continuation is the reference
+        with warnings.catch_warnings(record=True) as wr:
+            warnings.simplefilter("always")
+            live.set_smoothing_factor(s1)
+        wr = [str(a.message) for a in wr]
     with warnings.catch_warnings(record=True) as wg:
         warnings.simplefilter("always")
         got.set_smoothing_factor(s1)
     wg = [str(a.message) for a in wg]
-    ref, wr = _reference(_continued_key(key, s1), live, [str(a.message) for a in wr], x, k, s1, continued=True)
+    ref, wr = _reference(_continued_key(key, s1), live, wr, x, k, s1, continued=True)
     assert wg == wr
     _fitpack_contract(got, x, k, s1, None, wg)
     _same_fit(got, ref)
