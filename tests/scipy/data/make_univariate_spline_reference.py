@@ -69,7 +69,8 @@ def main():
             fits[tests._continued_key(key, s1)] = _record(spline, texts)
     lines = [f"  {json.dumps(key)}: {json.dumps(rec)}" for key, rec in fits.items()]
     with open(OUT, "w") as f:
-        f.write('{"scipy": %s, "numpy": %s, "fits": {\n' % (json.dumps(scipy.__version__), json.dumps(numpy.__version__)))
+        versions = json.dumps(scipy.__version__), json.dumps(numpy.__version__)
+        f.write('{"scipy": %s, "numpy": %s, "fits": {\n' % versions)
         f.write(",\n".join(lines))
         f.write("\n}}\n")
     print(f"{len(fits)} fits -> {OUT.name}")
