@@ -92,3 +92,20 @@ def test_cdist_gemm_path(gpu_cp, dt, rtol):
         np.testing.assert_allclose(got.get(), sd.cdist(a, b, metric), rtol=rtol)
     got = distance.pdist(gpu_cp.asarray(a), "euclidean")
     np.testing.assert_allclose(got.get(), sd.pdist(a, "euclidean"), rtol=rtol)
+
+
+@pytest.mark.parametrize("n", [16, 37])
+def test_cdist_float32_tiles(cp, n):
+    # the tiled float32 kernel: partial tiles in both directions, coordinates not a
+    # multiple of the 16 staged per step, points on top of each other (distance 0)
+    from cuarray.scipy.spatial import distance
+    rng = np.random.default_rng(n)
+    a = rng.standard_normal((131, n)).astype(np.float32)
+    b = rng.standard_normal((140, n)).astype(np.float32)
+    b[7] = a[3]
+    for metric in ("euclidean", "sqeuclidean"):
+        got = distance.cdist(cp.asarray(a), cp.asarray(b), metric).get()
+        want = sd.cdist(a.astype(np.float64), b.astype(np.float64), metric)
+        assert got.dtype == np.float64 and got.shape == want.shape
+        np.testing.assert_allclose(got, want, rtol=2e-4, atol=2e-3)
+        assert got[3, 7] < 2e-3
