@@ -2,15 +2,21 @@
 
 Arguments are packed with one `struct.pack_into` into a buffer whose parameter
 addresses were computed once per signature, then handed to cuLaunchKernel as its
-kernelParams array: one C call to pack, one to launch.
+kernelParams array: one C call to pack, one to launch. `LaunchPlan` is a launch
+recorded once and replayed: every warm path (ufuncs, elementwise and reduction
+engines, fused functions, user kernels, gathers) keeps one and calls `launch`.
 """
 import ctypes
 import struct
 import threading
 
+from cuarray._runtime import device as _device
 from cuarray._runtime import driver as _driver
+from cuarray._runtime import stream as _stream
 from cuarray._runtime.device import ensure_context, get_device_id
 from cuarray._runtime.driver import check
+
+_get_ident = threading.get_ident
 
 # Parameter kinds: struct code and C alignment. 'P' is a device pointer.
 _KINDS = {
@@ -124,6 +130,107 @@ class Function:
         a = getattr(drv.CUfunction_attribute, "CU_FUNC_ATTRIBUTE_" + attr_name.upper())
         check(drv.cuKernelSetAttribute(a, value, self.kernel, cudev))
         self._attrs.pop((attr_name, get_device_id()), None)
+
+
+class LaunchPlan:
+    """One kernel launch, recorded to be replayed with new values.
+
+    It holds what a replay needs: the function (`fn`), the packer of its signature, the
+    grid and block (3-tuples), the dynamic shared memory, and an argument template
+    `vals` whose positions `slots` are filled per call (`vals` None: the call gives every
+    value). `per` > 0: the grid follows the call's element count `n`, `per` elements a
+    block, at most `cap` blocks (the elementwise kernels' grid-stride loops); otherwise the
+    grid is fixed. The stream is the current one at each call (or the one given), so a
+    plan outlives stream and device switches: a CUkernel is valid in every context. The
+    caller makes the device's context current and checks its operands' device first.
+    """
+
+    __slots__ = ("fn", "packer", "grid", "block", "shared_mem", "vals", "slots", "per", "cap",
+                 "cooperative", "_kernel", "_call", "_struct", "_buf", "_address", "_tid")
+
+    def __init__(self, fn, packer, grid=(1, 1, 1), block=(1, 1, 1), shared_mem=0, vals=None,
+                 slots=(), per=0, cap=1 << 24, cooperative=False):
+        self.fn = fn
+        self.packer = packer
+        self.grid = _dim3(grid)
+        self.block = _dim3(block)
+        self.shared_mem = shared_mem
+        self.vals = None if vals is None else list(vals)
+        self.slots = tuple(slots)
+        if self.vals is not None:
+            for pos in self.slots:
+                if not 0 <= pos < len(self.vals):
+                    raise ValueError(f"slot {pos} lies outside the {len(self.vals)} arguments")
+        self.per = per
+        self.cap = cap
+        self.cooperative = cooperative
+        # the packer's own buffer, read here without its method call (owner thread only)
+        self._struct = packer._struct
+        self._buf = packer._buf
+        self._address = packer.address
+        self._tid = packer._tid
+        call = getattr(fn, "_launch", None)
+        if call is None:
+            # a stand-in function (tests record launches): its own launch and packing
+            self._kernel = None
+            self._tid = None
+            call = lambda _k, gx, gy, gz, bx, by, bz, shm, sp, address, _e: (
+                fn.launch((gx, gy, gz), (bx, by, bz), address, shm, sp) or 0,)
+        else:
+            self._kernel = fn.kernel
+        self._call = call
+
+    def launch(self, fill, n=0, grid=None, block=None, shared_mem=None, stream_ptr=None):
+        """Launch with `fill` in the template's slots (every value when there is no
+        template); `n`: the element count a `per` grid follows; grid, block (3-tuples),
+        shared_mem and stream_ptr override the recorded ones for this call."""
+        vals = self.vals
+        if vals is None:
+            vals = fill
+        else:
+            vals = vals.copy()
+            for pos, v in zip(self.slots, fill):
+                vals[pos] = v
+        if _get_ident() == self._tid:
+            self._struct.pack_into(self._buf, 0, *vals)
+            address = self._address
+        else:
+            address = self.packer.pack(vals)
+        if grid is None:
+            per = self.per
+            if per:
+                gx = (n + per - 1) // per
+                if gx > self.cap:
+                    gx = self.cap
+                gy = gz = 1
+            else:
+                gx, gy, gz = self.grid
+        else:
+            gx, gy, gz = grid
+        bx, by, bz = self.block if block is None else block
+        if shared_mem is None:
+            shared_mem = self.shared_mem
+        if stream_ptr is None:
+            streams = _stream._tls.streams   # current_stream_ptr(), inlined
+            stream_ptr = 0
+            if streams:
+                s = streams.get(_device.get_device_id())
+                if s is not None:
+                    stream_ptr = s.ptr
+        if self.cooperative:
+            return self.fn.launch_cooperative((gx, gy, gz), (bx, by, bz), address, shared_mem,
+                                              stream_ptr)
+        err = self._call(self._kernel, gx, gy, gz, bx, by, bz, shared_mem, stream_ptr, address,
+                         0)[0]
+        if err:
+            _raise_launch_error(err, self.fn.name, (gx, gy, gz), (bx, by, bz), shared_mem)
+
+
+def _dim3(v):
+    if type(v) is int:
+        return (v, 1, 1)
+    v = tuple(v)
+    return v + (1,) * (3 - len(v))
 
 
 _ATTRIBUTE_NAMES = (
