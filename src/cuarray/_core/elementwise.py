@@ -225,7 +225,10 @@ class Op:
             if plan is None:
                 return
         if self._plain:
-            plan.launch([a._ptr for a in arrays])
+            fill = []
+            for a in arrays:   # (a loop: a list comprehension costs a function call)
+                fill.append(a._ptr)
+            plan.launch(fill)
             return
         fill = []
         for p, a in zip(self.params, args):

@@ -281,7 +281,9 @@ class _Bound:
 
     def run(self, arrays):
         """Launch on `arrays`: the array arguments, in parameter order."""
-        fill = [a._ptr for a in arrays]
+        fill = []
+        for a in arrays:   # (a loop: a list comprehension costs a function call)
+            fill.append(a._ptr)
         if self.final is None:
             self.first.launch(fill)
             return

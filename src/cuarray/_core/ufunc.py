@@ -16,7 +16,7 @@ from cuarray._core import ufunc_table as _table
 from cuarray._core.elementwise import Op, Param
 from cuarray._core.ndarray import ndarray
 from cuarray._core.shapes import broadcast_shapes
-from cuarray._runtime.device import ensure_context as _ensure_context
+from cuarray._runtime.device import ensure_context as _ensure_context, get_device_id
 from cuarray._runtime.peer import check_same_device as _check_same_device
 from cuarray._runtime.memory import memset_zero as _memset_zero
 
@@ -195,7 +195,7 @@ class ufunc:
                     p = o._ptr
                     fill.append(p)
                     fill.append(n)
-                    dev = _ensure_context()
+                    dev = o._device_id   # the current device (the launch makes it current)
                     if x._device_id != dev or dev2 != dev:
                         _check_same_device(args, dev)
                     aligned = not (bits | p) & 15
@@ -243,7 +243,7 @@ class ufunc:
         n = o.size
         if loop is None or o.dtype is not loop.out0 or not 0 < n < _IDX32:
             return None
-        dev = _ensure_context()
+        dev = get_device_id()
         if x._device_id != dev:
             _check_same_device(args, dev)
         bits = 0
