@@ -4,7 +4,7 @@ import struct
 import numpy
 
 from cuarray._runtime import compiler as _compiler
-from cuarray._runtime.device import ensure_context
+from cuarray._runtime.device import ensure_context, get_device_id
 from cuarray._runtime.launch import ArgPacker, LaunchPlan, function_attributes
 from cuarray._runtime.peer import check_same_device
 from cuarray._runtime import stream as _stream
@@ -115,6 +115,7 @@ def _dims(v, what):
 
 
 _sigs = {}       # tuple of argument types -> (packer, converters)
+_PACK_ERRORS = (struct.error, OverflowError, TypeError)   # what packing a bad value raises
 _dims_cache = {}
 
 
@@ -219,7 +220,7 @@ def _go(fn, target, vals, grid, block, args, shared_mem, stream, cooperative):
     if type(target) is LaunchPlan:
         try:
             return target.launch(vals, 0, g, b, shared_mem, sp)
-        except (struct.error, OverflowError, TypeError) as e:  # a value does not fit its C type
+        except _PACK_ERRORS as e:  # a value does not fit its C type
             raise TypeError(f"cannot pass kernel arguments {args!r}: {e}") from None
     try:
         addr = target.pack(vals)
@@ -289,6 +290,30 @@ class RawKernel:
 
     def __call__(self, grid, block, args, *, shared_mem=0, stream=None):
         fn = self._fn
+        if fn is not None and type(args) is tuple:
+            # The warm path: arrays and scalars of types seen before, grid and block seen
+            # before: the pointers go in place of the arrays and the plan is replayed.
+            entry = self._plans.get(tuple(map(type, args)))
+            if entry is not None and entry[2] is not None:
+                try:
+                    g = _dims_cache[grid]
+                    b = _dims_cache[block]
+                except (KeyError, TypeError):
+                    pass
+                else:
+                    plan, _, ptrs = entry
+                    dev = get_device_id()
+                    vals = list(args)
+                    for i in ptrs:
+                        a = args[i]
+                        if a._device_id != dev:
+                            check_same_device([a], dev)
+                        vals[i] = a._ptr
+                    try:
+                        return plan.launch(vals, 0, g, b, shared_mem,
+                                           None if stream is None else stream.ptr)
+                    except _PACK_ERRORS as e:  # a value does not fit its C type
+                        raise TypeError(f"cannot pass kernel arguments {args!r}: {e}") from None
         _launch(self.kernel if fn is None else fn, grid, block, args, shared_mem, stream,
                 self.enable_cooperative_groups, self._plans)
 

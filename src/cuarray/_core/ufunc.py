@@ -154,13 +154,13 @@ class ufunc:
                     ty = type(y)
                     if ty is ndarray:
                         if y._c_contig and x._shape == y._shape:
-                            loop = self._loops.get(((x.dtype.char, y.dtype.char), None, "same_kind", False))
+                            loop = self._loops.get((x.dtype.char, y.dtype.char))
                             fill = [x._ptr, y._ptr]
                             bits = x._ptr | y._ptr
                             dev2 = y._device_id
                             sdt = None
                     elif (ty is float or ty is int) and self.__name__ not in _POW:
-                        loop = self._loops.get(((x.dtype.char, ty), None, "same_kind", False))
+                        loop = self._loops.get((x.dtype.char, ty))
                         if loop is not None:
                             b = loop.bounds
                             if b is not None and not b[0] <= y <= b[1]:
@@ -183,7 +183,7 @@ class ufunc:
             elif nargs == 1 and self.nin == 1 and self.nout == 1:
                 x = args[0]
                 if type(x) is ndarray and x._c_contig:
-                    loop = self._loops.get(((x.dtype.char,), None, "same_kind", False))
+                    loop = self._loops.get((x.dtype.char,))
                     fill = [x._ptr]
                     bits = x._ptr
                     dev2 = x._device_id
@@ -229,14 +229,14 @@ class ufunc:
                 return None
             if not (x._shape == y._shape == o._shape and x._device_id == o._device_id):
                 return None
-            loop = self._loops.get(((x.dtype.char, y.dtype.char), None, "same_kind", False))
+            loop = self._loops.get((x.dtype.char, y.dtype.char))
             fill = [x._ptr, y._ptr, o._ptr]
         elif nargs == 1 and self.nin == 1 and self.nout == 1:
             x = args[0]
             if type(x) is not ndarray or not x._c_contig or x._shape != o._shape or \
                     x._device_id != o._device_id:
                 return None
-            loop = self._loops.get(((x.dtype.char,), None, "same_kind", False))
+            loop = self._loops.get((x.dtype.char,))
             fill = [x._ptr, o._ptr]
         else:
             return None
@@ -306,6 +306,9 @@ class ufunc:
             if dtype is not None:
                 dtype = _dt.check_dtype(dtype)
             loop = self._resolve(key, args, dtype, casting, masked)
+            if key[1:] == (None, "same_kind", False):
+                # the warm path (__call__) finds a plain call's loop by the argument kinds alone
+                self._loops[key[0]] = loop
         # Scalars become NumPy scalars of the loop's input type (NEP 50 overflow errors included).
         if loop.scalar_idx:
             args = list(args)
