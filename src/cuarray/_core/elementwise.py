@@ -17,7 +17,7 @@ import numpy
 from cuarray._core import dtypes as _dt
 from cuarray._core.shapes import broadcast_shapes, broadcast_strides
 from cuarray._runtime.compiler import c_identifier, compile_module
-from cuarray._runtime.device import ensure_context, properties
+from cuarray._runtime.device import ensure_context, get_device_id, properties
 from cuarray._runtime.peer import check_same_device
 from cuarray._runtime.launch import ArgPacker, LaunchPlan
 
@@ -169,7 +169,7 @@ class Op:
         path). Other devices and 64-bit sizes go through `launch`."""
         if n > _INT32_MAX - 4096:
             return self.launch(arrays)
-        dev = ensure_context()
+        dev = get_device_id()   # (the launch makes its context current)
         vals = []
         bits = 0
         for a in arrays:

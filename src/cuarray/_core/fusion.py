@@ -15,7 +15,7 @@ import numpy
 
 from cuarray._core import dtypes as _dt
 from cuarray._core._fusion_scope import tracing_copy
-from cuarray._runtime.device import ensure_context as _ensure_context
+from cuarray._runtime.device import get_device_id as _get_device_id
 from cuarray._core._fusion_trace import (  # noqa: F401  (literal, ufunc_function: cuarray.jit)
     STRONG, NeedsStatic, Trace, Var, cast, literal, ufunc_function)
 
@@ -217,7 +217,7 @@ class Fusion:
                 else:
                     w = self._warm.get(tuple(key))
                     # (empty, huge or other-device calls take the general path)
-                    if w is not None and 0 < x.size < _IDX32 and _ensure_context() == dev:
+                    if w is not None and 0 < x.size < _IDX32 and _get_device_id() == dev:
                         return w.launch(args, vals, shape, x.size, bits)
         if kwargs:
             raise TypeError(f"fused function {self.name}() does not take keyword arguments")
