@@ -197,8 +197,10 @@ class Op:
                     vec = 1
                     break
         idx64 = n > _INT32_MAX - 4096
-        plan = self._flat_plan(("c", vec, idx64, tuple([a.dtype.char for a in arrays]),
-                                self._raw_key(args)), args, vec, idx64)
+        key = ("c", vec, idx64, tuple([a.dtype.char for a in arrays]), self._raw_key(args))
+        plan = self._kernels.get(key)
+        if plan is None:
+            plan = self._flat_plan(key, args, vec, idx64)
         vals = []
         for p, a in zip(self.params, args):
             role = p.role

@@ -51,7 +51,6 @@ class _Loop:
 
 
 _IDX32 = 2**31 - 4096
-_BLOCK = 256
 
 
 def _flat(loop, args, aligned):
