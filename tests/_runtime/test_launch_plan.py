@@ -250,3 +250,41 @@ def test_fused_and_user_kernels_and_gathers(emulated, rng):
                 raw((1,), (32,), (x, y, numpy.float32(0), n))
         else:
             raw((1,), (32,), (x, y, numpy.float32(0), n))
+
+
+def test_raw_kernel_plans_by_argument_types(emulated):
+    cp = emulated
+    k = cp.RawKernel(r'''extern "C" __global__ void fill_n(float* y, long long v, int n) {
+        for (int i = blockIdx.x * blockDim.x + threadIdx.x; i < n; i += blockDim.x * gridDim.x)
+            y[i] = (float)v; }''', "fill_n")
+    y = cp.zeros(100, numpy.float32)
+    k((1,), (32,), (y, 3, numpy.int32(100)))
+    plan = k._plans[(cp.ndarray, int, numpy.int32)][0]
+    k((2,), (64,), (y, 4, numpy.int32(100)))               # other grid: the same plan
+    assert k._plans[(cp.ndarray, int, numpy.int32)][0] is plan and len(k._plans) == 1
+    numpy.testing.assert_array_equal(y.get(), numpy.full(100, 4, numpy.float32))
+    k((1,), (32,), (y, numpy.int64(5), numpy.int32(50)))   # other types: another plan
+    assert len(k._plans) == 2
+    numpy.testing.assert_array_equal(y.get()[:50], numpy.full(50, 5, numpy.float32))
+
+
+def test_reduction_warm_path_refuses_arrays_of_another_device(emulated):
+    cp = emulated
+    x = cp.ones((4, 8), numpy.float32)
+    for _ in range(2):
+        assert float(x.sum()) == 32.0
+    x._device_id = 1     # as if it lived on device 1
+    with pytest.raises(ValueError, match="device 1"):
+        x.sum()
+
+
+def test_fillers_are_shared_per_slot_layout(current):
+    from cuarray._runtime import launch
+    fn, packer = _recorded(("P", "i", "P", "d"))
+    a = LaunchPlan(fn, packer, vals=[0, 1, 0, 2.0], slots=(0, 2))
+    b = LaunchPlan(fn, packer, vals=[0, 7, 0, -1.0], slots=(0, 2))
+    c = LaunchPlan(fn, packer, vals=[0, 7, 0, -1.0], slots=(0, 3))
+    assert a._fill is b._fill and c._fill is not a._fill
+    assert len(launch._fillers) <= 1024
+    c.launch([9, 0.25])
+    assert fn.calls[-1][4] == (9, 7, 0, 0.25)
