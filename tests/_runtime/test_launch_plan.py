@@ -284,7 +284,7 @@ def test_fillers_are_shared_per_slot_layout(current):
     a = LaunchPlan(fn, packer, vals=[0, 1, 0, 2.0], slots=(0, 2))
     b = LaunchPlan(fn, packer, vals=[0, 7, 0, -1.0], slots=(0, 2))
     c = LaunchPlan(fn, packer, vals=[0, 7, 0, -1.0], slots=(0, 3))
-    assert a._fill is b._fill and c._fill is not a._fill
+    assert a._fill.func is b._fill.func and c._fill.func is not a._fill.func
     assert len(launch._fillers) <= 1024
     c.launch([9, 0.25])
     assert fn.calls[-1][4] == (9, 7, 0, 0.25)

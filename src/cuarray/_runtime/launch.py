@@ -7,6 +7,7 @@ recorded once and replayed: every warm path (ufuncs, elementwise and reduction
 engines, fused functions, user kernels, gathers) keeps one and calls `launch`.
 """
 import ctypes
+import functools
 import struct
 import threading
 
@@ -160,8 +161,7 @@ class LaunchPlan:
     """
 
     __slots__ = ("fn", "packer", "grid", "block", "shared_mem", "vals", "slots", "per", "cap",
-                 "cooperative", "_fill", "_words", "_own", "_kernel", "_call", "_struct",
-                 "_buf", "_address", "_tid")
+                 "cooperative", "_fill", "_own", "_kernel", "_call", "_pack", "_address", "_tid")
 
     def __init__(self, fn, packer, grid=(1, 1, 1), block=(1, 1, 1), shared_mem=0, vals=None,
                  slots=(), per=0, cap=1 << 24, cooperative=False):
@@ -174,7 +174,7 @@ class LaunchPlan:
         self.cap = cap
         self.cooperative = cooperative
         self.slots = tuple(slots)
-        self.vals = self._fill = self._words = None
+        self.vals = self._fill = None
         own = packer
         if vals is not None:
             self.vals = tuple(vals)
@@ -187,12 +187,12 @@ class LaunchPlan:
             if fields is not None and len(fields) == m:
                 own = ArgPacker(packer.kinds)
                 own._struct.pack_into(own._buf, 0, *self.vals)
-                self._fill = _filler(tuple([fields[pos] for pos in self.slots]))
-                self._words = memoryview(own._buf).cast("B").cast("Q")
-        # the buffer a call on the owning thread packs into, read without a method call
+                self._fill = functools.partial(_filler(tuple([fields[pos] for pos in self.slots])),
+                                               memoryview(own._buf).cast("B").cast("Q"), own._buf)
+        # the buffer a call on the owning thread packs into, bound once (a partial of
+        # pack_into costs half of the method call with its buffer and offset)
         self._own = own   # keeps the buffer and its parameter address array alive
-        self._struct = own._struct
-        self._buf = own._buf
+        self._pack = functools.partial(own._struct.pack_into, own._buf, 0)
         self._address = own.address
         self._tid = own._tid
         if vals is not None and self._fill is None:
@@ -215,9 +215,9 @@ class LaunchPlan:
         if _get_ident() == self._tid:
             f = self._fill
             if f is None:
-                self._struct.pack_into(self._buf, 0, *fill)
+                self._pack(*fill)
             else:
-                f(self._words, self._buf, fill)
+                f(fill)
             address = self._address
         else:
             address = self.packer.pack(self.values(fill))
