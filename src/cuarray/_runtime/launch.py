@@ -32,7 +32,7 @@ class ArgPacker:
     ('s', nbytes, align) tuples for raw structs passed as bytes."""
 
     __slots__ = ("_struct", "_buf", "_ptrs", "address", "size", "_tid", "_tls", "kinds",
-                 "fields")
+                 "fields", "_pack_into")
 
     def __init__(self, kinds):
         self.kinds = tuple(kinds)
@@ -69,12 +69,13 @@ class ArgPacker:
         self.address = ctypes.addressof(self._ptrs)
         self._tid = threading.get_ident()
         self._tls = None
+        self._pack_into = functools.partial(self._struct.pack_into, self._buf, 0)
 
     def pack(self, args):
         """Pack `args` (flattened: complex values as two floats) and return kernelParams."""
-        if threading.get_ident() != self._tid:
+        if _get_ident() != self._tid:
             return self._other_thread().pack(args)
-        self._struct.pack_into(self._buf, 0, *args)
+        self._pack_into(*args)
         return self.address
 
     def _other_thread(self):
