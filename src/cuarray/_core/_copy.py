@@ -52,7 +52,7 @@ def zeros(shape, dtype, order="C"):
     `numpy.zeros` without the argument checks, one memset."""
     a = ndarray._alloc(shape, dtype, order)
     if a.size:
-        memset_zero(a._ptr, a.nbytes)
+        memset_zero(a._ptr, a.size * dtype.itemsize)
     return a
 
 

@@ -17,7 +17,7 @@ from cuarray._core.shapes import collapse_dims
 from cuarray._core.ndarray import ndarray
 from cuarray._runtime.compiler import c_identifier, compile_module
 from cuarray._runtime.device import ensure_context
-from cuarray._runtime.launch import ArgPacker
+from cuarray._runtime.launch import ArgPacker, LaunchPlan
 from cuarray._runtime import stream as _stream
 
 _I64 = numpy.dtype(numpy.int64)
@@ -343,26 +343,20 @@ def _array_vals(vals, arrs, plan, ast):
 
 
 class FastGather:
-    """`a[idx]` for one integer index array, replayed for the same layouts: the launch of
-    the general path with only the three pointers filled in per call (getitem's warm path;
-    the general path costs tens of microseconds of Python per call)."""
+    """`a[idx]` for one integer index array, replayed for the same layouts: the LaunchPlan of
+    the general path's launch with only the three pointers filled in per call (getitem's
+    warm path; the general path costs tens of microseconds of Python per call)."""
 
-    __slots__ = ("fn", "packer", "vals", "grid", "shape", "dtype", "offset")
+    __slots__ = ("plan", "shape", "dtype", "offset")
 
     def __init__(self, fn, packer, vals, grid, shape, dtype, offset):
-        self.fn, self.packer, self.vals, self.grid = fn, packer, vals, grid
+        self.plan = LaunchPlan(fn, packer, grid, _BLOCK, vals=vals, slots=(0, 1, 2))
         self.shape, self.dtype, self.offset = shape, dtype, offset
 
     def run(self, a, idx):
-        ensure_context()
         # a's own dtype: datetimes of different units share a dtype char, and so a key
         res = ndarray._alloc(self.shape, a.dtype)
-        vals = list(self.vals)
-        vals[0] = a._ptr + self.offset
-        vals[1] = res._ptr
-        vals[2] = idx._ptr
-        self.fn.launch((self.grid, 1, 1), (_BLOCK, 1, 1), self.packer.pack(vals), 0,
-                       _stream.current_stream_ptr())
+        self.plan.launch((a._ptr + self.offset, res._ptr, idx._ptr))
         return res
 
 

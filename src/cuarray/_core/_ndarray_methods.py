@@ -110,7 +110,9 @@ class _Methods:
 
     # ---- arithmetic (ufuncs) --------------------------------------------------------------
     def __add__(self, other):
-        return NotImplemented if _defer(other) else _u.add(self, other)
+        if type(other) is ndarray or not _defer(other):
+            return _u.add(self, other)
+        return NotImplemented
 
     def __radd__(self, other):
         return _u.add(other, self)
@@ -119,7 +121,9 @@ class _Methods:
         return _u.add(self, other, out=self)
 
     def __sub__(self, other):
-        return NotImplemented if _defer(other) else _u.subtract(self, other)
+        if type(other) is ndarray or not _defer(other):
+            return _u.subtract(self, other)
+        return NotImplemented
 
     def __rsub__(self, other):
         return _u.subtract(other, self)
@@ -128,7 +132,9 @@ class _Methods:
         return _u.subtract(self, other, out=self)
 
     def __mul__(self, other):
-        return NotImplemented if _defer(other) else _u.multiply(self, other)
+        if type(other) is ndarray or not _defer(other):
+            return _u.multiply(self, other)
+        return NotImplemented
 
     def __rmul__(self, other):
         return _u.multiply(other, self)
@@ -137,7 +143,9 @@ class _Methods:
         return _u.multiply(self, other, out=self)
 
     def __truediv__(self, other):
-        return NotImplemented if _defer(other) else _u.divide(self, other)
+        if type(other) is ndarray or not _defer(other):
+            return _u.divide(self, other)
+        return NotImplemented
 
     def __rtruediv__(self, other):
         return _u.divide(other, self)
@@ -146,7 +154,9 @@ class _Methods:
         return _u.divide(self, other, out=self)
 
     def __floordiv__(self, other):
-        return NotImplemented if _defer(other) else _u.floor_divide(self, other)
+        if type(other) is ndarray or not _defer(other):
+            return _u.floor_divide(self, other)
+        return NotImplemented
 
     def __rfloordiv__(self, other):
         return _u.floor_divide(other, self)
@@ -155,7 +165,9 @@ class _Methods:
         return _u.floor_divide(self, other, out=self)
 
     def __mod__(self, other):
-        return NotImplemented if _defer(other) else _u.remainder(self, other)
+        if type(other) is ndarray or not _defer(other):
+            return _u.remainder(self, other)
+        return NotImplemented
 
     def __rmod__(self, other):
         return _u.remainder(other, self)
@@ -164,7 +176,9 @@ class _Methods:
         return _u.remainder(self, other, out=self)
 
     def __divmod__(self, other):
-        return NotImplemented if _defer(other) else _u.divmod(self, other)
+        if type(other) is ndarray or not _defer(other):
+            return _u.divmod(self, other)
+        return NotImplemented
 
     def __rdivmod__(self, other):
         return _u.divmod(other, self)
@@ -195,7 +209,9 @@ class _Methods:
         return _linalg.matmul(self, other, out=self)
 
     def __and__(self, other):
-        return NotImplemented if _defer(other) else _u.bitwise_and(self, other)
+        if type(other) is ndarray or not _defer(other):
+            return _u.bitwise_and(self, other)
+        return NotImplemented
 
     def __rand__(self, other):
         return _u.bitwise_and(other, self)
@@ -204,7 +220,9 @@ class _Methods:
         return _u.bitwise_and(self, other, out=self)
 
     def __or__(self, other):
-        return NotImplemented if _defer(other) else _u.bitwise_or(self, other)
+        if type(other) is ndarray or not _defer(other):
+            return _u.bitwise_or(self, other)
+        return NotImplemented
 
     def __ror__(self, other):
         return _u.bitwise_or(other, self)
@@ -213,7 +231,9 @@ class _Methods:
         return _u.bitwise_or(self, other, out=self)
 
     def __xor__(self, other):
-        return NotImplemented if _defer(other) else _u.bitwise_xor(self, other)
+        if type(other) is ndarray or not _defer(other):
+            return _u.bitwise_xor(self, other)
+        return NotImplemented
 
     def __rxor__(self, other):
         return _u.bitwise_xor(other, self)
@@ -222,7 +242,9 @@ class _Methods:
         return _u.bitwise_xor(self, other, out=self)
 
     def __lshift__(self, other):
-        return NotImplemented if _defer(other) else _u.left_shift(self, other)
+        if type(other) is ndarray or not _defer(other):
+            return _u.left_shift(self, other)
+        return NotImplemented
 
     def __rlshift__(self, other):
         return _u.left_shift(other, self)
@@ -231,7 +253,9 @@ class _Methods:
         return _u.left_shift(self, other, out=self)
 
     def __rshift__(self, other):
-        return NotImplemented if _defer(other) else _u.right_shift(self, other)
+        if type(other) is ndarray or not _defer(other):
+            return _u.right_shift(self, other)
+        return NotImplemented
 
     def __rrshift__(self, other):
         return _u.right_shift(other, self)

@@ -16,7 +16,6 @@ from cuarray._core import ufunc_table as _table
 from cuarray._core.ndarray import ndarray
 from cuarray._core.reduction import ReduceOp, RParam
 from cuarray._core.shapes import normalize_axes
-from cuarray._runtime.device import ensure_context
 from cuarray._runtime.peer import check_same_device
 
 _f16 = numpy.dtype(numpy.float16)
@@ -76,11 +75,11 @@ class _Warm:
         self.oshape, self.res, self.bound = oshape, res, bound
 
     def __call__(self, *ins):
-        dev = ensure_context()
+        o = _alloc(self.oshape, self.res)
+        dev = o._device_id   # the current device (the launch makes its context current)
         for a in ins:
             if a._device_id != dev:
                 check_same_device(ins, dev)
-        o = _alloc(self.oshape, self.res)
         self.bound.run(ins + (o,))
         return o
 

@@ -7,19 +7,19 @@ A launch plan is derived from the operands' layout:
 - "contig": the same without alignment;
 - "nd":     anything else, after dropping size-1 axes, ordering axes by the first
             output's strides and merging axes that are contiguous in every operand.
-One kernel is compiled per (op, dtypes, layout, ndim, index width) and cached. Each op
-also remembers the N-d plans of the operand layouts (shapes, strides, dtypes) it has
-seen, so that a repeated layout only packs its pointers and scalars.
+One kernel is compiled per (op, dtypes, layout, ndim, index width) and cached with its
+`LaunchPlan` (_runtime/launch.py). Each op also remembers the N-d plans of the operand
+layouts (shapes, strides, dtypes) it has seen, so that a repeated layout only fills in
+its pointers and scalars.
 """
 import numpy
 
 from cuarray._core import dtypes as _dt
 from cuarray._core.shapes import broadcast_shapes, broadcast_strides
 from cuarray._runtime.compiler import c_identifier, compile_module
-from cuarray._runtime.device import ensure_context, properties
+from cuarray._runtime.device import ensure_context, get_device_id, properties
 from cuarray._runtime.peer import check_same_device
-from cuarray._runtime.launch import ArgPacker
-from cuarray._runtime import stream as _stream
+from cuarray._runtime.launch import ArgPacker, LaunchPlan
 
 BLOCK = 256
 _INT32_MAX = 2**31 - 1
@@ -98,6 +98,7 @@ class Op:
         roles = [self.params[k].role for k in self._array_idx]
         self._out_idx = roles.index("out") if "out" in roles else 0
         self._has_raw = any(p.role == "raw" for p in self.params)
+        self._plain = all(p.role in ("in", "out") for p in self.params)   # arrays only
 
     def _raw_key(self, args):
         if not self._has_raw:
@@ -140,19 +141,26 @@ class Op:
         return self._launch_nd(args, arrays)
 
     def flat_entry(self, args, aligned):
-        """(function, packer, vec) for same-shape contiguous operands, 32-bit indexing;
-        `aligned`: every array pointer is 16-byte aligned. For callers that cache it."""
+        """The LaunchPlan of the contiguous kernel for same-shape contiguous operands
+        (`args`: one per param), 32-bit indexing; `aligned`: every array pointer is 16-byte
+        aligned. A call fills in every value: the pointers and scalars in parameter order,
+        then the element count `n`, which also sets the grid. For callers that cache it."""
         arrays = [args[k] for k in self._array_idx]
         vec = 1
         if aligned:
             vec = 16
             for a in arrays:
                 vec = min(vec, 16 // a.dtype.itemsize)
-        key = ("c", vec, False, tuple([a.dtype.char for a in arrays]), self._raw_key(args))
-        entry = self._kernels.get(key)
-        if entry is None:
-            entry = self._kernels[key] = self._build(key, args, None, vec, False)
-        return entry[0], entry[1], vec
+        return self._flat_plan(("c", vec, False, tuple([a.dtype.char for a in arrays]),
+                                self._raw_key(args)), args, vec, False)
+
+    def _flat_plan(self, key, args, vec, idx64):
+        plan = self._kernels.get(key)
+        if plan is None:
+            fn, packer = self._build(key, args, None, vec, idx64)
+            plan = self._kernels[key] = LaunchPlan(fn, packer, block=self.block,
+                                                   per=vec * self.block, cap=_grid_cap())
+        return plan
 
     def launch_flat(self, arrays, n, dtypes):
         """`launch` for arrays only (one per param, inputs then outputs), all C-contiguous of
@@ -161,26 +169,21 @@ class Op:
         path). Other devices and 64-bit sizes go through `launch`."""
         if n > _INT32_MAX - 4096:
             return self.launch(arrays)
-        dev = ensure_context()
+        dev = get_device_id()   # (the launch makes its context current)
         vals = []
-        aligned = True
+        bits = 0
         for a in arrays:
             if a._device_id != dev:
                 return self.launch(arrays)
             p = a._ptr
             vals.append(p)
-            if p & 15:
-                aligned = False
-        key = ("flat", aligned, dtypes)
-        e = self._kernels.get(key)
-        if e is None:
-            e = self._kernels[key] = self.flat_entry(arrays, aligned)
-        fn, packer, vec = e
+            bits |= p
+        key = ("flat", not bits & 15, dtypes)
+        plan = self._kernels.get(key)
+        if plan is None:
+            plan = self._kernels[key] = self.flat_entry(arrays, not bits & 15)
         vals.append(n)
-        block = self.block
-        grid = ((n + vec - 1) // vec + block - 1) // block
-        cap = _grid_cap()
-        fn.launch1d(grid if grid < cap else cap, block, packer.pack(vals), _stream.current_stream_ptr())
+        plan.launch(vals, n)
 
     def _launch_contig(self, args, arrays, n):
         vec = 16
@@ -195,10 +198,9 @@ class Op:
                     break
         idx64 = n > _INT32_MAX - 4096
         key = ("c", vec, idx64, tuple([a.dtype.char for a in arrays]), self._raw_key(args))
-        entry = self._kernels.get(key)
-        if entry is None:
-            entry = self._kernels[key] = self._build(key, args, None, vec, idx64)
-        fn, packer = entry
+        plan = self._kernels.get(key)
+        if plan is None:
+            plan = self._flat_plan(key, args, vec, idx64)
         vals = []
         for p, a in zip(self.params, args):
             role = p.role
@@ -209,18 +211,13 @@ class Op:
             else:
                 _append_raw(vals, a)
         vals.append(n)
-        groups = (n + vec - 1) // vec
-        block = self.block
-        grid = (groups + block - 1) // block
-        cap = _grid_cap()
-        if grid > cap:
-            grid = cap
-        fn.launch1d(grid, block, packer.pack(vals), _stream.current_stream_ptr())
+        plan.launch(vals, n)
 
     def _launch_nd(self, args, arrays):
         # A layout seen before replays its plan: no broadcasting, collapsing or kernel
-        # lookup, only pointers and scalars are packed (launching the copy of a moved-axis
-        # view went from 6.4 to 1.8 µs of Python).
+        # lookup, only pointers and scalars are filled in (launching the copy of a
+        # moved-axis view went from 6.4 to 1.8 µs of Python). With arrays alone, the
+        # template holds strides and shape and the pointers are its slots.
         key = tuple([(a._shape, a._strides, a.dtype.char) for a in arrays])
         if self._has_raw:
             key += self._raw_key(args)
@@ -229,21 +226,22 @@ class Op:
             plan = self._plan_nd(args, arrays, key)
             if plan is None:
                 return
-        fn, packer, cstrides, tail, grid = plan
-        vals = []
-        k = 0
+        if self._plain:
+            fill = []
+            for a in arrays:   # (a loop: a list comprehension costs a function call)
+                fill.append(a._ptr)
+            plan.launch(fill)
+            return
+        fill = []
         for p, a in zip(self.params, args):
             role = p.role
             if role == "in" or role == "out":
-                vals.append(a._ptr)
-                vals.extend(cstrides[k])
-                k += 1
+                fill.append(a._ptr)
             elif role == "scalar":
-                _append_scalar(vals, a)
+                _append_scalar(fill, a)
             else:
-                _append_raw(vals, a)
-        vals.extend(tail)
-        fn.launch1d(grid, self.block, packer.pack(vals), _stream.current_stream_ptr())
+                _append_raw(fill, a)
+        plan.launch(fill)
 
     def _plan_nd(self, args, arrays, key):
         """(function, packer, collapsed strides per array, collapsed shape + size, grid) for
@@ -269,10 +267,29 @@ class Op:
         entry = self._kernels.get(kkey)
         if entry is None:
             entry = self._kernels[kkey] = self._build(kkey, args, ndim, 1, idx64)
+        # The argument template: strides and shape are fixed by the layout; pointers,
+        # scalars and raw arrays' descriptions are the slots filled per call.
+        vals, slots = [], []
+        k = 0
+        for p, a in zip(self.params, args):
+            role = p.role
+            if role == "in" or role == "out":
+                slots.append(len(vals))
+                vals.append(0)
+                vals.extend(cstrides[k])
+                k += 1
+            else:
+                m = (2 if numpy.dtype(p.dtype).kind == "c" else 1) if role == "scalar" else 2 + 2 * a.ndim
+                slots.extend(range(len(vals), len(vals) + m))
+                vals.extend([0] * m)
+        vals.extend(cshape)
+        vals.append(n)
+        fn, packer = entry
         grid = min((n + self.block - 1) // self.block, _grid_cap())
         if len(self._plans) >= PLANS_PER_OP:
             self._plans.clear()   # bounded; clear() cannot race another thread's insert
-        plan = self._plans[key] = entry + (cstrides, cshape + (n,), grid)
+        plan = self._plans[key] = LaunchPlan(fn, packer, grid, self.block, vals=vals,
+                                             slots=slots)
         return plan
 
     # ---- code generation ------------------------------------------------------------------

@@ -15,8 +15,7 @@ import numpy
 
 from cuarray._core import dtypes as _dt
 from cuarray._core._fusion_scope import tracing_copy
-from cuarray._runtime.device import ensure_context as _ensure_context
-from cuarray._runtime.stream import current_stream_ptr as _sptr
+from cuarray._runtime.device import get_device_id as _get_device_id
 from cuarray._core._fusion_trace import (  # noqa: F401  (literal, ufunc_function: cuarray.jit)
     STRONG, NeedsStatic, Trace, Var, cast, literal, ufunc_function)
 
@@ -50,8 +49,8 @@ class _Kernel:
 
 class _Warm:
     """A prepared launch of an elementwise `_Kernel` whose inputs are the call's arguments in
-    order: the output dtypes, the scalar conversions and the contiguous kernel per pointer
-    alignment (built at the first warm call of each)."""
+    order: the output dtypes, the scalar conversions and the contiguous kernel's LaunchPlan
+    per pointer alignment (built at the first warm call of each)."""
 
     __slots__ = ("op", "outputs", "multi", "conv", "flat")
 
@@ -61,7 +60,7 @@ class _Warm:
         self.multi = k.multi
         # (argument index, dtype), last first: a complex scalar becomes two values in place
         self.conv = tuple(reversed(conv))
-        self.flat = [None, None]   # [unaligned, 16-byte aligned] (function, packer, vec, cap)
+        self.flat = [None, None]   # [unaligned, 16-byte aligned] LaunchPlan
 
     def launch(self, args, vals, shape, n, bits):
         """Run on `args` of `n` > 0 elements, `vals` their pointers and raw scalars in order,
@@ -85,22 +84,19 @@ class _Warm:
                 bits |= a._ptr
         vals.append(n)
         aligned = not bits & 15
-        e = self.flat[aligned]
-        if e is None:
-            e = self._entry(args, o, aligned)
-        fn, packer, vec, cap, block = e
-        grid = (n + vec * block - 1) // (vec * block)
-        fn.launch1d(grid if grid < cap else cap, block, packer.pack(vals), _sptr())
+        plan = self.flat[aligned]
+        if plan is None:
+            plan = self._plan(args, o, aligned)
+        plan.launch(vals, n)
         return (o,) if self.multi and type(o) is not tuple else o
 
-    def _entry(self, args, o, aligned):
-        from cuarray._core.elementwise import _grid_cap
+    def _plan(self, args, o, aligned):
         call = list(args)
         for i, dt in self.conv:
             call[i] = dt.type(call[i])
         call += o if type(o) is tuple else (o,)
-        e = self.flat[aligned] = self.op.flat_entry(call, aligned) + (_grid_cap(), self.op.block)
-        return e
+        plan = self.flat[aligned] = self.op.flat_entry(call, aligned)
+        return plan
 
 
 class _WarmReduce:
@@ -221,7 +217,7 @@ class Fusion:
                 else:
                     w = self._warm.get(tuple(key))
                     # (empty, huge or other-device calls take the general path)
-                    if w is not None and 0 < x.size < _IDX32 and _ensure_context() == dev:
+                    if w is not None and 0 < x.size < _IDX32 and _get_device_id() == dev:
                         return w.launch(args, vals, shape, x.size, bits)
         if kwargs:
             raise TypeError(f"fused function {self.name}() does not take keyword arguments")

@@ -187,7 +187,9 @@ class ElementwiseKernel(_UserKernel):
                 entry = warm.get(key)
                 if entry is not None:
                     op, out_dts = entry
-                    outs = [ndarray._alloc(shape, dt, "C") for dt in out_dts]
+                    outs = []
+                    for dt in out_dts:   # (a loop: a list comprehension costs a function call)
+                        outs.append(ndarray._alloc(shape, dt, "C"))
                     n = args[0].size
                     if n:   # the input dtypes fix the outputs': they key the kernel
                         op.launch_flat(list(args) + outs, n, key)

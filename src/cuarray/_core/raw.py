@@ -1,9 +1,11 @@
 """User kernels written in CUDA C: RawKernel and RawModule (CuPy's API)."""
+import struct
+
 import numpy
 
 from cuarray._runtime import compiler as _compiler
-from cuarray._runtime.device import ensure_context
-from cuarray._runtime.launch import ArgPacker, function_attributes
+from cuarray._runtime.device import ensure_context, get_device_id
+from cuarray._runtime.launch import ArgPacker, LaunchPlan, function_attributes
 from cuarray._runtime.peer import check_same_device
 from cuarray._runtime import stream as _stream
 from cuarray._runtime.texture import SurfaceObject, TextureObject
@@ -113,6 +115,7 @@ def _dims(v, what):
 
 
 _sigs = {}       # tuple of argument types -> (packer, converters)
+_PACK_ERRORS = (struct.error, OverflowError, TypeError)   # what packing a bad value raises
 _dims_cache = {}
 
 
@@ -155,19 +158,28 @@ def _signature(args):
     return ArgPacker(kinds), tuple(conv), ptrs
 
 
-def _launch(fn, grid, block, args, shared_mem, stream, cooperative):
+def _launch(fn, grid, block, args, shared_mem, stream, cooperative, plans=None):
+    """Launch `fn` on `args` with CuPy's argument rules. `plans` (a RawKernel's): argument
+    types -> (LaunchPlan, converters, pointer positions), replayed by later calls."""
     if not isinstance(args, (tuple, list)):
         raise TypeError("kernel arguments must be given as a tuple or list")
     dev = ensure_context()
     key = tuple(map(type, args))
-    sig = _sigs.get(key)
-    if sig is None:
-        if numpy.void in key or numpy.ndarray in key:  # the type alone does not fix the layout
-            kinds, vals = _marshal(args)
-            packer = _packers.get(kinds) or _packers.setdefault(kinds, ArgPacker(kinds))
-            return _go(fn, packer, vals, grid, block, args, shared_mem, stream, cooperative)
-        sig = _sigs[key] = _signature(args)
-    packer, conv, ptrs = sig
+    entry = None if plans is None else plans.get(key)
+    if entry is None:
+        sig = _sigs.get(key)
+        if sig is None:
+            if numpy.void in key or numpy.ndarray in key:  # the type alone does not fix the layout
+                kinds, vals = _marshal(args)
+                packer = _packers.get(kinds) or _packers.setdefault(kinds, ArgPacker(kinds))
+                return _go(fn, packer, vals, grid, block, args, shared_mem, stream, cooperative)
+            sig = _sigs[key] = _signature(args)
+        entry = sig
+        if plans is not None:
+            if len(plans) >= 256:
+                plans.clear()
+            entry = plans[key] = (LaunchPlan(fn, sig[0], cooperative=cooperative),) + sig[1:]
+    target, conv, ptrs = entry
     if ptrs is not None:
         # Arrays and scalars only (the common call): arrays become their pointers in place.
         vals = list(args)
@@ -176,7 +188,7 @@ def _launch(fn, grid, block, args, shared_mem, stream, cooperative):
             if a._device_id != dev:
                 check_same_device([a], dev)
             vals[i] = a._ptr
-        return _go(fn, packer, vals, grid, block, args, shared_mem, stream, cooperative)
+        return _go(fn, target, vals, grid, block, args, shared_mem, stream, cooperative)
     vals = []
     for c, a in zip(conv, args):
         if c == 0:
@@ -194,20 +206,28 @@ def _launch(fn, grid, block, args, shared_mem, stream, cooperative):
             vals.append(0)
         else:
             vals.append(a.__cuda_array_interface__["data"][0])
-    return _go(fn, packer, vals, grid, block, args, shared_mem, stream, cooperative)
+    return _go(fn, target, vals, grid, block, args, shared_mem, stream, cooperative)
 
 
-def _go(fn, packer, vals, grid, block, args, shared_mem, stream, cooperative):
-    try:
-        addr = packer.pack(vals)
-    except Exception as e:  # struct.error: a value does not fit its C type
-        raise TypeError(f"cannot pass kernel arguments {args!r}: {e}") from None
-    sp = _stream.current_stream_ptr() if stream is None else stream.ptr
+def _go(fn, target, vals, grid, block, args, shared_mem, stream, cooperative):
+    """Launch with `target`: a RawKernel's LaunchPlan, or the signature's ArgPacker."""
     try:
         g = _dims_cache[grid]
         b = _dims_cache[block]
     except (KeyError, TypeError):  # a new shape, a list or an array
         g, b = launch_dims(grid, "grid"), launch_dims(block, "block")
+    sp = None if stream is None else stream.ptr
+    if type(target) is LaunchPlan:
+        try:
+            return target.launch(vals, 0, g, b, shared_mem, sp)
+        except _PACK_ERRORS as e:  # a value does not fit its C type
+            raise TypeError(f"cannot pass kernel arguments {args!r}: {e}") from None
+    try:
+        addr = target.pack(vals)
+    except Exception as e:  # struct.error: a value does not fit its C type
+        raise TypeError(f"cannot pass kernel arguments {args!r}: {e}") from None
+    if sp is None:
+        sp = _stream.current_stream_ptr()
     if cooperative:
         fn.launch_cooperative(g, b, addr, shared_mem, sp)
     else:
@@ -258,6 +278,7 @@ class RawKernel:
         self.enable_cooperative_groups = enable_cooperative_groups
         self.jitify = jitify
         self._fn = None
+        self._plans = {}   # argument types -> (LaunchPlan, converters, pointer positions)
 
     @property
     def kernel(self):
@@ -269,8 +290,32 @@ class RawKernel:
 
     def __call__(self, grid, block, args, *, shared_mem=0, stream=None):
         fn = self._fn
+        if fn is not None and type(args) is tuple:
+            # The warm path: arrays and scalars of types seen before, grid and block seen
+            # before: the pointers go in place of the arrays and the plan is replayed.
+            entry = self._plans.get(tuple(map(type, args)))
+            if entry is not None and entry[2] is not None:
+                try:
+                    g = _dims_cache[grid]
+                    b = _dims_cache[block]
+                except (KeyError, TypeError):
+                    pass
+                else:
+                    plan, _, ptrs = entry
+                    dev = get_device_id()
+                    vals = list(args)
+                    for i in ptrs:
+                        a = args[i]
+                        if a._device_id != dev:
+                            check_same_device([a], dev)
+                        vals[i] = a._ptr
+                    try:
+                        return plan.launch(vals, 0, g, b, shared_mem,
+                                           None if stream is None else stream.ptr)
+                    except _PACK_ERRORS as e:  # a value does not fit its C type
+                        raise TypeError(f"cannot pass kernel arguments {args!r}: {e}") from None
         _launch(self.kernel if fn is None else fn, grid, block, args, shared_mem, stream,
-                self.enable_cooperative_groups)
+                self.enable_cooperative_groups, self._plans)
 
     def compile(self, log_stream=None):
         self.kernel
@@ -299,6 +344,7 @@ class RawKernel:
 class _ModuleFunction(RawKernel):
     def __init__(self, fn, name, cooperative):
         self._fn = fn
+        self._plans = {}
         self.name = name
         self.enable_cooperative_groups = cooperative
 

@@ -18,9 +18,8 @@ from cuarray._core.shapes import broadcast_shapes, broadcast_strides, collapse_d
 from cuarray._runtime.compiler import c_identifier, compile_module
 from cuarray._runtime.device import ensure_context
 from cuarray._runtime.peer import check_same_device
-from cuarray._runtime.launch import ArgPacker
+from cuarray._runtime.launch import ArgPacker, LaunchPlan
 from cuarray._runtime import memory as _memory
-from cuarray._runtime import stream as _stream
 
 _INT32_MAX = 2**31 - 1
 _ACC_BYTES = 32  # room for any accumulator cuarray builds (value + index pairs included)
@@ -203,78 +202,109 @@ class ReduceOp:
 
 
 class _Plan:
-    """A cached launch of one ReduceOp for one layout."""
+    """A cached launch of one ReduceOp for one layout: the first kernel's LaunchPlan and,
+    when the reduced range is split into S > 1 chunks, the second kernel's, each with its
+    argument template; a call fills in pointers and scalars, and the partial buffer
+    (allocated per call) when there is one."""
 
-    __slots__ = ("fn", "packer", "vals", "fill", "geom", "partial_at", "S", "partial_bytes",
-                 "fin", "fpacker", "fvals", "ffill", "fgeom", "fpartial_at")
+    __slots__ = ("first", "fill", "final", "ffill", "partial_bytes")
 
-    def __init__(self, *a):
-        for name, v in zip(self.__slots__, a):
-            setattr(self, name, v)
+    def __init__(self, fn, packer, vals, fill, geom, partial_at, S, partial_bytes,
+                 fin, fpacker, fvals, ffill, fgeom, fpartial_at):
+        # fill / ffill: (position, argument index, complex) of the values a call gives
+        self.fill, self.ffill = fill, ffill
+        self.partial_bytes = partial_bytes if S > 1 else 0
+        split = (partial_at,) if S > 1 else ()
+        self.first = LaunchPlan(fn, packer, geom[0], geom[1], vals=vals,
+                                slots=_slots(fill) + split)
+        self.final = None
+        if S > 1:
+            self.final = LaunchPlan(fin, fpacker, fgeom[0], fgeom[1], vals=fvals,
+                                    slots=_slots(ffill) + (fpartial_at,))
 
     def run(self, args):
-        self._launch(_filled(self.vals, self.fill, args),
-                     _filled(self.fvals, self.ffill, args) if self.S > 1 else None)
+        fill = _values(self.fill, args)
+        if self.final is None:
+            self.first.launch(fill)
+            return
+        partial = _memory.alloc(self.partial_bytes)
+        fill.append(partial.ptr)
+        self.first.launch(fill)
+        ffill = _values(self.ffill, args)
+        ffill.append(partial.ptr)
+        self.final.launch(ffill)
 
     def bind(self, args):
         """This launch with the scalars of `args` fixed (see _Bound)."""
         return _Bound(self, args)
 
-    def _launch(self, vals, fvals):
-        """Launch with every argument but the partial buffer filled in (fvals: the second
-        kernel's, when the reduced range is split)."""
-        sp = _stream.current_stream_ptr()
-        partial = None
-        if fvals is not None:
-            partial = _memory.alloc(self.partial_bytes)
-            vals[self.partial_at] = fvals[self.fpartial_at] = partial.ptr
-        grid, block = self.geom
-        self.fn.launch(grid, block, self.packer.pack(vals), 0, sp)
-        if partial is not None:
-            grid, block = self.fgeom
-            self.fin.launch(grid, block, self.fpacker.pack(fvals), 0, sp)
+
+def _slots(fill):
+    """The template positions a call fills, in `_values` order (a complex scalar takes two)."""
+    out = []
+    for pos, k, cplx in fill:
+        out.append(pos)
+        if cplx:
+            out.append(pos + 1)
+    return tuple(out)
 
 
-def _filled(template, fill, args):
-    """A copy of an argument template with the pointers and scalars of `args` filled in."""
-    vals = list(template)
+def _values(fill, args):
+    """The values of `args` for the slots of `fill`: pointers of arrays, scalars as they are."""
+    vals = []
     for pos, k, cplx in fill:
         a = args[k]
         if cplx:
-            vals[pos] = a.real
-            vals[pos + 1] = a.imag
+            vals.append(a.real)
+            vals.append(a.imag)
         else:
-            vals[pos] = a._ptr if type(a) is ndarray else a
+            vals.append(a._ptr if type(a) is ndarray else a)
     return vals
 
 
 class _Bound:
-    """A plan with its scalar arguments fixed: a warm call fills in only its arrays' pointers,
-    so a reduction's warm path (`_reductions._Warm`) needs no per-call argument walk."""
+    """A plan with its scalar arguments fixed: a warm call fills in only its arrays' pointers
+    (and the partial buffer), so a reduction's warm path (`_reductions._Warm`) needs no
+    per-call argument walk."""
 
-    __slots__ = ("plan", "vals", "at", "fvals", "fat")
+    __slots__ = ("first", "final", "fidx", "partial_bytes")
 
     def __init__(self, plan, args):
         arrays = [k for k, a in enumerate(args) if type(a) is ndarray]
-        self.plan = plan
-        self.vals = _filled(plan.vals, plan.fill, args)
-        self.at = [(pos, arrays.index(k)) for pos, k, _ in plan.fill if k in arrays]
-        self.fvals = self.fat = None
-        if plan.S > 1:
-            self.fvals = _filled(plan.fvals, plan.ffill, args)
-            self.fat = [(pos, arrays.index(k)) for pos, k, _ in plan.ffill if k in arrays]
+        self.partial_bytes = plan.partial_bytes
+        self.first = _bound(plan.first, plan.fill, args, arrays, plan.final is not None)
+        self.final = self.fidx = None
+        if plan.final is not None:
+            self.final = _bound(plan.final, plan.ffill, args, arrays, True)
+            # the arrays the second kernel takes (the outputs), by index into run's `arrays`
+            self.fidx = tuple(arrays.index(k) for _, k, _ in plan.ffill if k in arrays)
 
     def run(self, arrays):
         """Launch on `arrays`: the array arguments, in parameter order."""
-        vals = self.vals.copy()
-        for pos, k in self.at:
-            vals[pos] = arrays[k]._ptr
-        fvals = None
-        if self.fvals is not None:
-            fvals = self.fvals.copy()
-            for pos, k in self.fat:
-                fvals[pos] = arrays[k]._ptr
-        self.plan._launch(vals, fvals)
+        fill = []
+        for a in arrays:   # (a loop: a list comprehension costs a function call)
+            fill.append(a._ptr)
+        if self.final is None:
+            self.first.launch(fill)
+            return
+        partial = _memory.alloc(self.partial_bytes)
+        fill.append(partial.ptr)
+        self.first.launch(fill)
+        ffill = [arrays[i]._ptr for i in self.fidx]
+        ffill.append(partial.ptr)
+        self.final.launch(ffill)
+
+
+def _bound(lp, fill, args, arrays, split):
+    """A copy of LaunchPlan `lp` whose template holds the scalars of `args`: its slots are
+    the array pointers (in parameter order), then the partial buffer when `split`."""
+    vals = list(lp.vals)
+    for pos, v in zip(lp.slots, _values(fill, args)):
+        vals[pos] = v
+    slots = [pos for pos, k, _ in fill if k in arrays]
+    if split:
+        slots.append(lp.slots[-1])
+    return LaunchPlan(lp.fn, lp.packer, lp.grid, lp.block, vals=vals, slots=slots)
 
 
 def _collapse(shape, strides_list, ref_idx):

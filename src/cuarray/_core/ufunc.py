@@ -16,8 +16,7 @@ from cuarray._core import ufunc_table as _table
 from cuarray._core.elementwise import Op, Param
 from cuarray._core.ndarray import ndarray
 from cuarray._core.shapes import broadcast_shapes
-from cuarray._runtime.stream import current_stream_ptr as _sptr
-from cuarray._runtime.device import ensure_context as _ensure_context
+from cuarray._runtime.device import ensure_context as _ensure_context, get_device_id
 from cuarray._runtime.peer import check_same_device as _check_same_device
 from cuarray._runtime.memory import memset_zero as _memset_zero
 
@@ -30,8 +29,8 @@ _host_error = _hp.host_error
 
 
 class _Loop:
-    """A resolved loop for one combination of argument kinds; `flat` caches the kernels of
-    the contiguous fast path (index 1: 16-byte aligned operands)."""
+    """A resolved loop for one combination of argument kinds; `flat` caches the launch
+    plans of the contiguous fast path (index 1: 16-byte aligned operands)."""
 
     __slots__ = ("op", "in_dtypes", "out_dtypes", "scalar_idx", "flat", "out0", "datetime",
                  "bounds")
@@ -52,19 +51,13 @@ class _Loop:
 
 
 _IDX32 = 2**31 - 4096
-_BLOCK = 256
 
 
-def _flat(loop, args, o, aligned):
-    """(function, packer, vec, grid cap) of the contiguous kernel; makes the context current."""
-    dev = _ensure_context()
-    if args[0]._device_id != dev or getattr(args[-1], "_device_id", dev) != dev:
-        _check_same_device(args, dev)
-    e = loop.flat[aligned]
-    if e is None:
-        from cuarray._core.elementwise import _grid_cap
-        e = loop.flat[aligned] = loop.op.flat_entry(list(args) + [o], aligned) + (_grid_cap(),)
-    return e
+def _flat(loop, args, aligned):
+    """The LaunchPlan of the loop's contiguous kernel for `args` (operands and outputs;
+    `aligned`: every pointer 16-byte aligned), built at its first use."""
+    plan = loop.flat[aligned] = loop.op.flat_entry(args, aligned)
+    return plan
 
 
 class ufunc:
@@ -148,70 +141,75 @@ class ufunc:
     # ---- call -----------------------------------------------------------------------------
     def __call__(self, *args, **kwargs):
         # The warm path: contiguous operands of one shape, no keywords: one dict lookup,
-        # one allocation, one launch (everything derived from dtypes and layout is cached).
+        # one allocation, one replay of the loop's LaunchPlan (everything derived from
+        # dtypes and layout is cached). Each branch finds the loop and the values that
+        # precede the output pointer; the allocation and the launch are shared.
         if not kwargs:
             nargs = len(args)
+            loop = None
             if nargs == 2 and self.nin == 2 and self.nout == 1:
                 x, y = args
                 if type(x) is ndarray and x._c_contig:
                     ty = type(y)
                     if ty is ndarray:
                         if y._c_contig and x._shape == y._shape:
-                            loop = self._loops.get(((x.dtype.char, y.dtype.char), None, "same_kind", False))
-                            if loop is not None:
-                                o = _alloc(x._shape, loop.out0, "C")
-                                n = o.size
-                                if 0 < n < _IDX32:
-                                    fn, packer, vec, cap = _flat(loop, args, o, not ((x._ptr | y._ptr | o._ptr) & 15))
-                                    grid = (n + vec * _BLOCK - 1) // (vec * _BLOCK)
-                                    fn.launch1d(grid if grid < cap else cap, _BLOCK,
-                                                packer.pack((x._ptr, y._ptr, o._ptr, n)), _sptr())
-                                    return o
+                            loop = self._loops.get((x.dtype.char, y.dtype.char))
+                            fill = [x._ptr, y._ptr]
+                            bits = x._ptr | y._ptr
+                            dev2 = y._device_id
+                            sdt = None
                     elif (ty is float or ty is int) and self.__name__ not in _POW:
-                        loop = self._loops.get(((x.dtype.char, ty), None, "same_kind", False))
+                        loop = self._loops.get((x.dtype.char, ty))
                         if loop is not None:
                             b = loop.bounds
                             if b is not None and not b[0] <= y <= b[1]:
                                 # NEP 50: one answer for every element, decided on the host
                                 return _constant_compare(_out_of_range_answer(
                                     self.__name__, y, 1), x._shape)
-                            dt = loop.in_dtypes[1]
-                            if ty is float and dt.kind == "f":
+                            sdt = loop.in_dtypes[1]
+                            if ty is float and sdt.kind == "f":
                                 # Packed as it is: struct rounds a double to the kernel's float
                                 # type as NumPy's cast does (0.5 µs less than a NumPy scalar).
                                 v = y
                             else:
                                 try:
-                                    v = _to_loop_scalar(y, dt, self.__name__)
+                                    v = _to_loop_scalar(y, sdt, self.__name__)
                                 except OverflowError:  # comparisons answer; the general path knows
                                     return self._call(*args)
-                            o = _alloc(x._shape, loop.out0, "C")
-                            n = o.size
-                            if 0 < n < _IDX32:
-                                fn, packer, vec, cap = _flat(loop, (x, v), o, not ((x._ptr | o._ptr) & 15))
-                                grid = (n + vec * _BLOCK - 1) // (vec * _BLOCK)
-                                vals = [x._ptr, v, o._ptr, n] if dt.kind != "c" \
-                                    else [x._ptr, v.real, v.imag, o._ptr, n]
-                                try:
-                                    params = packer.pack(vals)
-                                except OverflowError:  # finite, past the float type's range: inf
-                                    vals[1] = dt.type(y)
-                                    params = packer.pack(vals)
-                                fn.launch1d(grid if grid < cap else cap, _BLOCK, params, _sptr())
-                                return o
-            elif nargs == 1 and self.nin == 1:
+                            fill = [x._ptr, v] if sdt.kind != "c" else [x._ptr, v.real, v.imag]
+                            bits = x._ptr
+                            dev2 = x._device_id
+            elif nargs == 1 and self.nin == 1 and self.nout == 1:
                 x = args[0]
                 if type(x) is ndarray and x._c_contig:
-                    loop = self._loops.get(((x.dtype.char,), None, "same_kind", False))
-                    if loop is not None and self.nout == 1:
-                        o = _alloc(x._shape, loop.out0, "C")
-                        n = o.size
-                        if 0 < n < _IDX32:
-                            fn, packer, vec, cap = _flat(loop, args, o, not ((x._ptr | o._ptr) & 15))
-                            grid = (n + vec * _BLOCK - 1) // (vec * _BLOCK)
-                            fn.launch1d(grid if grid < cap else cap, _BLOCK,
-                                        packer.pack((x._ptr, o._ptr, n)), _sptr())
-                            return o
+                    loop = self._loops.get((x.dtype.char,))
+                    fill = [x._ptr]
+                    bits = x._ptr
+                    dev2 = x._device_id
+                    sdt = None
+            if loop is not None:
+                o = _alloc(x._shape, loop.out0, "C")
+                n = o.size
+                if 0 < n < _IDX32:
+                    p = o._ptr
+                    fill.append(p)
+                    fill.append(n)
+                    dev = o._device_id   # the current device (the launch makes it current)
+                    if x._device_id != dev or dev2 != dev:
+                        _check_same_device(args, dev)
+                    aligned = not (bits | p) & 15
+                    plan = loop.flat[aligned]
+                    if plan is None:
+                        plan = _flat(loop, [x, y if sdt is None else v, o] if nargs == 2 else
+                                     [x, o], aligned)
+                    try:
+                        plan.launch(fill, n)
+                    except OverflowError:  # finite, past the float type's range: inf
+                        if sdt is None:
+                            raise
+                        fill[1] = sdt.type(y)
+                        plan.launch(fill, n)
+                    return o
         elif len(kwargs) == 1:
             o = kwargs.get("out")
             if type(o) is ndarray and o._c_contig:
@@ -230,27 +228,32 @@ class ufunc:
                 return None
             if not (x._shape == y._shape == o._shape and x._device_id == o._device_id):
                 return None
-            loop = self._loops.get(((x.dtype.char, y.dtype.char), None, "same_kind", False))
-            ptrs = (x._ptr, y._ptr, o._ptr)
+            loop = self._loops.get((x.dtype.char, y.dtype.char))
+            fill = [x._ptr, y._ptr, o._ptr]
         elif nargs == 1 and self.nin == 1 and self.nout == 1:
             x = args[0]
             if type(x) is not ndarray or not x._c_contig or x._shape != o._shape or \
                     x._device_id != o._device_id:
                 return None
-            loop = self._loops.get(((x.dtype.char,), None, "same_kind", False))
-            ptrs = (x._ptr, o._ptr)
+            loop = self._loops.get((x.dtype.char,))
+            fill = [x._ptr, o._ptr]
         else:
             return None
         n = o.size
         if loop is None or o.dtype is not loop.out0 or not 0 < n < _IDX32:
             return None
-        aligned = True
-        for p in ptrs:
-            if p & 15:
-                aligned = False
-        fn, packer, vec, cap = _flat(loop, args, o, aligned)
-        grid = (n + vec * _BLOCK - 1) // (vec * _BLOCK)
-        fn.launch1d(grid if grid < cap else cap, _BLOCK, packer.pack(ptrs + (n,)), _sptr())
+        dev = get_device_id()
+        if x._device_id != dev:
+            _check_same_device(args, dev)
+        bits = 0
+        for p in fill:
+            bits |= p
+        aligned = not bits & 15
+        plan = loop.flat[aligned]
+        if plan is None:
+            plan = _flat(loop, list(args) + [o], aligned)
+        fill.append(n)
+        plan.launch(fill, n)
         return o
 
     def _call(self, *args, out=None, where=True, casting="same_kind", order="K", dtype=None,
@@ -302,6 +305,9 @@ class ufunc:
             if dtype is not None:
                 dtype = _dt.check_dtype(dtype)
             loop = self._resolve(key, args, dtype, casting, masked)
+            if key[1:] == (None, "same_kind", False):
+                # the warm path (__call__) finds a plain call's loop by the argument kinds alone
+                self._loops[key[0]] = loop
         # Scalars become NumPy scalars of the loop's input type (NEP 50 overflow errors included).
         if loop.scalar_idx:
             args = list(args)

@@ -42,7 +42,7 @@ def alloc_mem(size):
     a = _tls.allocator
     if a is None:
         a = _current_allocator
-        if a == _default_malloc:
+        if a is _default_malloc or a == _default_malloc:   # (`is`: the common case, fast)
             dev = get_device_id()
             p = _default_pool._pools.get(dev)
             if p is None:

@@ -354,8 +354,13 @@ class MemoryPointer(PointerArithmetic):
 
 def memset_zero(ptr, nbytes):
     """Zero `nbytes` at `ptr` on the current stream (32-bit words when the size allows)."""
-    drv = _drv()
-    ensure_context()
+    drv = _d if _d is not None else _drv()
+    tls = _device._tls   # ensure_context(), inlined: zeros() is a per-call hot path
+    try:
+        if tls.ctx_device != tls.device_id:
+            ensure_context()
+    except AttributeError:
+        ensure_context()
     s = current_stream_ptr()
     if nbytes & 3 == 0 and ptr & 3 == 0:
         err = drv.cuMemsetD32Async(ptr, 0, nbytes >> 2, s)[0]

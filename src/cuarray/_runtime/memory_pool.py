@@ -335,7 +335,15 @@ class SingleDeviceMemoryPool:
             _mh.free_pre(self._device_id, chunk.size, chunk.ptr, id(chunk))
         if self._lock.acquire(False):
             try:
-                self._free_chunk(chunk)
+                # _free_chunk's common case inlined: the chunk's size has a bin already
+                arena = self._arenas.get(chunk.stream)
+                b = None if arena is None else arena.bins.get(chunk.size)
+                if b is not None:
+                    self._used -= chunk.size
+                    b[chunk] = None
+                    chunk.free = True
+                else:
+                    self._free_chunk(chunk)
                 if self._pending:
                     self._drain()
             finally:
