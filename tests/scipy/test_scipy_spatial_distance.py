@@ -94,18 +94,39 @@ def test_cdist_gemm_path(gpu_cp, dt, rtol):
     np.testing.assert_allclose(got.get(), sd.pdist(a, "euclidean"), rtol=rtol)
 
 
+@pytest.mark.gpu
 @pytest.mark.parametrize("n", [16, 37])
-def test_cdist_float32_tiles(cp, n):
-    # the tiled float32 kernel: partial tiles in both directions, coordinates not a
-    # multiple of the 16 staged per step, points on top of each other (distance 0)
-    from cuarray.scipy.spatial import distance
+def test_cdist_float32_chunks(gpu_cp, n, monkeypatch):
+    # float32 products by chunks of 128 rows (the smallest): whole chunks and a partial
+    # one, and points on top of each other (distance 0)
+    from cuarray.scipy.spatial import _distance, distance
+    monkeypatch.setattr(_distance, "_CHUNK_BYTES", 1)
     rng = np.random.default_rng(n)
-    a = rng.standard_normal((131, n)).astype(np.float32)
+    a = rng.standard_normal((300, n)).astype(np.float32)
     b = rng.standard_normal((140, n)).astype(np.float32)
     b[7] = a[3]
     for metric in ("euclidean", "sqeuclidean"):
-        got = distance.cdist(cp.asarray(a), cp.asarray(b), metric).get()
+        got = distance.cdist(gpu_cp.asarray(a), gpu_cp.asarray(b), metric).get()
         want = sd.cdist(a.astype(np.float64), b.astype(np.float64), metric)
         assert got.dtype == np.float64 and got.shape == want.shape
         np.testing.assert_allclose(got, want, rtol=2e-4, atol=2e-3)
         assert got[3, 7] < 2e-3
+
+
+@pytest.mark.parametrize("root", [True, False])
+def test_distances_from_a_product(cp, root):
+    # the pass that turns a chunk of the float32 product into float64 distances, alone
+    from cuarray.scipy.spatial import _distance
+    rng = np.random.default_rng(5)
+    a = rng.standard_normal((9, 20)).astype(np.float32)
+    b = rng.standard_normal((300, 20)).astype(np.float32)
+    aa = cp.asarray((a.astype(np.float64) ** 2).sum(1))
+    bb = cp.asarray((b.astype(np.float64) ** 2).sum(1))
+    out = cp.asarray(np.full((9, 300), -1.0))
+    g = cp.asarray(a[4:] @ b.T)                      # rows 4.. of the product
+    _distance.distances_from_product(aa, bb, g, root, out, 4)
+    got = out.get()
+    want = sd.cdist(a.astype(np.float64), b.astype(np.float64),
+                    "euclidean" if root else "sqeuclidean")
+    assert (got[:4] == -1).all()
+    np.testing.assert_allclose(got[4:], want[4:], rtol=1e-4, atol=1e-4)

@@ -5,10 +5,9 @@ Every metric is one elementwise kernel over the (mA, mB) output: thread (r, c) w
 n coordinates of XA[r] and XB[c] in double precision. Euclidean and squared Euclidean
 distances of n >= 16 coordinates go through a GEMM instead,
 |a - b|^2 = |a|^2 + |b|^2 - 2 a.b (clamped at 0), in the inputs' precision for the
-product (float32 inputs: a tiled kernel that forms the product and the distances in
-one pass, `_distance_tiles`, float32 products as cuBLAS's sgemm, so about 1e-6 relative
-where SciPy's loop is exact; float64 inputs: a GEMM, then the distances) and double for
-the rest. Results are float64, as SciPy's.
+product (float32 inputs: cuBLAS sgemm, so about 1e-6 relative where SciPy's loop is
+exact) and double for the rest; for float32 the product goes by chunks of XA's rows that
+stay in L2 (`_chunked_distances`). Results are float64, as SciPy's.
 """
 import math
 
@@ -16,7 +15,8 @@ import numpy
 
 import cuarray as cp
 from cuarray._core.elementwise import Op, Param
-from cuarray.scipy.spatial._distance_tiles import tile_distances
+from cuarray._core._kernel_helpers import kernel, launch_grid, render
+from cuarray._core._routines_linalg import matmul_nd
 
 _i64 = numpy.dtype(numpy.int64)
 _f64 = numpy.dtype(numpy.float64)
@@ -167,7 +167,7 @@ def _pairwise(XA, XB, metric, out, p, name):
         aa = cp.sum(XA.astype(numpy.float64) ** 2, axis=1)
         bb = cp.sum(XB.astype(numpy.float64) ** 2, axis=1)
         if XA.dtype == numpy.float32:
-            tile_distances(XA, XB, aa, bb, metric == "euclidean", out)
+            _chunked_distances(XA, XB, aa, bb, metric == "euclidean", out)
             return out
         g = XA @ XB.T   # read in its own precision: no float64 copy of the product
         _gemm_op(metric == "euclidean", g.dtype).launch([aa, bb, g, numpy.int64(mb), out])
@@ -177,6 +177,60 @@ def _pairwise(XA, XB, metric, out, p, name):
     _op(metric, XA.dtype).launch([XA, XB, numpy.int64(n), numpy.int64(mb),
                                   numpy.float64(p), out])
     return out
+
+
+# Rows of XA per chunk: the chunk's float32 product (32 MB) stays in an H100's or H200's
+# 50 MB L2 between the GEMM that writes it and the pass that reads it.
+_CHUNK_BYTES = 32 << 20
+
+_EPILOGUE = r"""
+#include <cuarray/core.cuh>
+// Row r of the product g (a chunk of rows, in L2) -> row r of the distances. Blocks step
+// through the rows (y) and the columns (x), so no thread divides its index; the float64
+// result is streamed out (st.cs: it is not read again soon).
+extern "C" __global__ void ${NAME}(const double* __restrict__ aa, const double* __restrict__ bb,
+                                  const float* __restrict__ g, long long rows, long long nb,
+                                  double* __restrict__ y) {
+  for (long long r = blockIdx.y; r < rows; r += gridDim.y) {
+    const double ar = aa[r];
+    const float* gr = g + r * nb;
+    double* yr = y + r * nb;
+    for (long long c = (long long)blockIdx.x * blockDim.x + threadIdx.x; c < nb;
+         c += (long long)gridDim.x * blockDim.x) {
+      const double d2 = fmax(ar + bb[c] - 2.0 * (double)__ldcs(gr + c), 0.0);
+      __stcs(yr + c, ${RESULT});
+    }
+  }
+}
+"""
+
+
+def _chunked_distances(XA, XB, aa, bb, root, out):
+    """Euclidean (or squared, unless `root`) distances of float32 rows into float64 `out`:
+    per chunk of XA's rows, the GEMM into a scratch product kept in L2, then the pass that
+    turns it into distances. The whole product never goes to memory, so the float64 result
+    is the only full-size traffic."""
+    ma, mb = XA.shape[0], XB.shape[0]
+    rows = max(128, _CHUNK_BYTES // (4 * mb) // 128 * 128)
+    XBT = XB.T
+    scratch = cp.empty((min(rows, ma), mb), dtype=numpy.float32)
+    for r0 in range(0, ma, rows):
+        k = min(rows, ma - r0)
+        g = scratch if k == scratch.shape[0] else scratch[:k]
+        matmul_nd(XA[r0:r0 + k], XBT, XA.dtype, g)
+        distances_from_product(aa, bb, g, root, out, r0)
+
+
+def distances_from_product(aa, bb, g, root, out, r0=0):
+    """Rows r0... of `out` (float64, C-contiguous) from the float32 product rows `g`
+    (C-contiguous) and the squared norms aa (all of XA's rows) and bb, in one pass."""
+    k, mb = g.shape
+    name = f"cuarray_cdist_from_gemm_{int(root)}"
+    entry = kernel(("cdist-epilogue", root), lambda: (
+        render(_EPILOGUE, NAME=name, RESULT="sqrt(d2)" if root else "d2"), name,
+        ["P", "P", "P", "q", "q", "P"]))
+    launch_grid(entry, (min((mb + 255) // 256, 32), min(k, 65535), 1), (256, 1, 1),
+                [aa._ptr + 8 * r0, bb._ptr, g._ptr, k, mb, out._ptr + 8 * r0 * mb])
 
 
 def cdist(XA, XB, metric="euclidean", *, out=None, **kwargs):
