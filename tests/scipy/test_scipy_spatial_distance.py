@@ -113,16 +113,17 @@ def test_cdist_float32_chunks(gpu_cp, n, monkeypatch):
         assert got[3, 7] < 2e-3
 
 
-@pytest.mark.parametrize("root", [True, False])
-def test_distances_from_a_product(cp, root):
+@pytest.mark.parametrize("root,nb", [(True, 300), (False, 300), (True, 301)])
+def test_distances_from_a_product(cp, root, nb):
     # the pass that turns a chunk of the float32 product into float64 distances, alone
+    # (rows of whole 16-byte vectors, and not)
     from cuarray.scipy.spatial import _distance
     rng = np.random.default_rng(5)
     a = rng.standard_normal((9, 20)).astype(np.float32)
-    b = rng.standard_normal((300, 20)).astype(np.float32)
+    b = rng.standard_normal((nb, 20)).astype(np.float32)
     aa = cp.asarray((a.astype(np.float64) ** 2).sum(1))
     bb = cp.asarray((b.astype(np.float64) ** 2).sum(1))
-    out = cp.asarray(np.full((9, 300), -1.0))
+    out = cp.asarray(np.full((9, nb), -1.0))
     g = cp.asarray(a[4:] @ b.T)                      # rows 4.. of the product
     _distance.distances_from_product(aa, bb, g, root, out, 4)
     got = out.get()

@@ -140,6 +140,7 @@ static inline uint2 make_uint2(unsigned x, unsigned y) { return {x, y}; }
 static inline uint4 make_uint4(unsigned x, unsigned y, unsigned z, unsigned w) { return {x, y, z, w}; }
 struct alignas(16) float4 { float x, y, z, w; };
 struct alignas(16) double2 { double x, y; };
+struct alignas(8) float2 { float x, y; };
 // cache-hinted loads: plain loads on the host
 template <class T> static inline T __ldcs(const T* p) { return *p; }
 template <class T> static inline T __ldg(const T* p) { return *p; }

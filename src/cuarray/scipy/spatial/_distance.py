@@ -182,12 +182,18 @@ def _pairwise(XA, XB, metric, out, p, name):
 # Rows of XA per chunk: the chunk's float32 product (32 MB) stays in an H100's or H200's
 # 50 MB L2 between the GEMM that writes it and the pass that reads it.
 _CHUNK_BYTES = 32 << 20
+_EPI_X, _EPI_Y = 8, 512      # grid of the distance pass (column blocks, row blocks)
 
 _EPILOGUE = r"""
 #include <cuarray/core.cuh>
+__device__ __forceinline__ double cd_dist(double ar, double b, float q) {
+  const double d2 = fmax(ar + b - 2.0 * (double)q, 0.0);
+  return ${RESULT};
+}
 // Row r of the product g (a chunk of rows, in L2) -> row r of the distances. Blocks step
-// through the rows (y) and the columns (x), so no thread divides its index; the float64
-// result is streamed out (st.cs: it is not read again soon).
+// through the rows (y) and the columns (x); where a row is whole 16-byte vectors (nb a
+// multiple of 4, as the caller checks) a thread reads 4 products at once and writes two
+// 16-byte pairs of doubles. The result is streamed out (st.cs: not read again soon).
 extern "C" __global__ void ${NAME}(const double* __restrict__ aa, const double* __restrict__ bb,
                                   const float* __restrict__ g, long long rows, long long nb,
                                   double* __restrict__ y) {
@@ -195,11 +201,24 @@ extern "C" __global__ void ${NAME}(const double* __restrict__ aa, const double* 
     const double ar = aa[r];
     const float* gr = g + r * nb;
     double* yr = y + r * nb;
-    for (long long c = (long long)blockIdx.x * blockDim.x + threadIdx.x; c < nb;
+#if ${VEC}
+    const long long nv = nb >> 2;
+    for (long long c = (long long)blockIdx.x * blockDim.x + threadIdx.x; c < nv;
          c += (long long)gridDim.x * blockDim.x) {
-      const double d2 = fmax(ar + bb[c] - 2.0 * (double)__ldcs(gr + c), 0.0);
-      __stcs(yr + c, ${RESULT});
+      const float4 q = __ldcs(reinterpret_cast<const float4*>(gr) + c);
+      const double2 b0 = reinterpret_cast<const double2*>(bb)[2 * c];
+      const double2 b1 = reinterpret_cast<const double2*>(bb)[2 * c + 1];
+      double2 o0, o1;
+      o0.x = cd_dist(ar, b0.x, q.x); o0.y = cd_dist(ar, b0.y, q.y);
+      o1.x = cd_dist(ar, b1.x, q.z); o1.y = cd_dist(ar, b1.y, q.w);
+      __stcs(reinterpret_cast<double2*>(yr) + 2 * c, o0);
+      __stcs(reinterpret_cast<double2*>(yr) + 2 * c + 1, o1);
     }
+#else
+    for (long long c = (long long)blockIdx.x * blockDim.x + threadIdx.x; c < nb;
+         c += (long long)gridDim.x * blockDim.x)
+      __stcs(yr + c, cd_dist(ar, bb[c], __ldcs(gr + c)));
+#endif
   }
 }
 """
@@ -225,11 +244,15 @@ def distances_from_product(aa, bb, g, root, out, r0=0):
     """Rows r0... of `out` (float64, C-contiguous) from the float32 product rows `g`
     (C-contiguous) and the squared norms aa (all of XA's rows) and bb, in one pass."""
     k, mb = g.shape
-    name = f"cuarray_cdist_from_gemm_{int(root)}"
-    entry = kernel(("cdist-epilogue", root), lambda: (
-        render(_EPILOGUE, NAME=name, RESULT="sqrt(d2)" if root else "d2"), name,
-        ["P", "P", "P", "q", "q", "P"]))
-    launch_grid(entry, (min((mb + 255) // 256, 32), min(k, 65535), 1), (256, 1, 1),
+    vec = mb % 4 == 0 and g._ptr % 16 == 0 and bb._ptr % 16 == 0 and out._ptr % 16 == 0
+    name = f"cuarray_cdist_from_gemm_{int(root)}{'_v' if vec else ''}"
+    entry = kernel(("cdist-epilogue", root, vec), lambda: (
+        render(_EPILOGUE, NAME=name, RESULT="sqrt(d2)" if root else "d2", VEC=int(vec)),
+        name, ["P", "P", "P", "q", "q", "P"]))
+    # a few thousand blocks, each looping over rows and columns: with one element per
+    # thread, launching the blocks costs more than their work
+    width = mb // 4 if vec else mb
+    launch_grid(entry, (min((width + 255) // 256, _EPI_X), min(k, _EPI_Y), 1), (256, 1, 1),
                 [aa._ptr + 8 * r0, bb._ptr, g._ptr, k, mb, out._ptr + 8 * r0 * mb])
 
 
