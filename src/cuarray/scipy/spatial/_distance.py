@@ -231,7 +231,7 @@ def _chunked_distances(XA, XB, aa, bb, root, out):
     is the only full-size traffic."""
     ma, mb = XA.shape[0], XB.shape[0]
     rows = max(128, _CHUNK_BYTES // (4 * mb) // 128 * 128)
-    XBT = XB.T
+    XBT = cp.ascontiguousarray(XB.T)   # once: matmul would copy the transposed view per chunk
     scratch = cp.empty((min(rows, ma), mb), dtype=numpy.float32)
     for r0 in range(0, ma, rows):
         k = min(rows, ma - r0)
