@@ -15,6 +15,7 @@ F-ordered (CuPy returns F order always; the values are the same).
 import numpy
 
 import cuarray
+from cuarray._core._out import write_back
 from cuarray._core.ndarray import ndarray
 from cuarray._libs import cublas as _cublas
 
@@ -98,13 +99,6 @@ def _result(out, dtype, name):
     raise TypeError(f"{name}: out must be a cuarray or numpy array, not {type(out).__name__}")
 
 
-def _finish(res, host_out):
-    if host_out is not None:
-        host_out[...] = res.get()
-        return host_out
-    return res
-
-
 def _device_result(name, fn, x, out, res_dtype, *pre):
     res, host_out = _result(out, res_dtype, name)
     h = _handle()
@@ -113,7 +107,7 @@ def _device_result(name, fn, x, out, res_dtype, *pre):
         fn(h, *pre, res.data.ptr)
     finally:
         _lib.set_pointer_mode(h, int(_lib.PointerMode.HOST))
-    return _finish(res, host_out)
+    return write_back(res, host_out)
 
 
 def _real(dtype):

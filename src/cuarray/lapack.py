@@ -8,6 +8,7 @@ with its factors when it is F-contiguous (otherwise a copy is factored).
 import numpy
 
 import cuarray
+from cuarray._core._out import write_back
 from cuarray._core.ndarray import ndarray
 from cuarray._libs import cusolver as _cusolver
 from cuarray._libs.cublas import FILL_LOWER, OP_N
@@ -36,11 +37,6 @@ def _fwork(x):
     return x if x._f_contig else cuarray.asfortranarray(x)
 
 
-def _finish(work, target):
-    if work is not target:
-        target[...] = work
-
-
 def _in_place(a, b, name, solve):
     """Check `a` and `b`, run `solve(wa, wb, n, nrhs, dtype)` on F-ordered work arrays (a
     and b themselves where they are F-contiguous) and write the results back."""
@@ -51,8 +47,8 @@ def _in_place(a, b, name, solve):
         return
     wa, wb = _fwork(a), _fwork(b)
     solve(wa, wb, n, nrhs, dt)
-    _finish(wa, a)
-    _finish(wb, b)
+    write_back(wa, a)
+    write_back(wb, b)
 
 
 def gesv(a, b):

@@ -9,6 +9,7 @@ import numbers
 import numpy
 
 import cuarray
+from cuarray._core.host_policy import host_error
 from cuarray._core.ndarray import ndarray
 
 # SciPy's filter modes and the boundary rule each one means for integer positions: the
@@ -34,8 +35,7 @@ def check_input(input, complex_ok=True):
     """`input` as a cuarray array; host arrays are refused as cuarray's routines do."""
     if not isinstance(input, ndarray):
         if isinstance(input, numpy.ndarray):
-            raise TypeError("cuarray.scipy.ndimage does not accept numpy.ndarray; move it to "
-                            "the GPU with cuarray.asarray(x)")
+            raise host_error("ndimage", input, "cuarray.scipy.")
         input = cuarray.asarray(input)
     if input.dtype.kind == "c" and not complex_ok:
         raise TypeError("Complex type not supported")

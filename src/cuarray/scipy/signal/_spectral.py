@@ -8,6 +8,7 @@ import warnings
 import numpy
 
 import cuarray
+from cuarray._core.host_policy import not_device_error
 from cuarray._core.elementwise import Op, Param
 from cuarray._core.ndarray import ndarray
 from cuarray._runtime.device import get_device_id
@@ -23,8 +24,7 @@ __all__ = ["periodogram", "welch", "csd", "coherence", "spectrogram", "stft", "i
 def _asarray(x, name):
     if isinstance(x, ndarray):
         return x
-    raise TypeError(f"cuarray.scipy.signal.{name} takes cuarray arrays; move the data to the "
-                    "GPU with cuarray.asarray(x)")
+    raise not_device_error(name, x, "cuarray.scipy.signal.")
 
 
 def _window(window, nperseg):
