@@ -27,6 +27,7 @@ import warnings
 import numpy
 from numpy.lib.array_utils import normalize_axis_index
 
+from cuarray._core._copy import byte_extent
 from cuarray._core._kernel_helpers import Cache
 from cuarray._core.host_policy import not_device_error
 from cuarray._core.ndarray import ndarray
@@ -314,23 +315,12 @@ def _empty_like_order(a, shape, dtype):
     return _empty([shape[p] for p in perm], dtype).transpose(inv)
 
 
-def _extent(x):
-    lo = hi = x._ptr
-    for n, st in zip(x._shape, x._strides):
-        if n > 1:
-            if st > 0:
-                hi += (n - 1) * st
-            else:
-                lo += (n - 1) * st
-    return lo, hi + x.dtype.itemsize
-
-
 def _same_memory(x, y):
     return x._ptr == y._ptr and x._strides == y._strides and x._shape == y._shape
 
 
 def _overlap(x, y):
-    (xl, xh), (yl, yh) = _extent(x), _extent(y)
+    (xl, xh), (yl, yh) = byte_extent(x), byte_extent(y)
     return xl < yh and yl < xh
 
 

@@ -347,19 +347,24 @@ def _sigma_full(sigma, axes, ndim):
     return sig
 
 
+def _gaussian_derivative(n):
+    """A `derivative` for generic_laplace / generic_gradient_magnitude: the Gaussian filter
+    differentiating `n` times along `axis`."""
+    def derivative(input, axis, output, mode, cval, sigma, **kwargs):
+        order = [0] * input.ndim
+        order[axis] = n
+        return gaussian_filter(input, sigma, order, output, mode, cval, **kwargs)
+    return derivative
+
+
 def gaussian_laplace(input, sigma, output=None, mode="reflect", cval=0.0, *, axes=None,
                      **kwargs):
     """cuarray version of `scipy.ndimage.gaussian_laplace`."""
     input = check_input(input)
-
-    def derivative2(input, axis, output, mode, cval, sigma, **kwargs):
-        order = [0] * input.ndim
-        order[axis] = 2
-        return gaussian_filter(input, sigma, order, output, mode, cval, **kwargs)
     axes = check_axes(axes, input.ndim)
     sigma = _sigma_full(sigma, axes, input.ndim)
-    return generic_laplace(input, derivative2, output, mode, cval, extra_arguments=(sigma,),
-                           extra_keywords=kwargs, axes=axes)
+    return generic_laplace(input, _gaussian_derivative(2), output, mode, cval,
+                           extra_arguments=(sigma,), extra_keywords=kwargs, axes=axes)
 
 
 def generic_gradient_magnitude(input, derivative, output=None, mode="reflect", cval=0.0,
@@ -378,14 +383,9 @@ def gaussian_gradient_magnitude(input, sigma, output=None, mode="reflect", cval=
                                 axes=None, **kwargs):
     """cuarray version of `scipy.ndimage.gaussian_gradient_magnitude`."""
     input = check_input(input)
-
-    def derivative(input, axis, output, mode, cval, sigma, **kwargs):
-        order = [0] * input.ndim
-        order[axis] = 1
-        return gaussian_filter(input, sigma, order, output, mode, cval, **kwargs)
     axes = check_axes(axes, input.ndim)
     sigma = _sigma_full(sigma, axes, input.ndim)
-    return generic_gradient_magnitude(input, derivative, output, mode, cval,
+    return generic_gradient_magnitude(input, _gaussian_derivative(1), output, mode, cval,
                                       extra_arguments=(sigma,), extra_keywords=kwargs,
                                       axes=axes)
 

@@ -9,6 +9,7 @@ import numbers
 import numpy
 
 import cuarray
+from cuarray._core._copy import byte_extent
 from cuarray._core.host_policy import host_error
 from cuarray._core.ndarray import ndarray
 
@@ -127,17 +128,7 @@ def may_share(a, b):
     """True when the byte ranges of two arrays overlap (conservative)."""
     if a.size == 0 or b.size == 0:
         return False
-
-    def span(x):
-        lo = hi = x._ptr
-        for s, st in zip(x.shape, x.strides):
-            if st > 0:
-                hi += (s - 1) * st
-            else:
-                lo += (s - 1) * st
-        return lo, hi + x.dtype.itemsize
-    alo, ahi = span(a)
-    blo, bhi = span(b)
+    (alo, ahi), (blo, bhi) = byte_extent(a), byte_extent(b)
     return alo < bhi and blo < ahi
 
 
