@@ -64,6 +64,31 @@ __device__ __forceinline__ double ci_wrap(double v, double a, double b) {
   if (r != 0 && ((r < 0) != (p < 0))) r += p;
   return a + r;
 }
+
+// The tensor-product sum of the N-d kernels, out[col] for every col < nc: over the index
+// vectors a with a[d] < ks[d] + extra, c[(base + sum a[d] cs[d]) * nc + col] times the
+// product of f[d][a[d]]. skip_zero leaves out the terms of weight 0 (the N-d piecewise
+// polynomial's rule: an inf or NaN coefficient under a zero factor then adds nothing).
+template <typename T, int D, int W>
+__device__ __forceinline__ void ci_tensor_sum(const double (&f)[D][W], const int* __restrict__ ks,
+                                              int extra, const ll* __restrict__ cs, ll base,
+                                              const T* __restrict__ c, T* __restrict__ out,
+                                              ll nc, bool skip_zero) {
+  for (ll col = 0; col < nc; ++col) {
+    T acc = T(0);
+    int a[D];
+    for (int d = 0; d < D; ++d) a[d] = 0;
+    while (true) {
+      double w = 1; ll off = base;
+      for (int d = 0; d < D; ++d) { w *= f[d][a[d]]; off += a[d] * cs[d]; }
+      if (!skip_zero || w != 0) acc += c[off * nc + col] * w;
+      int d = D - 1;
+      while (d >= 0 && ++a[d] >= ks[d] + extra) { a[d] = 0; --d; }
+      if (d < 0) break;
+    }
+    out[col] = acc;
+  }
+}
 """
 
 _PPOLY = r"""
@@ -434,20 +459,7 @@ extern "C" __global__ void ci_ndbspline(const double* __restrict__ t, const ll* 
       base += (l - k) * cs[d];
     }
     if (bad) { for (ll col = 0; col < nc; ++col) out[i * nc + col] = ${T}(CI_NAN); continue; }
-    for (ll col = 0; col < nc; ++col) {
-      ${T} acc = ${T}(0);
-      int a[${D}];
-      for (int d = 0; d < ${D}; ++d) a[d] = 0;
-      while (true) {
-        double w = 1; ll off = base;
-        for (int d = 0; d < ${D}; ++d) { w *= h[d][a[d]]; off += a[d] * cs[d]; }
-        acc += c[off * nc + col] * w;
-        int d = ${D} - 1;
-        while (d >= 0 && ++a[d] > ks[d]) { a[d] = 0; --d; }
-        if (d < 0) break;
-      }
-      out[i * nc + col] = acc;
-    }
+    ci_tensor_sum(h, ks, 1, cs, base, c, out + i * nc, nc, false);
   }
 }
 """
@@ -481,20 +493,7 @@ extern "C" __global__ void ci_ndppoly(const double* __restrict__ x, const ll* __
       }
     }
     if (bad) { for (ll col = 0; col < nc; ++col) out[i * nc + col] = ${T}(CI_NAN); continue; }
-    for (ll col = 0; col < nc; ++col) {
-      ${T} acc = ${T}(0);
-      int a[${D}];
-      for (int d = 0; d < ${D}; ++d) a[d] = 0;
-      while (true) {
-        double w = 1; ll off = base;
-        for (int d = 0; d < ${D}; ++d) { w *= pw[d][a[d]]; off += a[d] * cs[d]; }
-        if (w != 0) acc += c[off * nc + col] * w;
-        int d = ${D} - 1;
-        while (d >= 0 && ++a[d] >= ks[d]) { a[d] = 0; --d; }
-        if (d < 0) break;
-      }
-      out[i * nc + col] = acc;
-    }
+    ci_tensor_sum(pw, ks, 0, cs, base, c, out + i * nc, nc, true);
   }
 }
 """

@@ -179,14 +179,20 @@ def convolve(input, weights, output=None, mode="reflect", cval=0.0, origin=0, *,
 
 def uniform_filter1d(input, size, axis=-1, output=None, mode="reflect", cval=0.0, origin=0):
     """cuarray version of `scipy.ndimage.uniform_filter1d`."""
-    input = check_input(input)
+    return _filter1d(input, size, axis, output, mode, cval, origin, "mean")
+
+
+def _filter1d(input, size, axis, output, mode, cval, origin, kind):
+    """The running `kind` ('mean', 'min' or 'max'; only 'mean' takes complex input) over
+    `size` elements along `axis`."""
+    input = check_input(input, complex_ok=kind == "mean")
     axis = check_axis(axis, input.ndim)
     if size < 1:
         raise RuntimeError("incorrect filter size")
     size = int(size)
     check_origin(origin, size)
     mode = check_mode(mode)
-    return _line_passes(input, output, [(axis, "mean", size, size // 2 + origin, mode)],
+    return _line_passes(input, output, [(axis, kind, size, size // 2 + origin, mode)],
                         cval, input.dtype.kind == "c")
 
 
@@ -446,23 +452,12 @@ def _min_or_max(input, size, footprint, structure, output, mode, cval, origin, m
 
 def minimum_filter1d(input, size, axis=-1, output=None, mode="reflect", cval=0.0, origin=0):
     """cuarray version of `scipy.ndimage.minimum_filter1d`."""
-    return _minmax1d(input, size, axis, output, mode, cval, origin, "min")
+    return _filter1d(input, size, axis, output, mode, cval, origin, "min")
 
 
 def maximum_filter1d(input, size, axis=-1, output=None, mode="reflect", cval=0.0, origin=0):
     """cuarray version of `scipy.ndimage.maximum_filter1d`."""
-    return _minmax1d(input, size, axis, output, mode, cval, origin, "max")
-
-
-def _minmax1d(input, size, axis, output, mode, cval, origin, kind):
-    input = check_input(input, complex_ok=False)
-    axis = check_axis(axis, input.ndim)
-    if size < 1:
-        raise RuntimeError("incorrect filter size")
-    size = int(size)
-    check_origin(origin, size)
-    mode = check_mode(mode)
-    return _line_passes(input, output, [(axis, kind, size, size // 2 + origin, mode)], cval)
+    return _filter1d(input, size, axis, output, mode, cval, origin, "max")
 
 
 def minimum_filter(input, size=None, footprint=None, output=None, mode="reflect", cval=0.0,

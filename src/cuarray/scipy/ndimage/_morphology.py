@@ -160,19 +160,24 @@ def binary_dilation(input, structure=None, iterations=1, mask=None, output=None,
 def binary_opening(input, structure=None, iterations=1, output=None, origin=0, mask=None,
                    border_value=0, brute_force=False, *, axes=None):
     """cuarray version of `scipy.ndimage.binary_opening`."""
-    tmp = binary_erosion(input, structure, iterations, mask, None, border_value, origin,
-                         brute_force, axes=axes)
-    return binary_dilation(tmp, structure, iterations, mask, output, border_value, origin,
-                           brute_force, axes=axes)
+    return _binary_then(binary_erosion, binary_dilation, input, structure, iterations, output,
+                        origin, mask, border_value, brute_force, axes)
 
 
 def binary_closing(input, structure=None, iterations=1, output=None, origin=0, mask=None,
                    border_value=0, brute_force=False, *, axes=None):
     """cuarray version of `scipy.ndimage.binary_closing`."""
-    tmp = binary_dilation(input, structure, iterations, mask, None, border_value, origin,
-                          brute_force, axes=axes)
-    return binary_erosion(tmp, structure, iterations, mask, output, border_value, origin,
-                          brute_force, axes=axes)
+    return _binary_then(binary_dilation, binary_erosion, input, structure, iterations, output,
+                        origin, mask, border_value, brute_force, axes)
+
+
+def _binary_then(first, second, input, structure, iterations, output, origin, mask,
+                 border_value, brute_force, axes):
+    """second(first(input)): an opening (erosion, dilation) or a closing."""
+    tmp = first(input, structure, iterations, mask, None, border_value, origin, brute_force,
+                axes=axes)
+    return second(tmp, structure, iterations, mask, output, border_value, origin, brute_force,
+                  axes=axes)
 
 
 def binary_hit_or_miss(input, structure1=None, structure2=None, output=None, origin1=0,
