@@ -457,18 +457,12 @@ def distance_transform_edt(input, sampling=None, return_distances=True, return_i
             fg = cuarray.ascontiguousarray(fg)
         _feature_passes(fg, shape, sampling, dist, ind)
     result = []
-    if return_distances:
-        if dt_inplace:
-            if dist is not distances:
-                distances[...] = dist
-        else:
-            result.append(dist)
-    if return_indices:
-        if ft_inplace:
-            if ind is not indices:
-                indices[...] = ind
-        else:
-            result.append(ind)
+    for wanted, inplace, got, given in ((return_distances, dt_inplace, dist, distances),
+                                        (return_indices, ft_inplace, ind, indices)):
+        if wanted and not inplace:
+            result.append(got)
+        elif wanted and got is not given:
+            given[...] = got
     if len(result) == 2:
         return tuple(result)
     if len(result) == 1:
