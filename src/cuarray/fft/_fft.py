@@ -274,7 +274,8 @@ _ops = Cache()  # (kind, dtype char) -> Op
 
 def _op(kind, dtype):
     """Elementwise kernels of this module: scaling, conjugation, both."""
-    return _ops((kind, dtype.char), lambda: _build_op(kind, dtype))
+    op = _ops.get((kind, dtype.char))  # the warm path: one dictionary lookup
+    return op if op is not None else _ops((kind, dtype.char), lambda: _build_op(kind, dtype))
 
 
 def _build_op(kind, dtype):
