@@ -16,6 +16,7 @@ import numpy
 
 import cuarray
 from cuarray._core._out import write_back
+from cuarray._core.host_policy import not_device_error
 from cuarray._core.ndarray import ndarray
 from cuarray._libs import cublas as _cublas
 
@@ -43,8 +44,7 @@ def _trans(t, dtype):
 def _check(*arrays, ndim=None):
     for x in arrays:
         if not isinstance(x, ndarray):
-            raise TypeError(f"cuarray.cublas takes cuarray arrays, not {type(x).__name__}; "
-                            f"move host data with cuarray.asarray")
+            raise not_device_error("cublas", x)
     dtype = arrays[0].dtype
     if dtype.char not in _CHARS:
         raise TypeError(f"cuarray.cublas supports float32, float64, complex64 and complex128, "

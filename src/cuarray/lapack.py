@@ -9,6 +9,7 @@ import numpy
 
 import cuarray
 from cuarray._core._out import write_back
+from cuarray._core.host_policy import not_device_error
 from cuarray._core.ndarray import ndarray
 from cuarray._libs import cusolver as _cusolver
 from cuarray._libs.cublas import FILL_LOWER, OP_N
@@ -20,7 +21,7 @@ _PREFIX = {"f": "s", "d": "d", "F": "c", "D": "z"}
 def _operands(a, b, name):
     for x in (a, b):
         if not isinstance(x, ndarray):
-            raise TypeError(f"{name} takes cuarray arrays, not {type(x).__name__}")
+            raise not_device_error(name, x, "cuarray.lapack.")
     if a.dtype != b.dtype or a.dtype.char not in "fdFD":
         raise TypeError(f"{name}: a and b must share one of float32, float64, complex64, "
                         f"complex128, got {a.dtype} and {b.dtype}")

@@ -378,7 +378,7 @@ def filtfilt(b, a, x, axis=-1, padtype="odd", padlen=None, method="pad", irlen=N
     if method not in ("pad", "gust"):
         raise ValueError("method must be 'pad' or 'gust'.")
     if not isinstance(x, ndarray):
-        raise TypeError("cuarray.scipy.signal.filtfilt takes a cuarray array x")
+        raise not_device_error("filtfilt", x, "cuarray.scipy.signal.")
     b, a = _coeffs(b, "b").ravel(), _coeffs(a, "a").ravel()
     axis = _axis(axis, x.ndim)
     if method == "gust":
@@ -402,7 +402,7 @@ def sosfiltfilt(sos, x, axis=-1, padtype="odd", padlen=None):
     """cuarray version of `scipy.signal.sosfiltfilt` (reads the count of trivial
     sections, which sets the pad length, on the host)."""
     if not isinstance(x, ndarray):
-        raise TypeError("cuarray.scipy.signal.sosfiltfilt takes a cuarray array x")
+        raise not_device_error("sosfiltfilt", x, "cuarray.scipy.signal.")
     sos, n_sections = _check_sos(sos)
     axis = _axis(axis, x.ndim)
     ntaps = 2 * n_sections + 1
