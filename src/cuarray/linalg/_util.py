@@ -3,7 +3,7 @@ import numpy
 from numpy.linalg import LinAlgError  # the same class, so `except numpy.linalg.LinAlgError` works
 
 import cuarray
-from cuarray._core.host_policy import HOST_ARRAYS, host_error
+from cuarray._core.host_policy import HOST_ARRAYS, host_error, not_device_error
 
 __all__ = ["LinAlgError"]
 
@@ -27,7 +27,7 @@ def as_array(x, name, array_like=False):
         raise host_error(name, x)
     if isinstance(x, (bool, int, float, complex, numpy.generic)):
         return cuarray.asarray(x)
-    raise TypeError(f"cuarray.{name} does not accept {type(x).__name__}")
+    raise not_device_error(name, x)
 
 
 def common_type(*arrays):
