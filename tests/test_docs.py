@@ -56,3 +56,14 @@ def test_page_examples_run(page, capsys):
         # cuarray.jit reads a kernel's Python source: make the block's text findable
         linecache.cache[filename] = (len(src), None, src.splitlines(True), filename)
         exec(compile(src, filename, "exec"), ns)
+
+
+def test_internals_names_exist():
+    """docs/INTERNALS.md names only files and internal names the code has."""
+    spec = importlib.util.spec_from_file_location("check_internals",
+                                                  ROOT / "tools" / "check_internals.py")
+    mod = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(mod)
+    assert mod.missing() == []
+    assert mod.missing("`_core/no_such_file.py` `elementwise.no_such_name`") == [
+        ("file", "_core/no_such_file.py"), ("name", "elementwise.no_such_name")]

@@ -15,6 +15,8 @@ F-ordered (CuPy returns F order always; the values are the same).
 import numpy
 
 import cuarray
+from cuarray._core._out import write_back
+from cuarray._core.host_policy import not_device_error
 from cuarray._core.ndarray import ndarray
 from cuarray._libs import cublas as _cublas
 
@@ -42,8 +44,7 @@ def _trans(t, dtype):
 def _check(*arrays, ndim=None):
     for x in arrays:
         if not isinstance(x, ndarray):
-            raise TypeError(f"cuarray.cublas takes cuarray arrays, not {type(x).__name__}; "
-                            f"move host data with cuarray.asarray")
+            raise not_device_error("cublas", x)
     dtype = arrays[0].dtype
     if dtype.char not in _CHARS:
         raise TypeError(f"cuarray.cublas supports float32, float64, complex64 and complex128, "
@@ -98,13 +99,6 @@ def _result(out, dtype, name):
     raise TypeError(f"{name}: out must be a cuarray or numpy array, not {type(out).__name__}")
 
 
-def _finish(res, host_out):
-    if host_out is not None:
-        host_out[...] = res.get()
-        return host_out
-    return res
-
-
 def _device_result(name, fn, x, out, res_dtype, *pre):
     res, host_out = _result(out, res_dtype, name)
     h = _handle()
@@ -113,7 +107,7 @@ def _device_result(name, fn, x, out, res_dtype, *pre):
         fn(h, *pre, res.data.ptr)
     finally:
         _lib.set_pointer_mode(h, int(_lib.PointerMode.HOST))
-    return _finish(res, host_out)
+    return write_back(res, host_out)
 
 
 def _real(dtype):

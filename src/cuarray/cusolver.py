@@ -11,6 +11,7 @@ import operator
 import numpy
 
 import cuarray
+from cuarray._core.host_policy import not_device_error
 from cuarray._core.ndarray import ndarray
 from cuarray._libs import cusparse as _cusparse
 
@@ -38,7 +39,7 @@ def check_availability(name):
 
 def _dense(a, name):
     if not isinstance(a, ndarray):
-        raise TypeError(f"{name} takes a cuarray array, not {type(a).__name__}")
+        raise not_device_error(name, a, "cuarray.cusolver.")
     if a.dtype.char not in "fdFD":
         raise TypeError(f"{name} supports float32, float64, complex64 and complex128, not "
                         f"{a.dtype}")

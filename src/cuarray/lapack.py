@@ -8,6 +8,8 @@ with its factors when it is F-contiguous (otherwise a copy is factored).
 import numpy
 
 import cuarray
+from cuarray._core._out import write_back
+from cuarray._core.host_policy import not_device_error
 from cuarray._core.ndarray import ndarray
 from cuarray._libs import cusolver as _cusolver
 from cuarray._libs.cublas import FILL_LOWER, OP_N
@@ -19,7 +21,7 @@ _PREFIX = {"f": "s", "d": "d", "F": "c", "D": "z"}
 def _operands(a, b, name):
     for x in (a, b):
         if not isinstance(x, ndarray):
-            raise TypeError(f"{name} takes cuarray arrays, not {type(x).__name__}")
+            raise not_device_error(name, x, "cuarray.lapack.")
     if a.dtype != b.dtype or a.dtype.char not in "fdFD":
         raise TypeError(f"{name}: a and b must share one of float32, float64, complex64, "
                         f"complex128, got {a.dtype} and {b.dtype}")
@@ -36,11 +38,6 @@ def _fwork(x):
     return x if x._f_contig else cuarray.asfortranarray(x)
 
 
-def _finish(work, target):
-    if work is not target:
-        target[...] = work
-
-
 def _in_place(a, b, name, solve):
     """Check `a` and `b`, run `solve(wa, wb, n, nrhs, dtype)` on F-ordered work arrays (a
     and b themselves where they are F-contiguous) and write the results back."""
@@ -51,8 +48,8 @@ def _in_place(a, b, name, solve):
         return
     wa, wb = _fwork(a), _fwork(b)
     solve(wa, wb, n, nrhs, dt)
-    _finish(wa, a)
-    _finish(wb, b)
+    write_back(wa, a)
+    write_back(wb, b)
 
 
 def gesv(a, b):

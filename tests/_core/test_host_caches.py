@@ -389,3 +389,20 @@ def test_expand_dims_cache(cp, monkeypatch):
                 numpy.testing.assert_array_equal(g.get(), e)
     assert all(type(k[1]) is int for k in manipulation._expands)
     assert ((2, 3, 4), -1) in manipulation._expands and ((2, 3, 4), 4) not in manipulation._expands
+
+
+def test_op_cache_builds_once_and_is_bounded(monkeypatch):
+    from cuarray._core._kernel_helpers import Cache
+    monkeypatch.setattr(Cache, "limit", 3)
+    cache, built = Cache(), []
+
+    def build(k):
+        built.append(k)
+        return ("op", k)
+
+    for k in [1, 2, 1, 3, 2]:
+        assert cache(k, lambda: build(k)) == ("op", k)
+    assert built == [1, 2, 3]
+    assert cache(4, lambda: build(4)) == ("op", 4)   # past the limit: the oldest (1) goes
+    assert list(cache) == [2, 3, 4]
+    assert cache(1, lambda: build(1)) == ("op", 1) and built == [1, 2, 3, 4, 1]

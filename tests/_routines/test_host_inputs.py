@@ -193,3 +193,38 @@ def test_ufunc_at_takes_host_indices():
     numpy.testing.assert_array_equal(g.get(), h)
     with pytest.raises(TypeError, match="cuarray.asarray"):
         cuarray.add.at(g, [0], numpy.ones(1))
+
+
+_ONE_SENTENCE = (r"^cuarray\.[\w.]+ does not accept numpy\.ndarray( for \w+)?; move it to the "
+                 r"GPU with cuarray\.asarray\(\w+\)$")
+
+
+def test_host_refusals_share_one_sentence():
+    """Every module refuses host data with host_policy's sentence (no GPU needed: the
+    checks run before any device work)."""
+    import cuarray
+    import cuarray.fft
+    import cuarray.lib.stride_tricks
+    import cuarray.linalg
+    import cuarray.scipy.linalg
+    import cuarray.scipy.ndimage
+    import cuarray.scipy.signal
+    import cuarray.scipy.sparse.linalg
+    import cuarray.scipy.stats
+    h = numpy.ones((3, 3))
+    calls = [lambda: cuarray.fft.fft(h), lambda: cuarray.fft.fftshift(h),
+             lambda: cuarray.linalg.inv(h), lambda: cuarray.scipy.linalg.lu_factor(h),
+             lambda: cuarray.scipy.linalg.block_diag(h),
+             lambda: cuarray.scipy.ndimage.gaussian_filter(h, 1.0),
+             lambda: cuarray.scipy.stats.zscore(h),
+             lambda: cuarray.scipy.signal.hilbert(h),
+             lambda: cuarray.scipy.sparse.linalg.aslinearoperator(h),
+             lambda: cuarray.lib.stride_tricks.sliding_window_view(h, 2)]
+    for call in calls:
+        with pytest.raises(TypeError, match=_ONE_SENTENCE):
+            call()
+    from cuarray._core.host_policy import not_device_error
+    assert str(not_device_error("f", {}, "cuarray.x.")) == (
+        "cuarray.x.f needs a cuarray.ndarray, got dict")
+    assert str(not_device_error("f", [1], arg="b")) == (
+        "cuarray.f does not accept list for b; move it to the GPU with cuarray.asarray(b)")

@@ -300,18 +300,23 @@ def assign(view, value):
     assign(view, transfer.asarray(value, dtype=view.dtype))
 
 
-def _extent(a):
+def byte_extent(a):
+    """(first, one past the last) device address `a` can reach; (0, 0) for an empty array,
+    which overlaps nothing."""
     lo = hi = a._ptr
     for n, st in zip(a._shape, a._strides):
-        if st > 0:
-            hi += (n - 1) * st
-        else:
-            lo += (n - 1) * st
+        if n > 1:
+            if st > 0:
+                hi += (n - 1) * st
+            else:
+                lo += (n - 1) * st
+        elif n == 0:
+            return 0, 0
     return lo, hi + a.dtype.itemsize
 
 
 def _overlap(a, b):
-    (alo, ahi), (blo, bhi) = _extent(a), _extent(b)
+    (alo, ahi), (blo, bhi) = byte_extent(a), byte_extent(b)
     return alo < bhi and blo < ahi and not (a._ptr == b._ptr and a._strides == b._strides)
 
 

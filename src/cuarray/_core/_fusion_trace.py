@@ -288,6 +288,9 @@ class Trace:
         if isinstance(v, ndarray):
             raise TypeError(f"cuarray.fuse: {what} got a cuarray array that is not an argument of "
                             f"the fused function; pass every array as an argument")
+        from cuarray._core.host_policy import HOST_ARRAYS, host_error
+        if isinstance(v, HOST_ARRAYS):
+            raise host_error(what, v, prefix="cuarray.fuse: ")
         raise TypeError(f"cuarray.fuse: {what} does not accept {type(v).__name__}")
 
     @staticmethod

@@ -23,13 +23,18 @@ def render(template, **values):
 
 class Cache(dict):
     """Objects built once per key (elementwise Ops, plans): `cache(key, build)` returns the
-    stored one or stores `build()`. One per module, so keys need not be unique across them."""
+    stored one or stores `build()`. One per module, so keys need not be unique across them.
+    Bounded: past `limit` entries the oldest is dropped (keys come from dtypes and flags, so
+    only a program cycling through many shapes of key reaches it)."""
 
     __slots__ = ()
+    limit = 4096
 
     def __call__(self, key, build):
         v = self.get(key)
         if v is None:
+            if len(self) >= self.limit:
+                del self[next(iter(self))]
             v = self[key] = build()
         return v
 

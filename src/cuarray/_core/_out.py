@@ -1,4 +1,6 @@
 """The `out=` argument of routines that compute their result as a new array first."""
+import numpy
+
 from cuarray._core.ndarray import ndarray
 
 
@@ -11,3 +13,13 @@ def into_out(res, out, shape, refusal):
         raise ValueError(refusal)
     out[...] = res
     return out
+
+
+def write_back(work, target):
+    """`target` holding `work` when the routine computed into a temporary (an F-ordered
+    copy, or a device result for a NumPy `out=` as CuPy's cuBLAS wrappers take), else
+    `work` itself."""
+    if target is None or target is work:
+        return work
+    target[...] = work.get() if isinstance(target, numpy.ndarray) else work
+    return target

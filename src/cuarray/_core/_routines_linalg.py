@@ -209,22 +209,10 @@ def matmul_nd(a, b, dtype, out=None):
     return c
 
 
-def _extent(x):
-    lo = hi = x.data.ptr
-    for n, s in zip(x.shape, x.strides):
-        if n == 0:
-            return 0, 0
-        if s > 0:
-            hi += s * (n - 1)
-        else:
-            lo += s * (n - 1)
-    return lo, hi + x.itemsize
-
-
 def _overlaps(out, *inputs):
-    lo, hi = _extent(out)
+    lo, hi = _copy.byte_extent(out)
     for x in inputs:
-        xlo, xhi = _extent(x)
+        xlo, xhi = _copy.byte_extent(x)
         if xlo < hi and lo < xhi:
             return True
     return False

@@ -4,6 +4,7 @@ import numpy
 
 from cuarray._core import dtypes as _dt
 from cuarray._core.elementwise import Op, Param
+from cuarray._core.host_policy import host_error
 from cuarray._core.ndarray import ndarray
 from cuarray._core._routines_sorting import ORDER, need, op
 
@@ -57,8 +58,7 @@ def searchsorted(a, v, side="left", sorter=None):
         raise ValueError("object too deep for desired array" if a.ndim > 1 else
                          "object of too small depth for desired array")
     if isinstance(v, (numpy.ndarray, list, tuple)):
-        raise TypeError("cuarray.searchsorted does not accept host arrays for v; move them to "
-                        "the GPU with cuarray.asarray(v)")
+        raise host_error("searchsorted", v, arg="v")
     if sorter is not None:
         sorter = need(sorter, "searchsorted")
         if sorter.dtype.kind not in "iu":

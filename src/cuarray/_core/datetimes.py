@@ -116,8 +116,14 @@ _WRAP = "(long long)((unsigned long long)in0 {} (unsigned long long)in1)"
 _MAX = f"out0 = {_NAT2} ? CUARRAY_NAT : (in0 {{}} in1 ? in0 : in1);"
 _FMAX = "out0 = in0 == CUARRAY_NAT ? in1 : (in1 == CUARRAY_NAT ? in0 : (in0 {} in1 ? in0 : in1));"
 _FLOORDIV = f"out0 = ({_NAT2} || in1 == 0) ? 0 : cuarray_dt_floordiv(in0, in1);"
-_REMAINDER = (f"out1 = ({_NAT2} || in1 == 0) ? CUARRAY_NAT : "
-              "in0 - cuarray_dt_floordiv(in0, in1) * in1;")
+
+
+def _remainder(out):
+    """`out` = in0 mod in1 for timedeltas (NaT where either is NaT or in1 is 0)."""
+    return (f"{out} = ({_NAT2} || in1 == 0) ? CUARRAY_NAT : "
+            "in0 - cuarray_dt_floordiv(in0, in1) * in1;")
+
+
 _BY_INT = "out0 = (in0 == CUARRAY_NAT || in1 == 0) ? CUARRAY_NAT : in0 / in1;"
 _BY_FLOAT = "out0 = in0 == CUARRAY_NAT ? CUARRAY_NAT : cuarray_dt_from_double((double)in0 / in1);"
 
@@ -147,8 +153,8 @@ LOOPS = {
                "mm->d": f"out0 = {_NAT2} ? cuarray_f64(0x7ff8000000000000ULL) : "
                         "(double)in0 / (double)in1;"},
     "floor_divide": {"mq->m": _BY_INT, "md->m": _BY_FLOAT, "mm->q": _FLOORDIV},
-    "remainder": {"mm->m": _REMAINDER.replace("out1", "out0")},
-    "divmod": {"mm->qm": _FLOORDIV + " " + _REMAINDER},
+    "remainder": {"mm->m": _remainder("out0")},
+    "divmod": {"mm->qm": _FLOORDIV + " " + _remainder("out1")},
     "negative": {"m->m": "out0 = in0 == CUARRAY_NAT ? CUARRAY_NAT : -in0;"},
     "positive": {"m->m": "out0 = in0;"},
     "absolute": {"m->m": "out0 = in0 < 0 && in0 != CUARRAY_NAT ? -in0 : in0;"},

@@ -21,11 +21,23 @@ HOST_ARRAYS = (numpy.ndarray, list, tuple)
 _PY = (bool, int, float, complex)
 
 
-def host_error(name, x, prefix="cuarray."):
-    """The TypeError for host data given where a device operand is needed."""
+def host_error(name, x, prefix="cuarray.", arg="x"):
+    """The TypeError for host data given where a device operand is needed: the one sentence
+    every routine uses (`arg` names the argument when the routine has several)."""
     kind = "numpy.ndarray" if isinstance(x, numpy.ndarray) else type(x).__name__
-    return TypeError(f"{prefix}{name} does not accept {kind}; move it to the GPU with "
-                     f"cuarray.asarray(x)")
+    of = "" if arg == "x" else f" for {arg}"
+    return TypeError(f"{prefix}{name} does not accept {kind}{of}; move it to the GPU with "
+                     f"cuarray.asarray({arg})")
+
+
+def not_device_error(name, x, prefix="cuarray.", arg="x"):
+    """The TypeError for a value that is not a device array where one is needed: host data
+    (arrays, sequences, scalars) gets `host_error`'s sentence, anything else is named as
+    what it is."""
+    if isinstance(x, HOST_ARRAYS + SCALARS):
+        return host_error(name, x, prefix, arg)
+    of = "" if arg == "x" else f" for {arg}"
+    return TypeError(f"{prefix}{name} needs a cuarray.ndarray{of}, got {type(x).__name__}")
 
 
 def from_protocols(x):
@@ -61,9 +73,7 @@ def device_array(x, name, prefix="cuarray."):
     d = from_protocols(x)
     if d is not None:
         return d
-    kind = "numpy.ndarray" if isinstance(x, numpy.ndarray) else type(x).__name__
-    raise TypeError(f"{prefix}{name} needs a cuarray.ndarray, got {kind}; move host data to "
-                    f"the GPU with cuarray.asarray(x)")
+    raise not_device_error(name, x, prefix)
 
 
 def array_like(x, name=None, dtype=None):

@@ -7,6 +7,7 @@ from cuarray's memory pool.
 """
 import numpy
 
+from cuarray._core.host_policy import not_device_error
 from cuarray._core.ndarray import ndarray
 from cuarray._libs import cufft as _cufft
 from cuarray._libs import cufft_context as _ctx
@@ -72,8 +73,9 @@ class _PlanBase:
     def fft(self, a, out, direction):
         """Run the plan from `a` into `out` (both contiguous, of the plan's dtypes) on the
         current stream; `direction` is CUFFT_FORWARD or CUFFT_INVERSE."""
-        if not isinstance(a, ndarray) or not isinstance(out, ndarray):
-            raise TypeError("Plan.fft takes cuarray arrays")
+        for x in (a, out):
+            if not isinstance(x, ndarray):
+                raise not_device_error("Plan.fft", x, "cuarray.cuda.cufft.")
         din, dout = _DTYPES[self.fft_type]
         if a.dtype != din or out.dtype != dout:
             raise ValueError(f"this plan reads {din} and writes {dout}, got {a.dtype} and "

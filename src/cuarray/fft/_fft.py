@@ -27,6 +27,9 @@ import warnings
 import numpy
 from numpy.lib.array_utils import normalize_axis_index
 
+from cuarray._core._copy import byte_extent
+from cuarray._core._kernel_helpers import Cache
+from cuarray._core.host_policy import not_device_error
 from cuarray._core.ndarray import ndarray
 from cuarray._libs import cufft as _cufft
 from cuarray._libs import cufft_context as _plan_context
@@ -45,10 +48,7 @@ _SWAP = {None: "forward", "backward": "forward", "ortho": "ortho", "forward": "b
 
 def _check_array(a, name):
     if not isinstance(a, ndarray):
-        if isinstance(a, numpy.ndarray):
-            raise TypeError(f"cuarray.fft.{name} does not accept numpy.ndarray; move it to the "
-                            "GPU with cuarray.asarray(x)")
-        raise TypeError(f"cuarray.fft.{name} needs a cuarray.ndarray, got {type(a).__name__}")
+        raise not_device_error(name, a, "cuarray.fft.")
 
 
 def _check_norm(norm):
@@ -269,21 +269,22 @@ def _recipe(shape, strides, dtype, axes, lengths, value_type, forward, norm, nd)
 
 # ---- device work ---------------------------------------------------------------------------
 
-_ops = {}
+_ops = Cache()  # (kind, dtype char) -> Op
 
 
 def _op(kind, dtype):
     """Elementwise kernels of this module: scaling, conjugation, both."""
+    op = _ops.get((kind, dtype.char))  # the warm path: one dictionary lookup
+    return op if op is not None else _ops((kind, dtype.char), lambda: _build_op(kind, dtype))
+
+
+def _build_op(kind, dtype):
     from cuarray._core.elementwise import Op, Param
-    op = _ops.get((kind, dtype.char))
-    if op is None:
-        body = {"scale": "y = x * f;", "conj": "y = conj(x);",
-                "conj_scale": "y = conj(x) * f;"}[kind]
-        params = [Param("x", "in", dtype), Param("y", "out", dtype)]
-        if kind != "conj":
-            params.insert(1, Param("f", "scalar", dtype))
-        op = _ops[(kind, dtype.char)] = Op(f"cuarray_fft_{kind}_{dtype.char}", params, body)
-    return op
+    body = {"scale": "y = x * f;", "conj": "y = conj(x);", "conj_scale": "y = conj(x) * f;"}[kind]
+    params = [Param("x", "in", dtype), Param("y", "out", dtype)]
+    if kind != "conj":
+        params.insert(1, Param("f", "scalar", dtype))
+    return Op(f"cuarray_fft_{kind}_{dtype.char}", params, body)
 
 
 def _scale(x, factor, conj=False):
@@ -315,23 +316,12 @@ def _empty_like_order(a, shape, dtype):
     return _empty([shape[p] for p in perm], dtype).transpose(inv)
 
 
-def _extent(x):
-    lo = hi = x._ptr
-    for n, st in zip(x._shape, x._strides):
-        if n > 1:
-            if st > 0:
-                hi += (n - 1) * st
-            else:
-                lo += (n - 1) * st
-    return lo, hi + x.dtype.itemsize
-
-
 def _same_memory(x, y):
     return x._ptr == y._ptr and x._strides == y._strides and x._shape == y._shape
 
 
 def _overlap(x, y):
-    (xl, xh), (yl, yh) = _extent(x), _extent(y)
+    (xl, xh), (yl, yh) = byte_extent(x), byte_extent(y)
     return xl < yh and yl < xh
 
 

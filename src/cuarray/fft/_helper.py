@@ -6,6 +6,7 @@ import operator
 import numpy
 from numpy.lib.array_utils import normalize_axis_index
 
+from cuarray._core.host_policy import not_device_error
 from cuarray._core.ndarray import ndarray
 from cuarray._runtime.device import Device
 
@@ -73,9 +74,7 @@ def rfftfreq(n, d=1.0, device=None, *, dtype=None):
 def _roll(x, shifts, name):
     """x rolled by shifts[axis] along each axis: one block copy per combination of halves."""
     if not isinstance(x, ndarray):
-        raise TypeError(f"cuarray.fft.{name} needs a cuarray.ndarray, got {type(x).__name__}"
-                        + ("; move it to the GPU with cuarray.asarray(x)"
-                           if isinstance(x, numpy.ndarray) else ""))
+        raise not_device_error(name, x, "cuarray.fft.")
     out = ndarray._alloc(x._shape, x.dtype, "C")
     if x.size == 0:
         return out

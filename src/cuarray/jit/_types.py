@@ -10,6 +10,7 @@ import inspect
 import numpy
 
 from cuarray._core import dtypes as _dt
+from cuarray._core.host_policy import host_error
 
 _STRONG = {int: numpy.dtype(numpy.int64), float: numpy.dtype(numpy.float64),
            complex: numpy.dtype(numpy.complex128)}
@@ -195,8 +196,7 @@ def arg_type(a, mode):
     elif isinstance(a, (int, float, complex)):
         return _STRONG[type(a)]
     if isinstance(a, numpy.ndarray):
-        raise TypeError("cuarray.jit kernels do not accept numpy.ndarray arguments; move the "
-                        "array to the GPU with cuarray.asarray(x)")
+        raise host_error("jit kernel", a)
     raise TypeError(f"cuarray.jit kernels take cuarray arrays, NumPy scalars and Python "
                     f"bool/int/float/complex, not {type(a).__name__}")
 

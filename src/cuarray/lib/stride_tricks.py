@@ -4,6 +4,7 @@ import operator
 import numpy
 from numpy.lib.array_utils import normalize_axis_tuple
 
+from cuarray._core.host_policy import not_device_error
 from cuarray._core.ndarray import ndarray
 from cuarray._routines.manipulation import broadcast_arrays, broadcast_to  # noqa: F401
 
@@ -12,8 +13,7 @@ __all__ = ["as_strided", "sliding_window_view", "broadcast_to", "broadcast_array
 
 def _array(x, name):
     if not isinstance(x, ndarray):
-        raise TypeError(f"cuarray.lib.stride_tricks.{name} needs a cuarray.ndarray, got "
-                        f"{type(x).__name__}; move it to the GPU with cuarray.asarray(x)")
+        raise not_device_error(name, x, "cuarray.lib.stride_tricks.")
     return x
 
 

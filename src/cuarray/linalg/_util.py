@@ -3,6 +3,7 @@ import numpy
 from numpy.linalg import LinAlgError  # the same class, so `except numpy.linalg.LinAlgError` works
 
 import cuarray
+from cuarray._core.host_policy import HOST_ARRAYS, host_error, not_device_error
 
 __all__ = ["LinAlgError"]
 
@@ -22,13 +23,11 @@ def as_array(x, name, array_like=False):
         return _array_like(x, name)
     if isinstance(x, cuarray.ndarray):
         return x
-    if isinstance(x, (numpy.ndarray, list, tuple)):
-        raise TypeError(
-            f"cuarray.{name} does not accept {type(x).__module__}.{type(x).__name__}; "
-            f"move it to the GPU with cuarray.asarray(x)")
+    if isinstance(x, HOST_ARRAYS):
+        raise host_error(name, x)
     if isinstance(x, (bool, int, float, complex, numpy.generic)):
         return cuarray.asarray(x)
-    raise TypeError(f"cuarray.{name} does not accept {type(x).__name__}")
+    raise not_device_error(name, x)
 
 
 def common_type(*arrays):

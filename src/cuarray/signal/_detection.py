@@ -3,6 +3,7 @@
 import numpy
 
 import cuarray
+from cuarray._core.host_policy import not_device_error
 from cuarray._core.ndarray import ndarray
 from cuarray.scipy.signal import _kernels as _k
 from cuarray.signal._radar_filters import cfar_alpha
@@ -31,8 +32,9 @@ extern "C" __global__ void volterra(const {T}* a, const {T}* k, {T}* out, long l
 
 def _volterra(in1, in2, mode, method, order):
     name = f"convolve1d{order}o"
-    if not isinstance(in1, ndarray) or not isinstance(in2, ndarray):
-        raise TypeError(f"cuarray.signal.{name} takes cuarray arrays")
+    for x in (in1, in2):
+        if not isinstance(x, ndarray):
+            raise not_device_error(name, x, "cuarray.signal.")
     if in1.ndim != 1:
         raise ValueError("in1 should have one dimension")
     if in2.ndim != order:
@@ -72,7 +74,7 @@ def ca_cfar(array, guard_cells, reference_cells, pfa=1e-3):
     """cuarray version of `cupyx.signal.ca_cfar`: (threshold, detections); the threshold is
     float32 and zero where the window does not fit."""
     if not isinstance(array, ndarray):
-        raise TypeError("cuarray.signal.ca_cfar takes a cuarray array")
+        raise not_device_error("ca_cfar", array, "cuarray.signal.")
     shape = array.shape
     if len(shape) > 2:
         raise TypeError("Only 1D and 2D arrays are currently supported.")

@@ -5,6 +5,7 @@ import math
 import numpy
 
 import cuarray
+from cuarray._core.host_policy import not_device_error
 from cuarray._core.ndarray import ndarray
 from cuarray.scipy.signal import _kernels as _k
 from cuarray.scipy.signal import windows as _windows
@@ -16,8 +17,7 @@ __all__ = ["pulse_compression", "pulse_doppler", "cfar_alpha", "channelize_poly"
 
 def _arr(x, name):
     if not isinstance(x, ndarray):
-        raise TypeError(f"cuarray.signal.{name} takes cuarray arrays; move the data to the "
-                        "GPU with cuarray.asarray(x)")
+        raise not_device_error(name, x, "cuarray.signal.")
     return x
 
 

@@ -11,7 +11,7 @@ import numpy
 import cuarray
 from cuarray.scipy.interpolate import _kernels
 from cuarray.scipy.interpolate._bsplines import make_interp_spline
-from cuarray.scipy.interpolate._ppoly import asdevice, points
+from cuarray.scipy.interpolate._ppoly import asdevice, finish, points
 
 __all__ = ["interp1d"]
 
@@ -181,14 +181,7 @@ class interp1d:
         """Evaluate the interpolant at x: the interpolation axis of y replaced by x's shape."""
         xv, shape = points(x)
         self._check_bounds(xv)
-        out = self._evaluate(xv)
-        out = out.reshape(shape + self._extra)
-        if self.axis != 0 and shape != ():
-            nx, ny = len(shape), len(self._extra)
-            order = list(range(nx, nx + self.axis)) + list(range(nx)) + \
-                list(range(nx + self.axis, nx + ny))
-            out = out.transpose(order)
-        return out
+        return finish(self._evaluate(xv), shape, self._extra, self.axis)
 
     def _evaluate(self, xv):
         n, nx, nc = xv.size, self._y.shape[0], self._y.shape[1]

@@ -64,6 +64,58 @@ __device__ __forceinline__ double ci_wrap(double v, double a, double b) {
   if (r != 0 && ((r < 0) != (p < 0))) r += p;
   return a + r;
 }
+
+// B-spline basis of degree k (KMAX at most; the 1-D kernels pass their constant degree for
+// both) at v in [t[l], t[l+1]), differentiated nu times: h[0..k] are the values of
+// B_{l-k} .. B_l (Cox-de Boor, then the derivative recursion).
+template <int KMAX>
+__device__ __forceinline__ void ci_basis(const double* __restrict__ t, ll l, double v, int nu,
+                                         int k, double* h) {
+  double hh[KMAX + 1];
+  h[0] = 1;
+  for (int j = 1; j <= k; ++j) {
+    for (int q = 0; q < j; ++q) hh[q] = h[q];
+    h[0] = 0;
+    for (int q = 1; q <= j; ++q) {
+      const double xb = t[l + q], xa = t[l + q - j];
+      if (xb == xa) { h[q] = 0; continue; }
+      if (j <= k - nu) {
+        const double w = hh[q - 1] / (xb - xa);
+        h[q - 1] += w * (xb - v);
+        h[q] = w * (v - xa);
+      } else {
+        const double w = j * hh[q - 1] / (xb - xa);
+        h[q - 1] -= w;
+        h[q] = w;
+      }
+    }
+  }
+}
+
+// The tensor-product sum of the N-d kernels, out[col] for every col < nc: over the index
+// vectors a with a[d] < ks[d] + extra, c[(base + sum a[d] cs[d]) * nc + col] times the
+// product of f[d][a[d]]. skip_zero leaves out the terms of weight 0 (the N-d piecewise
+// polynomial's rule: an inf or NaN coefficient under a zero factor then adds nothing).
+template <typename T, int D, int W>
+__device__ __forceinline__ void ci_tensor_sum(const double (&f)[D][W], const int* __restrict__ ks,
+                                              int extra, const ll* __restrict__ cs, ll base,
+                                              const T* __restrict__ c, T* __restrict__ out,
+                                              ll nc, bool skip_zero) {
+  for (ll col = 0; col < nc; ++col) {
+    T acc = T(0);
+    int a[D];
+    for (int d = 0; d < D; ++d) a[d] = 0;
+    while (true) {
+      double w = 1; ll off = base;
+      for (int d = 0; d < D; ++d) { w *= f[d][a[d]]; off += a[d] * cs[d]; }
+      if (!skip_zero || w != 0) acc += c[off * nc + col] * w;
+      int d = D - 1;
+      while (d >= 0 && ++a[d] >= ks[d] + extra) { a[d] = 0; --d; }
+      if (d < 0) break;
+    }
+    out[col] = acc;
+  }
+}
 """
 
 _PPOLY = r"""
@@ -187,31 +239,6 @@ extern "C" __global__ void ci_select(const double* __restrict__ x, const double*
 """
 
 _BSPLINE = r"""
-// B-spline basis of degree K at v in [t[l], t[l+1]), differentiated nu times: h[0..K] are
-// the values of B_{l-K} .. B_l (Cox-de Boor, then the derivative recursion).
-__device__ __forceinline__ void ci_basis(const double* __restrict__ t, ll l, double v, int nu,
-                                         double* h) {
-  double hh[${K} + 1];
-  h[0] = 1;
-  for (int j = 1; j <= ${K}; ++j) {
-    for (int q = 0; q < j; ++q) hh[q] = h[q];
-    h[0] = 0;
-    for (int q = 1; q <= j; ++q) {
-      const double xb = t[l + q], xa = t[l + q - j];
-      if (xb == xa) { h[q] = 0; continue; }
-      if (j <= ${K} - nu) {
-        const double w = hh[q - 1] / (xb - xa);
-        h[q - 1] += w * (xb - v);
-        h[q] = w * (v - xa);
-      } else {
-        const double w = j * hh[q - 1] / (xb - xa);
-        h[q - 1] -= w;
-        h[q] = w;
-      }
-    }
-  }
-}
-
 extern "C" __global__ void ci_bspline(const double* __restrict__ t, const ${T}* __restrict__ c,
     const double* __restrict__ xv, ${T}* __restrict__ out, ll n, ll nb, ll nc, int nu, int mode) {
   // nb: number of coefficients; the base interval is [t[K], t[nb]].
@@ -222,7 +249,7 @@ extern "C" __global__ void ci_bspline(const double* __restrict__ t, const ${T}* 
     if (j < 0) { for (ll col = 0; col < nc; ++col) out[i * nc + col] = ${T}(CI_NAN); continue; }
     const ll l = j + ${K};
     double h[${K} + 1];
-    ci_basis(t, l, v, nu, h);
+    ci_basis<${K}>(t, l, v, nu, ${K}, h);
     for (ll col = 0; col < nc; ++col) {
       ${T} r = ${T}(0);
       for (int a = 0; a <= ${K}; ++a) r += c[(l - ${K} + a) * nc + col] * h[a];
@@ -243,7 +270,7 @@ extern "C" __global__ void ci_colloc(const double* __restrict__ t, const double*
     if (j < 0) { *bad = 1; continue; }
     const ll l = j + ${K}, r = rows[i];
     double h[${K} + 1];
-    ci_basis(t, l, v, nus[i], h);
+    ci_basis<${K}>(t, l, v, nus[i], ${K}, h);
     for (int a = 0; a <= ${K}; ++a) {
       const ll col = l - ${K} + a - roff, o = col - r + KL;
       if (col < 0 || col >= nb) continue;
@@ -262,7 +289,7 @@ extern "C" __global__ void ci_design(const double* __restrict__ t, const double*
     const ll j = ci_interval(t + ${K}, nb - ${K}, v, 1.0, 1);
     const ll l = (j < 0 ? 0 : j) + ${K};
     double h[${K} + 1];
-    ci_basis(t, l, v, nus ? nus[i] : 0, h);
+    ci_basis<${K}>(t, l, v, nus ? nus[i] : 0, ${K}, h);
     for (int a = 0; a <= ${K}; ++a) { data[i * (${K} + 1) + a] = h[a]; cols[i * (${K} + 1) + a] = l - ${K} + a; }
   }
 }
@@ -278,7 +305,7 @@ extern "C" __global__ void ci_normal_eq(const double* __restrict__ t, const doub
     if (j < 0) continue;
     const ll l = j + ${K};
     double h[${K} + 1];
-    ci_basis(t, l, v, 0, h);
+    ci_basis<${K}>(t, l, v, 0, ${K}, h);
     const double wi = w[i] * w[i];
     for (int a = 0; a <= ${K}; ++a) {
       const ll r = l - ${K} + a;
@@ -389,29 +416,6 @@ extern "C" __global__ void ci_grid(const double* __restrict__ g, const ll* __res
 """
 
 _NDBSPLINE = r"""
-// B-spline basis of degree k (at most KMAX) at v in [t[l], t[l+1]), nu derivatives.
-__device__ void ci_basis_rt(const double* __restrict__ t, ll l, double v, int nu, int k, double* h) {
-  double hh[${KMAX} + 1];
-  h[0] = 1;
-  for (int j = 1; j <= k; ++j) {
-    for (int q = 0; q < j; ++q) hh[q] = h[q];
-    h[0] = 0;
-    for (int q = 1; q <= j; ++q) {
-      const double xb = t[l + q], xa = t[l + q - j];
-      if (xb == xa) { h[q] = 0; continue; }
-      if (j <= k - nu) {
-        const double w = hh[q - 1] / (xb - xa);
-        h[q - 1] += w * (xb - v);
-        h[q] = w * (v - xa);
-      } else {
-        const double w = j * hh[q - 1] / (xb - xa);
-        h[q - 1] -= w;
-        h[q] = w;
-      }
-    }
-  }
-}
-
 // Tensor-product B-spline on D axes: knots of axis d at t + toff[d] (nt[d] of them),
 // degree ks[d], derivative nus[d]; c: C order, axis d of stride cs[d] (elements of nc).
 extern "C" __global__ void ci_ndbspline(const double* __restrict__ t, const ll* __restrict__ toff,
@@ -430,24 +434,11 @@ extern "C" __global__ void ci_ndbspline(const double* __restrict__ t, const ll* 
       if (j < 0) { bad = true; break; }
       const ll l = j + k;
       if (nus[d] > k) { for (int a = 0; a <= k; ++a) h[d][a] = 0; }
-      else ci_basis_rt(td, l, v, nus[d], k, h[d]);
+      else ci_basis<${KMAX}>(td, l, v, nus[d], k, h[d]);
       base += (l - k) * cs[d];
     }
     if (bad) { for (ll col = 0; col < nc; ++col) out[i * nc + col] = ${T}(CI_NAN); continue; }
-    for (ll col = 0; col < nc; ++col) {
-      ${T} acc = ${T}(0);
-      int a[${D}];
-      for (int d = 0; d < ${D}; ++d) a[d] = 0;
-      while (true) {
-        double w = 1; ll off = base;
-        for (int d = 0; d < ${D}; ++d) { w *= h[d][a[d]]; off += a[d] * cs[d]; }
-        acc += c[off * nc + col] * w;
-        int d = ${D} - 1;
-        while (d >= 0 && ++a[d] > ks[d]) { a[d] = 0; --d; }
-        if (d < 0) break;
-      }
-      out[i * nc + col] = acc;
-    }
+    ci_tensor_sum(h, ks, 1, cs, base, c, out + i * nc, nc, false);
   }
 }
 """
@@ -481,20 +472,7 @@ extern "C" __global__ void ci_ndppoly(const double* __restrict__ x, const ll* __
       }
     }
     if (bad) { for (ll col = 0; col < nc; ++col) out[i * nc + col] = ${T}(CI_NAN); continue; }
-    for (ll col = 0; col < nc; ++col) {
-      ${T} acc = ${T}(0);
-      int a[${D}];
-      for (int d = 0; d < ${D}; ++d) a[d] = 0;
-      while (true) {
-        double w = 1; ll off = base;
-        for (int d = 0; d < ${D}; ++d) { w *= pw[d][a[d]]; off += a[d] * cs[d]; }
-        if (w != 0) acc += c[off * nc + col] * w;
-        int d = ${D} - 1;
-        while (d >= 0 && ++a[d] >= ks[d]) { a[d] = 0; --d; }
-        if (d < 0) break;
-      }
-      out[i * nc + col] = acc;
-    }
+    ci_tensor_sum(pw, ks, 0, cs, base, c, out + i * nc, nc, true);
   }
 }
 """

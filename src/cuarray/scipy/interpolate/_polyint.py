@@ -11,7 +11,7 @@ import numpy
 
 import cuarray
 from cuarray.scipy.interpolate import _kernels
-from cuarray.scipy.interpolate._ppoly import asdevice, points
+from cuarray.scipy.interpolate._ppoly import asdevice, finish, points
 
 __all__ = ["KroghInterpolator", "BarycentricInterpolator", "krogh_interpolate",
            "barycentric_interpolate"]
@@ -50,13 +50,7 @@ class _Interpolator1D:
         return cuarray.ascontiguousarray(yi.reshape((yi.shape[0], -1)), dtype=self.dtype)
 
     def _finish_y(self, y, x_shape):
-        y = y.reshape(x_shape + self._y_extra_shape)
-        if self._y_axis != 0 and x_shape != ():
-            nx, ny = len(x_shape), len(self._y_extra_shape)
-            s = list(range(nx, nx + self._y_axis)) + list(range(nx)) + \
-                list(range(nx + self._y_axis, nx + ny))
-            y = y.transpose(s)
-        return y
+        return finish(y, x_shape, self._y_extra_shape, self._y_axis)
 
     def __call__(self, x):
         """Evaluate the interpolant at x (the interpolation axis replaced by x's shape)."""

@@ -7,6 +7,7 @@ import functools
 import numpy
 
 from cuarray._core.elementwise import Op, Param
+from cuarray._core.host_policy import host_error
 from cuarray._core.ndarray import ndarray
 from cuarray.scipy.linalg._util import as_array
 
@@ -115,8 +116,7 @@ def _host(a):
     """A Python scalar (or the empty default block) as a device array; host arrays are
     refused, as everywhere (no hidden transfers)."""
     if isinstance(a, (numpy.ndarray, list, tuple)) and numpy.size(a):
-        raise TypeError(f"cuarray.scipy.linalg.block_diag does not accept {type(a).__name__}; "
-                        "move it to the GPU with cuarray.asarray(x)")
+        raise host_error("block_diag", a, "cuarray.scipy.linalg.")
     from cuarray._core.transfer import asarray
     return asarray(numpy.asarray(a))
 

@@ -1,6 +1,7 @@
 """Argument handling shared by cuarray.scipy.linalg: SciPy's dtype rules and checks."""
 import numpy
 
+from cuarray._core.host_policy import HOST_ARRAYS, host_error, not_device_error
 from cuarray._core.ndarray import ndarray
 from cuarray.linalg._util import LinAlgError  # noqa: F401  (numpy.linalg.LinAlgError)
 
@@ -13,14 +14,12 @@ def as_array(x, name):
     """`x` as a cuarray array; host arrays and lists are refused (no hidden transfers)."""
     if isinstance(x, ndarray):
         return x
-    if isinstance(x, (numpy.ndarray, list, tuple)):
-        raise TypeError(f"cuarray.scipy.linalg.{name} does not accept "
-                        f"{type(x).__module__}.{type(x).__name__}; move it to the GPU with "
-                        "cuarray.asarray(x)")
+    if isinstance(x, HOST_ARRAYS):
+        raise host_error(name, x, "cuarray.scipy.linalg.")
     if isinstance(x, (bool, int, float, complex, numpy.generic)):
         from cuarray._core.transfer import asarray
         return asarray(numpy.asarray(x))
-    raise TypeError(f"cuarray.scipy.linalg.{name} does not accept {type(x).__name__}")
+    raise not_device_error(name, x, "cuarray.scipy.linalg.")
 
 
 def lapack_dtype(*arrays):

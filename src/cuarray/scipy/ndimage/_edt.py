@@ -34,6 +34,7 @@ and read once, and the outputs written once:
 import numpy
 
 import cuarray
+from cuarray._core._kernel_helpers import render
 from cuarray._runtime import stream as _stream
 from cuarray.scipy.ndimage._filter_kernels import PRELUDE, _get, _launch, index_type
 from cuarray.scipy.ndimage._util import check_input, normalize_sequence
@@ -96,42 +97,43 @@ def _store(ndim, ax, last, dist, ind):
 
 def bands_source(name, I):
     """First and last background of every band of BAND elements along axis 0."""
-    return PRELUDE + r"""
-typedef IT I;
-extern "C" __global__ void NAME(const unsigned char* __restrict__ fg, I* __restrict__ first,
+    return PRELUDE + render(r"""
+typedef ${IT} I;
+extern "C" __global__ void ${NAME}(const unsigned char* __restrict__ fg, I* __restrict__ first,
     I* __restrict__ last, const I len, const I inner, const I nb, const I items) {
   for (I t = (I)blockIdx.x * blockDim.x + threadIdx.x; t < items; t += (I)blockDim.x * gridDim.x) {
     const I i = t % inner, b = (t / inner) % nb, o = t / inner / nb;
     const unsigned char* x = fg + o * len * inner + i;
-    // all BAND loads issued before any is used: one memory latency per band
-    bool bg[BAND];
+    // all ${BAND} loads issued before any is used: one memory latency per band
+    bool bg[${BAND}];
     #pragma unroll
-    for (int u = 0; u < BAND; ++u) bg[u] = b * BAND + u < len && !x[(b * BAND + u) * inner];
+    for (int u = 0; u < ${BAND}; ++u) bg[u] = b * ${BAND} + u < len && !x[(b * ${BAND} + u) * inner];
     I f = -1, l = -1;
     #pragma unroll
-    for (int u = BAND - 1; u >= 0; --u)
-      if (bg[u]) { if (l < 0) l = b * BAND + u; f = b * BAND + u; }
+    for (int u = ${BAND} - 1; u >= 0; --u)
+      if (bg[u]) { if (l < 0) l = b * ${BAND} + u; f = b * ${BAND} + u; }
     first[t] = f;
     last[t] = l;
   }
 }
-""".replace("NAME", name).replace("IT", I).replace("BAND", str(BAND))
+""",
+        NAME=name, IT=I, BAND=str(BAND))
 
 
 def first_source(name, I, ndim, last, dist, ind, D):
     """Nearest background along axis 0 of the mask `fg` (nonzero: foreground)."""
-    return PRELUDE + r"""
-typedef IT I;
-typedef DT D;
-extern "C" __global__ void NAME(const unsigned char* __restrict__ fg,
-    const I* __restrict__ first, const I* __restrict__ lastbg, OUTPUTS,
-    const I len, const I inner, const I nb, const I items SHAPE) {
+    return PRELUDE + render(r"""
+typedef ${IT} I;
+typedef ${DT} D;
+extern "C" __global__ void ${NAME}(const unsigned char* __restrict__ fg,
+    const I* __restrict__ first, const I* __restrict__ lastbg, ${OUTPUTS},
+    const I len, const I inner, const I nb, const I items ${SHAPE}) {
   for (I t = (I)blockIdx.x * blockDim.x + threadIdx.x; t < items; t += (I)blockDim.x * gridDim.x) {
     const I i = t % inner, b = (t / inner) % nb, o = t / inner / nb;
     const I base = o * len * inner + i;
-LINECOORDS
+${LINECOORDS}
     const unsigned char* x = fg + base;
-    const I q0 = b * BAND;
+    const I q0 = b * ${BAND};
     // the background before the band: the last one of the nearest earlier band with one
     // (summaries read four at a time: a line without background costs a quarter of the
     // latencies)
@@ -142,9 +144,9 @@ LINECOORDS
               v3 = c >= 3 ? y[-3 * inner] : -1;
       prev = v0 >= 0 ? v0 : v1 >= 0 ? v1 : v2 >= 0 ? v2 : v3;
     }
-    I left[BAND];
+    I left[${BAND}];
     #pragma unroll
-    for (int u = 0; u < BAND; ++u) {
+    for (int u = 0; u < ${BAND}; ++u) {
       const I q = q0 + u;
       if (q < len) {
         if (!x[q * inner]) prev = q;
@@ -159,7 +161,7 @@ LINECOORDS
       next = v0 >= 0 ? v0 : v1 >= 0 ? v1 : v2 >= 0 ? v2 : v3;
     }
     #pragma unroll
-    for (int u = BAND - 1; u >= 0; --u) {
+    for (int u = ${BAND} - 1; u >= 0; --u) {
       const I q = q0 + u;
       if (q >= len) continue;
       if (left[u] == q) next = q;
@@ -167,14 +169,14 @@ LINECOORDS
       if (next >= 0 && (v < 0 || next - q < q - v)) v = next;
       const I p = base + q * inner;
       const I g = v < 0 ? (I)-1 : base + v * inner;
-STORE
+${STORE}
     }
   }
 }
-""".replace("NAME", name).replace("IT", I).replace("DT", D).replace("BAND", str(BAND)) \
-        .replace("OUTPUTS", _outputs(last, dist, ind)).replace("SHAPE", _shape_params(ndim)) \
-        .replace("LINECOORDS", _line_coords(ndim, 0)) \
-        .replace("STORE", _store(ndim, 0, last, dist, ind))
+""",
+        NAME=name, IT=I, DT=D, BAND=str(BAND), OUTPUTS=_outputs(last, dist, ind),
+        SHAPE=_shape_params(ndim), LINECOORDS=_line_coords(ndim, 0),
+        STORE=_store(ndim, 0, last, dist, ind))
 
 
 def line_source(name, I, ndim, ax, last, dist, ind, D, lmax, FT="double"):
@@ -190,11 +192,11 @@ def line_source(name, I, ndim, ax, last, dist, ind, D, lmax, FT="double"):
     storage = (f"  __shared__ FT sF[{lmax}];\n  __shared__ V sV[{lmax}];\n"
                "  FT* F = sF; V* sv = sV;") if shared else \
         "  FT* F = gF + (long long)blockIdx.x * len;\n  V* sv = gV + (long long)blockIdx.x * len;"
-    return PRELUDE + r"""
-typedef IT I;
-typedef DT D;
-typedef VT V;
-typedef FTYPE FT;
+    return PRELUDE + render(r"""
+typedef ${IT} I;
+typedef ${DT} D;
+typedef ${VT} V;
+typedef ${FTYPE} FT;
 // Is b still on the envelope of a < b < c? Parabola constants Fx = f(x) + w x^2: b's
 // interval (a|b, b|c) is empty when b|c <= a|b, each crossing x|y = (Fy - Fx) / 2w(y - x).
 __device__ __forceinline__ bool nd_keeps(int a, double Fa, int b, double Fb, int c, double Fc) {
@@ -240,21 +242,21 @@ __device__ __forceinline__ int nd_merge(V* sv, const FT* F, const int oa, int m,
   }
   return m;
 }
-extern "C" __global__ void __launch_bounds__(NT, MINBLOCKS) NAME(const I* __restrict__ in, OUTPUTS,
+extern "C" __global__ void __launch_bounds__(${NT}, ${MINBLOCKS}) ${NAME}(const I* __restrict__ in, ${OUTPUTS},
     FT* __restrict__ gF, V* __restrict__ gV, const I nlines, const I len,
-    const I inner SHAPE) {
-STORAGE
-  __shared__ int cnt[NT];
+    const I inner ${SHAPE}) {
+${STORAGE}
+  __shared__ int cnt[${NT}];
   const int tid = threadIdx.x;
-  const int S = (int)((len + NT - 1) / NT);
-  const double wl = wAX;
+  const int S = (int)((len + ${NT} - 1) / ${NT});
+  const double wl = ${wAX};
   for (I line = blockIdx.x; line < nlines; line += gridDim.x) {
     const I base = (line / inner) * len * inner + line % inner;
-LINECOORDS
+${LINECOORDS}
     // parabola constants of the line's sites; -1: no site
-    for (int j = tid; j < len; j += NT) {
+    for (int j = tid; j < len; j += ${NT}) {
       const I g = in[base + (I)j * inner];
-      F[j] = (FT)(g < 0 ? -1.0 : FTERMS + wl * (double)j * (double)j);
+      F[j] = (FT)(g < 0 ? -1.0 : ${FTERMS} + wl * (double)j * (double)j);
     }
     __syncthreads();
     // the lower envelope of this thread's band of sites, a stack at sv[b0...]
@@ -269,9 +271,9 @@ LINECOORDS
     }
     cnt[tid] = n;
     __syncthreads();
-    // merge the bands' envelopes pairwise, log2(NT) rounds, each pair by one thread
-    for (int w = 1; w < NT; w <<= 1) {
-      if ((tid & (2 * w - 1)) == 0 && tid + w < NT)
+    // merge the bands' envelopes pairwise, log2(${NT}) rounds, each pair by one thread
+    for (int w = 1; w < ${NT}; w <<= 1) {
+      if ((tid & (2 * w - 1)) == 0 && tid + w < ${NT})
         cnt[tid] = nd_merge(sv, F, tid * S, cnt[tid], (tid + w) * S, cnt[tid + w]);
       __syncthreads();
     }
@@ -279,7 +281,7 @@ LINECOORDS
     int lo0 = 0;
     // a thread owns pairs of neighbouring outputs: the first's winner by binary search,
     // the second's a step or two further on (the stores still fill whole sectors in two)
-    for (int j0 = 2 * tid; j0 < len; j0 += 2 * NT) {
+    for (int j0 = 2 * tid; j0 < len; j0 += 2 * ${NT}) {
       #pragma unroll
       for (int u = 0; u < 2; ++u) {
         const int j = j0 + u;
@@ -307,18 +309,17 @@ LINECOORDS
         const I v = m > 0 ? (I)sv[lo] : (I)-1;
         const I g = m > 0 ? in[base + v * inner] : (I)-1;
         const I p = base + q * inner;
-STORE
+${STORE}
       }
     }
     __syncthreads();
   }
 }
-""".replace("NAME", name).replace("IT", I).replace("DT", D).replace("VT", V).replace("FTYPE", FT) \
-        .replace("MINBLOCKS", str(_resident(lmax, FT))) \
-        .replace("NT", str(_threads(lmax))).replace("OUTPUTS", _outputs(last, dist, ind)) \
-        .replace("SHAPE", _shape_params(ndim)).replace("STORAGE", storage) \
-        .replace("LINECOORDS", _line_coords(ndim, ax)).replace("wAX", f"w{ax}") \
-        .replace("FTERMS", f"({f_terms})").replace("STORE", _store(ndim, ax, last, dist, ind))
+""",
+        NAME=name, IT=I, DT=D, VT=V, FTYPE=FT, MINBLOCKS=str(_resident(lmax, FT)),
+        NT=str(_threads(lmax)), OUTPUTS=_outputs(last, dist, ind), SHAPE=_shape_params(ndim),
+        STORAGE=storage, LINECOORDS=_line_coords(ndim, ax), wAX=f"w{ax}",
+        FTERMS=f"({f_terms})", STORE=_store(ndim, ax, last, dist, ind))
 
 
 def _threads(lmax):
@@ -456,18 +457,12 @@ def distance_transform_edt(input, sampling=None, return_distances=True, return_i
             fg = cuarray.ascontiguousarray(fg)
         _feature_passes(fg, shape, sampling, dist, ind)
     result = []
-    if return_distances:
-        if dt_inplace:
-            if dist is not distances:
-                distances[...] = dist
-        else:
-            result.append(dist)
-    if return_indices:
-        if ft_inplace:
-            if ind is not indices:
-                indices[...] = ind
-        else:
-            result.append(ind)
+    for wanted, inplace, got, given in ((return_distances, dt_inplace, dist, distances),
+                                        (return_indices, ft_inplace, ind, indices)):
+        if wanted and not inplace:
+            result.append(got)
+        elif wanted and got is not given:
+            given[...] = got
     if len(result) == 2:
         return tuple(result)
     if len(result) == 1:

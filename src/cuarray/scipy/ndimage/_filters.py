@@ -179,14 +179,20 @@ def convolve(input, weights, output=None, mode="reflect", cval=0.0, origin=0, *,
 
 def uniform_filter1d(input, size, axis=-1, output=None, mode="reflect", cval=0.0, origin=0):
     """cuarray version of `scipy.ndimage.uniform_filter1d`."""
-    input = check_input(input)
+    return _filter1d(input, size, axis, output, mode, cval, origin, "mean")
+
+
+def _filter1d(input, size, axis, output, mode, cval, origin, kind):
+    """The running `kind` ('mean', 'min' or 'max'; only 'mean' takes complex input) over
+    `size` elements along `axis`."""
+    input = check_input(input, complex_ok=kind == "mean")
     axis = check_axis(axis, input.ndim)
     if size < 1:
         raise RuntimeError("incorrect filter size")
     size = int(size)
     check_origin(origin, size)
     mode = check_mode(mode)
-    return _line_passes(input, output, [(axis, "mean", size, size // 2 + origin, mode)],
+    return _line_passes(input, output, [(axis, kind, size, size // 2 + origin, mode)],
                         cval, input.dtype.kind == "c")
 
 
@@ -347,19 +353,24 @@ def _sigma_full(sigma, axes, ndim):
     return sig
 
 
+def _gaussian_derivative(n):
+    """A `derivative` for generic_laplace / generic_gradient_magnitude: the Gaussian filter
+    differentiating `n` times along `axis`."""
+    def derivative(input, axis, output, mode, cval, sigma, **kwargs):
+        order = [0] * input.ndim
+        order[axis] = n
+        return gaussian_filter(input, sigma, order, output, mode, cval, **kwargs)
+    return derivative
+
+
 def gaussian_laplace(input, sigma, output=None, mode="reflect", cval=0.0, *, axes=None,
                      **kwargs):
     """cuarray version of `scipy.ndimage.gaussian_laplace`."""
     input = check_input(input)
-
-    def derivative2(input, axis, output, mode, cval, sigma, **kwargs):
-        order = [0] * input.ndim
-        order[axis] = 2
-        return gaussian_filter(input, sigma, order, output, mode, cval, **kwargs)
     axes = check_axes(axes, input.ndim)
     sigma = _sigma_full(sigma, axes, input.ndim)
-    return generic_laplace(input, derivative2, output, mode, cval, extra_arguments=(sigma,),
-                           extra_keywords=kwargs, axes=axes)
+    return generic_laplace(input, _gaussian_derivative(2), output, mode, cval,
+                           extra_arguments=(sigma,), extra_keywords=kwargs, axes=axes)
 
 
 def generic_gradient_magnitude(input, derivative, output=None, mode="reflect", cval=0.0,
@@ -378,14 +389,9 @@ def gaussian_gradient_magnitude(input, sigma, output=None, mode="reflect", cval=
                                 axes=None, **kwargs):
     """cuarray version of `scipy.ndimage.gaussian_gradient_magnitude`."""
     input = check_input(input)
-
-    def derivative(input, axis, output, mode, cval, sigma, **kwargs):
-        order = [0] * input.ndim
-        order[axis] = 1
-        return gaussian_filter(input, sigma, order, output, mode, cval, **kwargs)
     axes = check_axes(axes, input.ndim)
     sigma = _sigma_full(sigma, axes, input.ndim)
-    return generic_gradient_magnitude(input, derivative, output, mode, cval,
+    return generic_gradient_magnitude(input, _gaussian_derivative(1), output, mode, cval,
                                       extra_arguments=(sigma,), extra_keywords=kwargs,
                                       axes=axes)
 
@@ -446,23 +452,12 @@ def _min_or_max(input, size, footprint, structure, output, mode, cval, origin, m
 
 def minimum_filter1d(input, size, axis=-1, output=None, mode="reflect", cval=0.0, origin=0):
     """cuarray version of `scipy.ndimage.minimum_filter1d`."""
-    return _minmax1d(input, size, axis, output, mode, cval, origin, "min")
+    return _filter1d(input, size, axis, output, mode, cval, origin, "min")
 
 
 def maximum_filter1d(input, size, axis=-1, output=None, mode="reflect", cval=0.0, origin=0):
     """cuarray version of `scipy.ndimage.maximum_filter1d`."""
-    return _minmax1d(input, size, axis, output, mode, cval, origin, "max")
-
-
-def _minmax1d(input, size, axis, output, mode, cval, origin, kind):
-    input = check_input(input, complex_ok=False)
-    axis = check_axis(axis, input.ndim)
-    if size < 1:
-        raise RuntimeError("incorrect filter size")
-    size = int(size)
-    check_origin(origin, size)
-    mode = check_mode(mode)
-    return _line_passes(input, output, [(axis, kind, size, size // 2 + origin, mode)], cval)
+    return _filter1d(input, size, axis, output, mode, cval, origin, "max")
 
 
 def minimum_filter(input, size=None, footprint=None, output=None, mode="reflect", cval=0.0,

@@ -275,7 +275,7 @@ def spline_source(name, order, init, T, I, round_to=None):
                   f"      for ({I} j = 0; j < H; ++j) {{ const {I} q = j == 0 ? 0 : m - j; "
                   "acc += zk * (double)p[q * s]; zk *= z; }",
                   "      const double c0 = g * acc / (1 - pow(z, (double)m));"]
-        L += ["      double prev = c0; p[0] = (T_)c0;".replace("T_", T),
+        L += [f"      double prev = c0; p[0] = ({T})c0;",
               # 8 steps' loads are issued before their stores (the compiler cannot
               # reorder them itself: the stride could alias)
               f"      for ({I} k0 = 1; k0 < m; k0 += 8) {{",

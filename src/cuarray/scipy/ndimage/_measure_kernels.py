@@ -52,15 +52,17 @@ def _coords(nd, I="long long", var="i"):
 
 # ---- label ------------------------------------------------------------------------------------
 
-def label_source(name, step, nd, tin, I, offsets):
-    """Source of one label pass. step: 'init', 'merge', 'flatten' or 'number'."""
+def label_source(name, step, nd, tin, I, offsets, out_t="int", rank_t=None):
+    """Source of one label pass. step: 'init', 'merge', 'flatten' or 'number' (which
+    writes `out_t` labels from a `rank_t` count of roots, by default the index type)."""
+    rank_t = rank_t or I
     sig = [f"const {tin}* __restrict__ in", f"{I}* __restrict__ L", f"const {I} n"]
     sig += [f"const {I} sh{d}" for d in range(nd)]
     if step == "flatten":
         sig.append("unsigned char* __restrict__ flag")
     if step == "number":
-        sig = [f"const {I}* __restrict__ L", "const RANK* __restrict__ rank",
-               "OUT* __restrict__ out", f"const {I} n"]
+        sig = [f"const {I}* __restrict__ L", f"const {rank_t}* __restrict__ rank",
+               f"{out_t}* __restrict__ out", f"const {I} n"]
     L = [PRELUDE, ATOMICS,
          # path halving: a non-root only ever moves to another of its ancestors, and
          # roots change only by CAS, so the plain writes race harmlessly
@@ -81,7 +83,7 @@ def label_source(name, step, nd, tin, I, offsets):
         L.append("    flag[i] = fg && L[i] == i;")
     elif step == "number":
         # rank: inclusive count of roots up to each element, so a root's is its label
-        L.append("    out[i] = L[i] < 0 ? (OUT)0 : (OUT)rank[L[i]];")
+        L.append(f"    out[i] = L[i] < 0 ? ({out_t})0 : ({out_t})rank[L[i]];")
     else:
         L.append("    if (L[i] < 0) continue;")
         L += _coords(nd, I)
@@ -130,10 +132,11 @@ def run_label(step, inp, L, offsets=(), rank=None, out=None):
     def build():
         name = f"nd_label_{step}_{nd}d_{_code(inp.dtype) if inp is not None else 'x'}_" \
                f"{L.dtype.char}{_code(out.dtype) if step == 'number' else ''}_{len(offsets)}"
-        src = label_source(name, step, nd, tin, I, offsets)
         if step == "number":
-            src = src.replace("OUT", _dt.ctype(out.dtype)).replace("RANK", _dt.ctype(rank.dtype))
+            src = label_source(name, step, nd, tin, I, offsets, _dt.ctype(out.dtype),
+                               _dt.ctype(rank.dtype))
             return name, src, ["P", "P", "P", ik]
+        src = label_source(name, step, nd, tin, I, offsets)
         return name, src, ["P", "P", ik] + [ik] * nd + (["P"] if step == "flatten" else [])
     entry = _get(key, build)
     if step == "number":

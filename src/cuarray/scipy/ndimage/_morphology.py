@@ -160,19 +160,24 @@ def binary_dilation(input, structure=None, iterations=1, mask=None, output=None,
 def binary_opening(input, structure=None, iterations=1, output=None, origin=0, mask=None,
                    border_value=0, brute_force=False, *, axes=None):
     """cuarray version of `scipy.ndimage.binary_opening`."""
-    tmp = binary_erosion(input, structure, iterations, mask, None, border_value, origin,
-                         brute_force, axes=axes)
-    return binary_dilation(tmp, structure, iterations, mask, output, border_value, origin,
-                           brute_force, axes=axes)
+    return _binary_then(binary_erosion, binary_dilation, input, structure, iterations, output,
+                        origin, mask, border_value, brute_force, axes)
 
 
 def binary_closing(input, structure=None, iterations=1, output=None, origin=0, mask=None,
                    border_value=0, brute_force=False, *, axes=None):
     """cuarray version of `scipy.ndimage.binary_closing`."""
-    tmp = binary_dilation(input, structure, iterations, mask, None, border_value, origin,
-                          brute_force, axes=axes)
-    return binary_erosion(tmp, structure, iterations, mask, output, border_value, origin,
-                          brute_force, axes=axes)
+    return _binary_then(binary_dilation, binary_erosion, input, structure, iterations, output,
+                        origin, mask, border_value, brute_force, axes)
+
+
+def _binary_then(first, second, input, structure, iterations, output, origin, mask,
+                 border_value, brute_force, axes):
+    """second(first(input)): an opening (erosion, dilation) or a closing."""
+    tmp = first(input, structure, iterations, mask, None, border_value, origin, brute_force,
+                axes=axes)
+    return second(tmp, structure, iterations, mask, output, border_value, origin, brute_force,
+                  axes=axes)
 
 
 def binary_hit_or_miss(input, structure1=None, structure2=None, output=None, origin1=0,
@@ -301,29 +306,29 @@ def morphological_laplace(input, size=None, footprint=None, structure=None, outp
     return tmp2
 
 
+def _tophat(white, input, size, footprint, structure, output, mode, cval, origin, axes):
+    """input - opening(input) (white) or closing(input) - input (black), into the opening's
+    or closing's output; boolean images take the difference as exclusive or."""
+    input = check_input(input, complex_ok=False)
+    _warn_size(size, footprint)
+    first, second = (grey_erosion, grey_dilation) if white else (grey_dilation, grey_erosion)
+    tmp = first(input, size, footprint, structure, None, mode, cval, origin, axes=axes)
+    tmp = second(tmp, size, footprint, structure, output, mode, cval, origin, axes=axes)
+    a, b = (input, tmp) if white else (tmp, input)
+    if input.dtype == numpy.bool_ and tmp.dtype == numpy.bool_:
+        cuarray.bitwise_xor(a, b, out=tmp)
+    else:
+        cuarray.subtract(a, b, out=tmp)
+    return tmp
+
+
 def white_tophat(input, size=None, footprint=None, structure=None, output=None, mode="reflect",
                  cval=0.0, origin=0, *, axes=None):
     """cuarray version of `scipy.ndimage.white_tophat`."""
-    input = check_input(input, complex_ok=False)
-    _warn_size(size, footprint)
-    tmp = grey_erosion(input, size, footprint, structure, None, mode, cval, origin, axes=axes)
-    tmp = grey_dilation(tmp, size, footprint, structure, output, mode, cval, origin, axes=axes)
-    if input.dtype == numpy.bool_ and tmp.dtype == numpy.bool_:
-        cuarray.bitwise_xor(input, tmp, out=tmp)
-    else:
-        cuarray.subtract(input, tmp, out=tmp)
-    return tmp
+    return _tophat(True, input, size, footprint, structure, output, mode, cval, origin, axes)
 
 
 def black_tophat(input, size=None, footprint=None, structure=None, output=None, mode="reflect",
                  cval=0.0, origin=0, *, axes=None):
     """cuarray version of `scipy.ndimage.black_tophat`."""
-    input = check_input(input, complex_ok=False)
-    _warn_size(size, footprint)
-    tmp = grey_dilation(input, size, footprint, structure, None, mode, cval, origin, axes=axes)
-    tmp = grey_erosion(tmp, size, footprint, structure, output, mode, cval, origin, axes=axes)
-    if input.dtype == numpy.bool_ and tmp.dtype == numpy.bool_:
-        cuarray.bitwise_xor(tmp, input, out=tmp)
-    else:
-        cuarray.subtract(tmp, input, out=tmp)
-    return tmp
+    return _tophat(False, input, size, footprint, structure, output, mode, cval, origin, axes)

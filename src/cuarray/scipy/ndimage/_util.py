@@ -9,6 +9,8 @@ import numbers
 import numpy
 
 import cuarray
+from cuarray._core._copy import byte_extent
+from cuarray._core.host_policy import host_error
 from cuarray._core.ndarray import ndarray
 
 # SciPy's filter modes and the boundary rule each one means for integer positions: the
@@ -34,8 +36,7 @@ def check_input(input, complex_ok=True):
     """`input` as a cuarray array; host arrays are refused as cuarray's routines do."""
     if not isinstance(input, ndarray):
         if isinstance(input, numpy.ndarray):
-            raise TypeError("cuarray.scipy.ndimage does not accept numpy.ndarray; move it to "
-                            "the GPU with cuarray.asarray(x)")
+            raise host_error("ndimage", input, "cuarray.scipy.")
         input = cuarray.asarray(input)
     if input.dtype.kind == "c" and not complex_ok:
         raise TypeError("Complex type not supported")
@@ -127,17 +128,7 @@ def may_share(a, b):
     """True when the byte ranges of two arrays overlap (conservative)."""
     if a.size == 0 or b.size == 0:
         return False
-
-    def span(x):
-        lo = hi = x._ptr
-        for s, st in zip(x.shape, x.strides):
-            if st > 0:
-                hi += (s - 1) * st
-            else:
-                lo += (s - 1) * st
-        return lo, hi + x.dtype.itemsize
-    alo, ahi = span(a)
-    blo, bhi = span(b)
+    (alo, ahi), (blo, bhi) = byte_extent(a), byte_extent(b)
     return alo < bhi and blo < ahi
 
 

@@ -6,6 +6,7 @@ import math
 import numpy
 
 import cuarray
+from cuarray._core.host_policy import not_device_error
 from cuarray._core.elementwise import Op, Param
 from cuarray._core.ndarray import ndarray
 from cuarray._runtime.memory import memset_zero
@@ -121,8 +122,7 @@ def _padded(x, n):
 def _check_arrays(name, *arrs):
     for a in arrs:
         if not isinstance(a, ndarray):
-            raise TypeError(f"cuarray.scipy.signal.{name} takes cuarray arrays, got "
-                            f"{type(a).__name__}; move it to the GPU with cuarray.asarray(x)")
+            raise not_device_error(name, a, "cuarray.scipy.signal.")
 
 
 def _check_mode(mode):

@@ -7,6 +7,7 @@ import numbers
 import numpy
 
 import cuarray
+from cuarray._core.host_policy import not_device_error
 from cuarray._core.ndarray import ndarray
 from cuarray.scipy import fft as _fft
 
@@ -61,7 +62,7 @@ class CZT:
 
     def __call__(self, x, *, axis=-1):
         if not isinstance(x, ndarray):
-            raise TypeError("cuarray.scipy.signal.CZT takes a cuarray array")
+            raise not_device_error("CZT", x, "cuarray.scipy.signal.")
         if x.shape[axis] != self.n:
             raise ValueError(f"CZT defined for length {self.n}, not {x.shape[axis]}")
         x = cuarray.moveaxis(x, axis, -1)

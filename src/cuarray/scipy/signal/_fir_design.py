@@ -36,10 +36,12 @@ def kaiserord(ripple, width):
     return int(math.ceil(numtaps)), beta
 
 
-def _fs(fs):
-    if fs is None:
-        return 2.0
-    if numpy.ndim(fs) != 0:
+def _fs(fs, default=2.0):
+    """`fs` as a positive float (SciPy's checks); None means `default`, which is an error
+    where `default` is None."""
+    if fs is None and default is not None:
+        return default
+    if fs is None or numpy.ndim(fs) != 0:
         raise ValueError("Sampling frequency fs must be a single scalar.")
     fs = float(fs)
     if not fs > 0:
@@ -69,6 +71,11 @@ def firwin_2d(hsize, window, *, fc=None, fs=2, circular=False, pass_zero=True, s
     return cuarray.outer(row, col)
 
 
+# pass_zero by name: (whether the DC gain is 1, whether it takes a band: two or more cutoffs)
+_PASS_ZERO = {"lowpass": (True, False), "bandstop": (True, True), "highpass": (False, False),
+              "bandpass": (False, True)}
+
+
 def firwin(numtaps, cutoff, *, width=None, window="hamming", pass_zero=True, scale=True,
            fs=None):
     """cuarray version of `scipy.signal.firwin` (cutoff given as host values)."""
@@ -88,22 +95,15 @@ def firwin(numtaps, cutoff, *, width=None, window="hamming", pass_zero=True, sca
                          "increasing.")
     if width is not None:
         window = ("kaiser", kaiser_beta(kaiser_atten(numtaps, float(width) / nyq)))
-    if pass_zero in ("bandstop", "lowpass"):
-        if pass_zero == "lowpass" and cutoff.size != 1:
-            raise ValueError(f'cutoff must have one element if pass_zero=="lowpass", got '
+    if isinstance(pass_zero, str) and pass_zero in _PASS_ZERO:
+        zero, band = _PASS_ZERO[pass_zero]
+        if not band and cutoff.size != 1:
+            raise ValueError(f'cutoff must have one element if pass_zero=="{pass_zero}", got '
                              f'{cutoff.shape}')
-        if pass_zero == "bandstop" and cutoff.size <= 1:
-            raise ValueError(f'cutoff must have at least two elements if pass_zero=="bandstop"'
-                             f', got {cutoff.shape}')
-        pass_zero = True
-    elif pass_zero in ("bandpass", "highpass"):
-        if pass_zero == "highpass" and cutoff.size != 1:
-            raise ValueError(f'cutoff must have one element if pass_zero=="highpass", got '
-                             f'{cutoff.shape}')
-        if pass_zero == "bandpass" and cutoff.size <= 1:
-            raise ValueError(f'cutoff must have at least two elements if pass_zero=="bandpass"'
-                             f', got {cutoff.shape}')
-        pass_zero = False
+        if band and cutoff.size <= 1:
+            raise ValueError(f'cutoff must have at least two elements if '
+                             f'pass_zero=="{pass_zero}", got {cutoff.shape}')
+        pass_zero = zero
     elif not (pass_zero is True or pass_zero is False):
         raise ValueError(f"Parameter {pass_zero=} not in (True, False, 'bandpass', "
                          "'lowpass', 'highpass', 'bandstop')")

@@ -9,6 +9,7 @@ import numpy
 import cuarray
 from cuarray._core.ndarray import ndarray
 from cuarray.scipy import fft as _fft
+from cuarray.scipy.signal._fir_design import _fs
 
 __all__ = ["freqz", "sosfreqz", "freqz_sos", "freqz_zpk", "freqs", "freqs_zpk",
            "group_delay", "findfreqs"]
@@ -24,17 +25,6 @@ def _is_int(v):
         return True
     except TypeError:
         return False
-
-
-def _fs(fs):
-    if fs is None:
-        raise ValueError("Sampling frequency fs must be a single scalar.")
-    if numpy.ndim(fs) != 0:
-        raise ValueError("Sampling frequency fs must be a single scalar.")
-    fs = float(fs)
-    if not fs > 0:
-        raise ValueError(f"Sampling frequency fs={fs} must be positive.")
-    return fs
 
 
 def _horner(coeffs, x):
@@ -62,7 +52,7 @@ def freqz(b, a=1, worN=512, whole=False, plot=None, fs=2 * math.pi, include_nyqu
         raise ValueError("cuarray.scipy.signal.freqz: plot is not supported")
     b = cuarray.atleast_1d(_dev(b))
     a = cuarray.atleast_1d(_dev(a))
-    fs = _fs(fs)
+    fs = _fs(fs, None)
     if worN is None:
         worN = 512
     h = None
@@ -90,7 +80,7 @@ def freqz(b, a=1, worN=512, whole=False, plot=None, fs=2 * math.pi, include_nyqu
 
 def freqz_sos(sos, worN=512, whole=False, fs=2 * math.pi):
     """cuarray version of `scipy.signal.freqz_sos`."""
-    fs = _fs(fs)
+    fs = _fs(fs, None)
     sos = _dev(sos)
     if sos.ndim != 2 or sos.shape[1] != 6:
         raise ValueError("sos array must be shape (n_sections, 6)")
@@ -111,7 +101,7 @@ def freqz_zpk(z, p, k, worN=512, whole=False, fs=2 * math.pi):
     """cuarray version of `scipy.signal.freqz_zpk`."""
     z = cuarray.atleast_1d(_dev(z))
     p = cuarray.atleast_1d(_dev(p))
-    fs = _fs(fs)
+    fs = _fs(fs, None)
     if worN is None:
         worN = 512
     w, _ = _w_grid(worN, whole, fs)
@@ -203,7 +193,7 @@ def freqs_zpk(z, p, k, worN=200):
 def group_delay(system, w=512, whole=False, fs=2 * math.pi):
     """cuarray version of `scipy.signal.group_delay` (singular frequencies get 0 without
     SciPy's warning, which would need a host read)."""
-    fs = _fs(fs)
+    fs = _fs(fs, None)
     if w is None:
         w = 512
     w, _ = _w_grid(w, whole, fs)

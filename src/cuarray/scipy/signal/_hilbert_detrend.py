@@ -3,6 +3,7 @@
 import numpy
 
 import cuarray
+from cuarray._core.host_policy import not_device_error
 from cuarray._core.ndarray import ndarray
 from cuarray.scipy import fft as _fft
 
@@ -11,8 +12,7 @@ __all__ = ["hilbert", "hilbert2", "envelope", "detrend"]
 
 def _check(x, name):
     if not isinstance(x, ndarray):
-        raise TypeError(f"cuarray.scipy.signal.{name} takes a cuarray array; move it to the "
-                        "GPU with cuarray.asarray(x)")
+        raise not_device_error(name, x, "cuarray.scipy.signal.")
 
 
 def hilbert(x, N=None, axis=-1):

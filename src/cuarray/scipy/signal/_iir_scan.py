@@ -23,6 +23,25 @@ import cuarray
 from cuarray.scipy.signal import _kernels as _k
 
 _COMMON = r"""
+// r = c + A q for a P x P row-major A (c == nullptr: r = A q).
+__device__ __forceinline__ void iir_affine(const {T}* A, const {T}* q, const {T}* c, {T}* r) {
+  for (int i = 0; i < {P}; ++i) {
+    {T} acc = c ? c[i] : {T}(0);
+    for (int j = 0; j < {P}; ++j) acc += A[i * {P} + j] * q[j];
+    r[i] = acc;
+  }
+}
+
+// W = A B for P x P row-major matrices.
+__device__ __forceinline__ void iir_matmul(const {T}* A, const {T}* B, {T}* W) {
+  for (int i = 0; i < {P}; ++i)
+    for (int j = 0; j < {P}; ++j) {
+      {T} acc = {T}(0);
+      for (int k = 0; k < {P}; ++k) acc += A[i * {P} + k] * B[k * {P} + j];
+      W[i * {P} + j] = acc;
+    }
+}
+
 // y[m] = -sum_k a[k] y[m-k] from the state y[-1-j] = 1 (one j per thread).
 extern "C" __global__ void iir_impulse(const {T}* a, {T}* H, long long L) {
   for (long long j = (long long)blockIdx.x * blockDim.x + threadIdx.x; j < {P};
@@ -77,11 +96,7 @@ extern "C" __global__ void iir_carry(const {T}* Tm, {T}* e, {T}* E, const {T}* s
     for (int i = 0; i < {P}; ++i) q[i] = (g == 0 && s0 != 0) ? s0[s * {P} + i] : {T}(0);
     for (long long b = b0; b < b1; ++b) {
       {T}* eb = e + (s * nb + b) * {P};
-      for (int i = 0; i < {P}; ++i) {
-        {T} acc = eb[i];
-        for (int j = 0; j < {P}; ++j) acc += Tm[i * {P} + j] * q[j];
-        r[i] = acc;
-      }
+      iir_affine(Tm, q, eb, r);
       for (int i = 0; i < {P}; ++i) { eb[i] = q[i]; q[i] = r[i]; }
     }
     for (int i = 0; i < {P}; ++i) E[t * {P} + i] = q[i];
@@ -101,21 +116,11 @@ extern "C" __global__ void iir_top(const {T}* Tm, {T}* E, long long G, long long
       }
     for (long long g = G; g > 0; g >>= 1) {   // R = T^G
       if (g & 1) {
-        for (int i = 0; i < {P}; ++i)
-          for (int j = 0; j < {P}; ++j) {
-            {T} acc = {T}(0);
-            for (int k = 0; k < {P}; ++k) acc += R[i * {P} + k] * M[k * {P} + j];
-            W[i * {P} + j] = acc;
-          }
+        iir_matmul(R, M, W);
         for (int i = 0; i < {P} * {P}; ++i) R[i] = W[i];
       }
       if (g > 1) {
-        for (int i = 0; i < {P}; ++i)
-          for (int j = 0; j < {P}; ++j) {
-            {T} acc = {T}(0);
-            for (int k = 0; k < {P}; ++k) acc += M[i * {P} + k] * M[k * {P} + j];
-            W[i * {P} + j] = acc;
-          }
+        iir_matmul(M, M, W);
         for (int i = 0; i < {P} * {P}; ++i) M[i] = W[i];
       }
     }
@@ -123,11 +128,7 @@ extern "C" __global__ void iir_top(const {T}* Tm, {T}* E, long long G, long long
     for (int i = 0; i < {P}; ++i) q[i] = {T}(0);
     for (long long g = 0; g < ng; ++g) {
       {T}* Eg = E + (s * ng + g) * {P};
-      for (int i = 0; i < {P}; ++i) {
-        {T} acc = Eg[i];
-        for (int j = 0; j < {P}; ++j) acc += R[i * {P} + j] * q[j];
-        r[i] = acc;
-      }
+      iir_affine(R, q, Eg, r);
       for (int i = 0; i < {P}; ++i) { Eg[i] = q[i]; q[i] = r[i]; }
     }
   }
@@ -145,11 +146,7 @@ extern "C" __global__ void iir_fix(const {T}* Tm, {T}* e, const {T}* E, long lon
     for (long long b = b0; b < b1; ++b) {
       {T}* eb = e + (s * nb + b) * {P};
       for (int i = 0; i < {P}; ++i) eb[i] += q[i];
-      for (int i = 0; i < {P}; ++i) {
-        {T} acc = {T}(0);
-        for (int j = 0; j < {P}; ++j) acc += Tm[i * {P} + j] * q[j];
-        r[i] = acc;
-      }
+      iir_affine(Tm, q, nullptr, r);
       for (int i = 0; i < {P}; ++i) q[i] = r[i];
     }
   }

@@ -4,6 +4,7 @@ recurrence a parallel scan (`_iir_scan`): no sequential pass over the samples.""
 import numpy
 
 import cuarray
+from cuarray._core.host_policy import not_device_error
 from cuarray._core.ndarray import ndarray
 from cuarray.scipy.signal import _kernels as _k
 from cuarray.scipy.signal._iir_scan import MAX_STATE, recurrence, sos_cascade, tf_filter
@@ -116,8 +117,7 @@ def lfilter(b, a, x, axis=-1, zi=None):
 
     `b` and `a` may be host sequences (copied to the device); `x` must be a cuarray array."""
     if not isinstance(x, ndarray):
-        raise TypeError("cuarray.scipy.signal.lfilter takes a cuarray array x; move it to "
-                        "the GPU with cuarray.asarray(x)")
+        raise not_device_error("lfilter", x, "cuarray.scipy.signal.")
     b, a = _coeffs(b, "b"), _coeffs(a, "a")
     if b.ndim != 1 or a.ndim != 1:
         raise ValueError("object of too small depth for desired array" if 0 in (b.ndim, a.ndim)
@@ -254,8 +254,7 @@ def sosfilt(sos, x, axis=-1, zi=None):
     """cuarray version of `scipy.signal.sosfilt` (the whole cascade is one parallel scan
     whose state is every section's two delays)."""
     if not isinstance(x, ndarray):
-        raise TypeError("cuarray.scipy.signal.sosfilt takes a cuarray array x; move it to "
-                        "the GPU with cuarray.asarray(x)")
+        raise not_device_error("sosfilt", x, "cuarray.scipy.signal.")
     sos, n_sections = _check_sos(sos)
     if x.ndim == 0:
         raise ValueError("x must be at least 1-D")
@@ -379,7 +378,7 @@ def filtfilt(b, a, x, axis=-1, padtype="odd", padlen=None, method="pad", irlen=N
     if method not in ("pad", "gust"):
         raise ValueError("method must be 'pad' or 'gust'.")
     if not isinstance(x, ndarray):
-        raise TypeError("cuarray.scipy.signal.filtfilt takes a cuarray array x")
+        raise not_device_error("filtfilt", x, "cuarray.scipy.signal.")
     b, a = _coeffs(b, "b").ravel(), _coeffs(a, "a").ravel()
     axis = _axis(axis, x.ndim)
     if method == "gust":
@@ -403,7 +402,7 @@ def sosfiltfilt(sos, x, axis=-1, padtype="odd", padlen=None):
     """cuarray version of `scipy.signal.sosfiltfilt` (reads the count of trivial
     sections, which sets the pad length, on the host)."""
     if not isinstance(x, ndarray):
-        raise TypeError("cuarray.scipy.signal.sosfiltfilt takes a cuarray array x")
+        raise not_device_error("sosfiltfilt", x, "cuarray.scipy.signal.")
     sos, n_sections = _check_sos(sos)
     axis = _axis(axis, x.ndim)
     ntaps = 2 * n_sections + 1

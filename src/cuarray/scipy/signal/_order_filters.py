@@ -6,6 +6,7 @@ import warnings
 import numpy
 
 import cuarray
+from cuarray._core.host_policy import not_device_error
 from cuarray._core.ndarray import ndarray
 from cuarray.scipy.signal import _kernels as _k
 
@@ -85,7 +86,7 @@ def order_filter(a, domain, rank):
     """cuarray version of `scipy.signal.order_filter` (the footprint's non-zero positions
     are read on the host)."""
     if not isinstance(a, ndarray):
-        raise TypeError("cuarray.scipy.signal.order_filter takes a cuarray array a")
+        raise not_device_error("order_filter", a, "cuarray.scipy.signal.")
     dom = cuarray.asnumpy(domain) if isinstance(domain, ndarray) else numpy.asarray(domain)
     for n in dom.shape:
         if n % 2 != 1:
@@ -113,7 +114,7 @@ def _kernel_size(kernel_size, ndim):
 def medfilt(volume, kernel_size=None):
     """cuarray version of `scipy.signal.medfilt`."""
     if not isinstance(volume, ndarray):
-        raise TypeError("cuarray.scipy.signal.medfilt takes a cuarray array")
+        raise not_device_error("medfilt", volume, "cuarray.scipy.signal.")
     if volume.ndim == 0:
         volume = volume.reshape(1)
     _check_rank_dtype(volume, "medfilt")
@@ -129,7 +130,7 @@ def medfilt(volume, kernel_size=None):
 def medfilt2d(input, kernel_size=3):
     """cuarray version of `scipy.signal.medfilt2d`."""
     if not isinstance(input, ndarray):
-        raise TypeError("cuarray.scipy.signal.medfilt2d takes a cuarray array")
+        raise not_device_error("medfilt2d", input, "cuarray.scipy.signal.")
     if input.dtype not in (numpy.uint8, numpy.float32, numpy.float64):
         return medfilt(input, kernel_size)
     if input.ndim != 2:
@@ -142,7 +143,7 @@ def wiener(im, mysize=None, noise=None):
     """cuarray version of `scipy.signal.wiener`."""
     from cuarray.scipy.signal._convolution import correlate
     if not isinstance(im, ndarray):
-        raise TypeError("cuarray.scipy.signal.wiener takes a cuarray array")
+        raise not_device_error("wiener", im, "cuarray.scipy.signal.")
     if mysize is None:
         mysize = [3] * im.ndim
     ms = numpy.asarray(mysize)
@@ -165,7 +166,7 @@ def sepfir2d(input, hrow, hcol):
     no longer than the image's sides)."""
     from cuarray.scipy.signal._convolution import _direct
     if not isinstance(input, ndarray):
-        raise TypeError("cuarray.scipy.signal.sepfir2d takes a cuarray array")
+        raise not_device_error("sepfir2d", input, "cuarray.scipy.signal.")
     hrow = hrow if isinstance(hrow, ndarray) else cuarray.asarray(numpy.asarray(hrow))
     hcol = hcol if isinstance(hcol, ndarray) else cuarray.asarray(numpy.asarray(hcol))
     if input.ndim != 2:

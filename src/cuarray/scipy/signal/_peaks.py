@@ -10,6 +10,7 @@ import math
 import numpy
 
 import cuarray
+from cuarray._core.host_policy import not_device_error
 from cuarray._core.ndarray import ndarray
 from cuarray.scipy.signal import _kernels as _k
 
@@ -304,7 +305,7 @@ def argrelextrema(data, comparator, axis=0, order=1, mode="clip"):
     """cuarray version of `scipy.signal.argrelextrema` (`comparator` is applied to cuarray
     arrays: NumPy's comparison ufuncs dispatch to cuarray)."""
     if not isinstance(data, ndarray):
-        raise TypeError("cuarray.scipy.signal.argrelextrema takes a cuarray array")
+        raise not_device_error("argrelextrema", data, "cuarray.scipy.signal.")
     return cuarray.nonzero(_boolrelextrema(data, comparator, axis, order, mode))
 
 

@@ -10,6 +10,7 @@ import math
 import numpy
 
 import cuarray
+from cuarray._core.host_policy import not_device_error
 from cuarray._core.ndarray import ndarray
 from cuarray.scipy.signal import _kernels as _k
 
@@ -152,7 +153,7 @@ def find_peaks_cwt(vector, widths, wavelet=None, max_distances=None, gap_thresh=
     from cuarray.scipy.signal._peaks import _boolrelextrema
     from cuarray.scipy.signal._wavelets import ricker
     if not isinstance(vector, ndarray):
-        raise TypeError("cuarray.scipy.signal.find_peaks_cwt takes a cuarray array")
+        raise not_device_error("find_peaks_cwt", vector, "cuarray.scipy.signal.")
     widths = cuarray.asnumpy(widths) if isinstance(widths, ndarray) else widths
     widths = numpy.atleast_1d(numpy.asarray(widths))
     if gap_thresh is None:

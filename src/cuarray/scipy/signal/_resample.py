@@ -6,6 +6,7 @@ import operator
 import numpy
 
 import cuarray
+from cuarray._core.host_policy import not_device_error
 from cuarray._core.ndarray import ndarray
 from cuarray.scipy import fft as _fft
 from cuarray.scipy.signal import _kernels as _k
@@ -39,8 +40,7 @@ extern "C" __global__ void upfirdn_rows(const {T}* x, const {T}* h, {T}* y, long
 
 def _check(x, name):
     if not isinstance(x, ndarray):
-        raise TypeError(f"cuarray.scipy.signal.{name} takes a cuarray array; move it to the "
-                        "GPU with cuarray.asarray(x)")
+        raise not_device_error(name, x, "cuarray.scipy.signal.")
 
 
 def _output_len(len_h, in_len, up, down):

@@ -212,23 +212,37 @@ def _expand(vals, mult, like):
     return cuarray.repeat(vals, mult).astype(like.dtype) if mult else like
 
 
+def _fraction(b, a, rtype, trim):
+    """b and a on the device in one dtype, their zeros trimmed at `trim` ('f' or 'b')."""
+    _reducer(rtype)
+    b, a = _promote_pair(_dev(b), _dev(a))
+    b = cuarray.trim_zeros(b, trim)
+    a = cuarray.trim_zeros(a, trim)
+    if a.size == 0:
+        raise ValueError("Denominator `a` is zero.")
+    return b, a
+
+
+def _no_numerator(poles):
+    """(r, p, k) of a zero numerator: zero residues at the sorted poles."""
+    return cuarray.zeros(poles.shape), _cmplx_sort(poles), cuarray.zeros(0, numpy.float64)
+
+
+def _divide(b, a):
+    """(k, remainder) of b / a; k is empty when b is the shorter."""
+    if b.shape[0] < a.shape[0]:
+        return cuarray.zeros(0, numpy.float64), b
+    return cuarray.polydiv(b, a)
+
+
 def residue(b, a, tol=1e-3, rtype="avg"):
     """cuarray version of `scipy.signal.residue`. Synchronises (root grouping and a few
     sizes)."""
-    _reducer(rtype)
-    b, a = _promote_pair(_dev(b), _dev(a))
-    b = cuarray.trim_zeros(b, "f")
-    a = cuarray.trim_zeros(a, "f")
-    if a.size == 0:
-        raise ValueError("Denominator `a` is zero.")
+    b, a = _fraction(b, a, rtype, "f")
     poles = cuarray.roots(a)
     if b.size == 0:
-        return (cuarray.zeros(poles.shape), _cmplx_sort(poles),
-                cuarray.zeros(0, numpy.float64))
-    if b.shape[0] < a.shape[0]:
-        k = cuarray.zeros(0, numpy.float64)
-    else:
-        k, b = cuarray.polydiv(b, a)
+        return _no_numerator(poles)
+    k, b = _divide(b, a)
     if poles.size == 0:
         return cuarray.zeros(0, numpy.float64) / a[0], poles, k
     vals, mult = _sorted_groups(poles, tol, rtype)
@@ -239,24 +253,14 @@ def residue(b, a, tol=1e-3, rtype="avg"):
 def residuez(b, a, tol=1e-3, rtype="avg"):
     """cuarray version of `scipy.signal.residuez`. Synchronises (root grouping and a few
     sizes)."""
-    _reducer(rtype)
-    b, a = _promote_pair(_dev(b), _dev(a))
-    b = cuarray.trim_zeros(b, "b")
-    a = cuarray.trim_zeros(a, "b")
-    if a.size == 0:
-        raise ValueError("Denominator `a` is zero.")
+    b, a = _fraction(b, a, rtype, "b")
     if bool(a[0] == 0):
         raise ValueError("First coefficient of determinant `a` must be non-zero.")
     poles = cuarray.roots(a)
     if b.size == 0:
-        return (cuarray.zeros(poles.shape), _cmplx_sort(poles),
-                cuarray.zeros(0, numpy.float64))
-    b_rev = b[::-1]
+        return _no_numerator(poles)
     a_rev = a[::-1]
-    if b_rev.shape[0] < a_rev.shape[0]:
-        k_rev = cuarray.zeros(0, numpy.float64)
-    else:
-        k_rev, b_rev = cuarray.polydiv(b_rev, a_rev)
+    k_rev, b_rev = _divide(b[::-1], a_rev)
     if poles.size == 0:
         return cuarray.zeros(0, numpy.float64) / a_rev[0], poles, k_rev[::-1]
     vals, mult = _sorted_groups(poles, tol, rtype)

@@ -7,6 +7,7 @@ import math
 import numpy
 
 import cuarray
+from cuarray._core.host_policy import not_device_error
 from cuarray._core.ndarray import ndarray
 
 __all__ = ["savgol_coeffs", "savgol_filter"]
@@ -78,7 +79,7 @@ def savgol_filter(x, window_length, polyorder, deriv=0, delta=1.0, axis=-1, mode
     if mode not in ("mirror", "constant", "nearest", "interp", "wrap"):
         raise ValueError("mode must be 'mirror', 'constant', 'nearest' 'wrap' or 'interp'.")
     if not isinstance(x, ndarray):
-        raise TypeError("cuarray.scipy.signal.savgol_filter takes a cuarray array")
+        raise not_device_error("savgol_filter", x, "cuarray.scipy.signal.")
     if x.dtype != numpy.float64 and x.dtype != numpy.float32:
         x = x.astype(numpy.float64)
     axis = axis % x.ndim if -x.ndim <= axis < x.ndim else axis

@@ -8,6 +8,7 @@ import warnings
 import numpy
 
 import cuarray
+from cuarray._core.host_policy import not_device_error
 from cuarray._core.elementwise import Op, Param
 from cuarray._core.ndarray import ndarray
 from cuarray._runtime.device import get_device_id
@@ -23,8 +24,7 @@ __all__ = ["periodogram", "welch", "csd", "coherence", "spectrogram", "stft", "i
 def _asarray(x, name):
     if isinstance(x, ndarray):
         return x
-    raise TypeError(f"cuarray.scipy.signal.{name} takes cuarray arrays; move the data to the "
-                    "GPU with cuarray.asarray(x)")
+    raise not_device_error(name, x, "cuarray.scipy.signal.")
 
 
 def _window(window, nperseg):
@@ -567,28 +567,27 @@ def _binsums(win, nperseg, noverlap):
     return sums
 
 
-def check_COLA(window, nperseg, noverlap, tol=1e-10):
-    """cuarray version of `scipy.signal.check_COLA` (returns a Python bool; synchronises)."""
+def _overlap_sums(window, nperseg, noverlap, nola):
+    """check_COLA's / check_NOLA's argument checks (SciPy words them a little differently)
+    and the overlapping sums of the window (of its square for NOLA)."""
     nperseg = int(nperseg)
     if nperseg < 1:
         raise ValueError("nperseg must be a positive integer")
     if noverlap >= nperseg:
-        raise ValueError("noverlap must be less than nperseg.")
+        raise ValueError("noverlap must be less than nperseg" + ("" if nola else "."))
+    if nola and noverlap < 0:
+        raise ValueError("noverlap must be a nonnegative integer")
     noverlap = int(noverlap)
     win = _check_window(window, nperseg)
-    sums = _binsums(win, nperseg, noverlap)
+    return _binsums(win * win if nola else win, nperseg, noverlap)
+
+
+def check_COLA(window, nperseg, noverlap, tol=1e-10):
+    """cuarray version of `scipy.signal.check_COLA` (returns a Python bool; synchronises)."""
+    sums = _overlap_sums(window, nperseg, noverlap, False)
     return bool(cuarray.max(cuarray.abs(sums - cuarray.median(sums))) < tol)
 
 
 def check_NOLA(window, nperseg, noverlap, tol=1e-10):
     """cuarray version of `scipy.signal.check_NOLA` (returns a Python bool; synchronises)."""
-    nperseg = int(nperseg)
-    if nperseg < 1:
-        raise ValueError("nperseg must be a positive integer")
-    if noverlap >= nperseg:
-        raise ValueError("noverlap must be less than nperseg")
-    if noverlap < 0:
-        raise ValueError("noverlap must be a nonnegative integer")
-    noverlap = int(noverlap)
-    win = _check_window(window, nperseg)
-    return bool(cuarray.min(_binsums(win * win, nperseg, noverlap)) > tol)
+    return bool(cuarray.min(_overlap_sums(window, nperseg, noverlap, True)) > tol)

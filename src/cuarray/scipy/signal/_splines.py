@@ -7,6 +7,7 @@ import math
 import numpy
 
 import cuarray
+from cuarray._core.host_policy import not_device_error
 from cuarray._core.ndarray import ndarray
 from cuarray.scipy.signal._lfilter import lfilter, lfiltic, sosfilt
 
@@ -16,7 +17,7 @@ __all__ = ["gauss_spline", "cspline1d", "qspline1d", "cspline1d_eval", "qspline1
 
 def _arr(x, name):
     if not isinstance(x, ndarray):
-        raise TypeError(f"cuarray.scipy.signal.{name} takes a cuarray array")
+        raise not_device_error(name, x, "cuarray.scipy.signal.")
     return x
 
 

@@ -122,24 +122,25 @@ def _apply(M, c):
     return cuarray.asarray(M).astype(c.dtype) @ c
 
 
-def lp2bp(b, a, wo=1.0, bw=1.0):
-    """cuarray version of `scipy.signal.lp2bp`."""
+def _band(b, a, wo, bw, matrix):
+    """A lowpass prototype moved to a band: `matrix` (_bp_matrix or _bs_matrix) maps each
+    polynomial's coefficients."""
     b, a = _float_pair(b, a)
     D, N = a.shape[0] - 1, b.shape[0] - 1
-    ma = max(N, D)
+    mx = max(N, D)
     wosq = float(wo) ** 2
-    return normalize(_apply(_bp_matrix(N, ma, wosq, float(bw)), b),
-                     _apply(_bp_matrix(D, ma, wosq, float(bw)), a))
+    return normalize(_apply(matrix(N, mx, wosq, float(bw)), b),
+                     _apply(matrix(D, mx, wosq, float(bw)), a))
+
+
+def lp2bp(b, a, wo=1.0, bw=1.0):
+    """cuarray version of `scipy.signal.lp2bp`."""
+    return _band(b, a, wo, bw, _bp_matrix)
 
 
 def lp2bs(b, a, wo=1.0, bw=1.0):
     """cuarray version of `scipy.signal.lp2bs`."""
-    b, a = _float_pair(b, a)
-    D, N = a.shape[0] - 1, b.shape[0] - 1
-    Mx = max(N, D)
-    wosq = float(wo) ** 2
-    return normalize(_apply(_bs_matrix(N, Mx, wosq, float(bw)), b),
-                     _apply(_bs_matrix(D, Mx, wosq, float(bw)), a))
+    return _band(b, a, wo, bw, _bs_matrix)
 
 
 def bilinear(b, a, fs=1.0):

@@ -5,6 +5,7 @@ import math
 import numpy
 
 import cuarray
+from cuarray._core.host_policy import not_device_error
 from cuarray._core.ndarray import ndarray
 
 __all__ = ["morlet", "morlet2", "ricker", "qmf", "cwt"]
@@ -46,7 +47,7 @@ def cwt(data, wavelet, widths, dtype=None, **kwargs):
     width)."""
     from cuarray.scipy.signal._convolution import convolve
     if not isinstance(data, ndarray):
-        raise TypeError("cuarray.scipy.signal.cwt takes a cuarray array")
+        raise not_device_error("cwt", data, "cuarray.scipy.signal.")
     widths = numpy.asarray(cuarray.asnumpy(widths) if isinstance(widths, ndarray) else widths)
     if dtype is None:
         dtype = numpy.complex128 if wavelet(1, widths[0], **kwargs).dtype.kind == "c" \

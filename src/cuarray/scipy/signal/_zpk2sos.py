@@ -64,6 +64,14 @@ __device__ int nearest(const cd* z, int n, cd to, int which) {
   return best;
 }
 
+// The root of z nearest `to` (of the kind `which` selects, as in nearest), taken out of z.
+__device__ cd take_nearest(cd* z, int& nz, cd to, int which) {
+  const int j = nearest(z, nz, to, which);
+  const cd r = z[j];
+  remove_at(z, nz, j);
+  return r;
+}
+
 // poly of up to two roots (a conjugate pair when conj is set), placed right-aligned.
 __device__ void put(double* s, int nr, cd r1, cd r2, bool conj) {
   double c[3];
@@ -105,15 +113,11 @@ extern "C" __global__ void zpk2sos_kernel(const cd* zin, long long nz0, const cd
     const bool p1real = p1.im == 0.0;
     if (p1real && preal == 0) {
       if (pairing != 2) {
-        int j = nearest(z, nz, p1, 1);
-        cd z1 = z[j];
-        remove_at(z, nz, j);
+        const cd z1 = take_nearest(z, nz, p1, 1);
         put(s, 2, z1, cd(0.0, 0.0), false);
         put(s + 3, 2, p1, cd(0.0, 0.0), false);
       } else if (nz > 0) {
-        int j = nearest(z, nz, p1, 1);
-        cd z1 = z[j];
-        remove_at(z, nz, j);
+        const cd z1 = take_nearest(z, nz, p1, 1);
         put(s, 1, z1, z1, false);
         put(s + 3, 1, p1, p1, false);
       } else {
@@ -121,9 +125,7 @@ extern "C" __global__ void zpk2sos_kernel(const cd* zin, long long nz0, const cd
         put(s + 3, 1, p1, p1, false);
       }
     } else if (np + 1 == nz && !p1real && preal == 1 && zreal == 1) {
-      int j = nearest(z, nz, p1, 2);
-      cd z1 = z[j];
-      remove_at(z, nz, j);
+      const cd z1 = take_nearest(z, nz, p1, 2);
       put(s, 2, z1, z1, true);
       put(s + 3, 2, p1, p1, true);
     } else {
@@ -143,15 +145,11 @@ extern "C" __global__ void zpk2sos_kernel(const cd* zin, long long nz0, const cd
         p2 = cd(p1.re, -p1.im);
       }
       if (nz > 0) {
-        int j = nearest(z, nz, p1, 0);
-        cd z1 = z[j];
-        remove_at(z, nz, j);
+        const cd z1 = take_nearest(z, nz, p1, 0);
         if (z1.im != 0.0) {
           put(s, 2, z1, z1, true);
         } else if (nz > 0) {
-          int j2 = nearest(z, nz, p1, 1);
-          cd z2 = z[j2];
-          remove_at(z, nz, j2);
+          const cd z2 = take_nearest(z, nz, p1, 1);
           put(s, 2, z1, z2, false);
         } else {
           put(s, 1, z1, z1, false);

@@ -13,6 +13,7 @@ import operator
 import numpy
 
 from cuarray._core._out import into_out
+from cuarray._core.host_policy import host_error
 from cuarray._core.ndarray import ndarray
 from cuarray.scipy.sparse._data import DataMixin, canonical
 from cuarray.scipy.sparse._minmax import MinMaxMixin
@@ -88,8 +89,7 @@ def to_device(x, dtype=None):
 def _dense_operand(x):
     """`x` unless it is host data, which operators refuse (no hidden transfers)."""
     if isinstance(x, (numpy.ndarray, list, tuple)):
-        raise TypeError(f"cuarray sparse matrices do not accept {type(x).__name__} operands; "
-                        "move them to the GPU with cuarray.asarray(x)")
+        raise host_error("cuarray.scipy.sparse matrix operator", x, prefix="")
     return x
 
 
@@ -607,8 +607,8 @@ class _spbase(DataMixin, MinMaxMixin):
 
 def _inside(row, col, shape):
     from cuarray.scipy.sparse._kernels import _empty, _i64, _op
-    from cuarray._core.elementwise import Param
-    op = _op(("inside",), lambda: (
+    from cuarray._core.elementwise import Op, Param
+    op = _op(("inside",), lambda: Op(
         "cuarray_sp_inside",
         [Param("r", "in", _i64), Param("c", "in", _i64), Param("M", "scalar", _i64),
          Param("N", "scalar", _i64), Param("f", "out", _i64)],
@@ -621,8 +621,8 @@ def _inside(row, col, shape):
 
 def _relinearize(row, col, old, new, order, idt):
     from cuarray.scipy.sparse._kernels import _empty, _i64, _op
-    from cuarray._core.elementwise import Param
-    op = _op(("relin", idt.char), lambda: (
+    from cuarray._core.elementwise import Op, Param
+    op = _op(("relin", idt.char), lambda: Op(
         f"cuarray_sp_reshape_{idt.char}",
         [Param("r", "in", _i64), Param("c", "in", _i64), Param("M", "scalar", _i64),
          Param("N", "scalar", _i64), Param("M2", "scalar", _i64),

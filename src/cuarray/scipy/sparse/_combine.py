@@ -6,7 +6,7 @@ Where SciPy returns BSR (kron), cuarray returns COO, as CuPy: it has no BSR form
 """
 import numpy
 
-from cuarray._core.elementwise import Param
+from cuarray._core.elementwise import Op, Param
 from cuarray._core.ndarray import ndarray
 from cuarray.scipy.sparse import _kernels as K
 from cuarray.scipy.sparse._base import CLASSES, as_family, check_dtype, issparse
@@ -44,7 +44,7 @@ def kron(A, B, format=None):
         from cuarray._core import dtypes as _dt
         C = _dt.ctype(dt)
         op = K._op(("kron", A.dtype.char, B.dtype.char, at.char, bt.char, it.char, dt.char),
-                   lambda: (
+                   lambda: Op(
             f"cuarray_sp_kron_{K._chars(A.dtype, B.dtype, at, bt, it, dt)}",
             [Param("ar", "raw", at), Param("ac", "raw", at), Param("av", "raw", A.dtype),
              Param("br", "raw", bt), Param("bc", "raw", bt), Param("bv", "raw", B.dtype),
@@ -199,7 +199,7 @@ def _triangle(A, k, format, lower):
     fam = A._family
     C = A.tocoo()
     ct = C.row.dtype
-    op = K._op(("tri", ct.char, lower), lambda: (
+    op = K._op(("tri", ct.char, lower), lambda: Op(
         f"cuarray_sp_{'tril' if lower else 'triu'}_{ct.char}",
         [Param("r", "in", K._i64), Param("c", "in", K._i64), Param("k", "scalar", K._i64),
          Param("f", "out", K._i64)],

@@ -10,7 +10,7 @@ import warnings
 
 import numpy
 
-from cuarray._core.elementwise import Param
+from cuarray._core.elementwise import Op, Param
 
 # Ufuncs with f(0) == 0: as methods they act on the stored values only (SciPy's list).
 ZERO_PRESERVING = ("arcsin", "arcsinh", "arctan", "arctanh", "ceil", "deg2rad", "expm1",
@@ -81,7 +81,7 @@ def aligned(A, B):
     at, bt = A.dtype, B.dtype
     from cuarray._core import dtypes as _dt
     C = _dt.ctype(dt)
-    op = K._op(("align", at.char, bt.char, dt.char), lambda: (
+    op = K._op(("align", at.char, bt.char, dt.char), lambda: Op(
         f"cuarray_sp_align_{K._chars(at, bt, dt)}",
         [Param("k", "raw", K._i64), Param("q", "raw", K._i64), Param("xa", "raw", at),
          Param("xb", "raw", bt), Param("na", "scalar", K._i64), Param("f", "out", K._i64),

@@ -12,20 +12,13 @@ summing duplicates or dropping zeros reads one count from the device (a synchron
 import numpy
 
 from cuarray._core import dtypes as _dt
+from cuarray._core._kernel_helpers import Cache
 from cuarray._core.elementwise import Op, Param
 from cuarray._core.ndarray import ndarray
 
 _i64 = numpy.dtype(numpy.int64)
 _i32 = numpy.dtype(numpy.int32)
-_ops = {}
-
-
-def _op(key, build):
-    op = _ops.get(key)
-    if op is None:
-        name, params, body = build()
-        op = _ops[key] = Op(name, params, body)
-    return op
+_op = Cache()   # key -> Op; build() makes the Op on first use
 
 
 def _chars(*dts):
@@ -63,7 +56,7 @@ def expand_major(indptr, nnz):
     """The major index (row of CSR, column of CSC) of each of the `nnz` entries:
     a binary search of `indptr` per entry, so skewed rows cost nothing extra."""
     dt = indptr.dtype
-    op = _op(("expand", dt.char), lambda: (
+    op = _op(("expand", dt.char), lambda: Op(
         f"cuarray_sp_expand_{dt.char}",
         [Param("p", "raw", dt), Param("nmaj", "scalar", _i64), Param("m", "out", dt)],
         "long long lo = 0, hi = nmaj; "
@@ -79,7 +72,7 @@ def lower_bounds(sorted_major, n_major, dtype):
     """indptr (n_major + 1 entries) of entries sorted by major index: entry r is the
     first position whose major index is >= r."""
     sdt = sorted_major.dtype
-    op = _op(("bounds", sdt.char, dtype.char), lambda: (
+    op = _op(("bounds", sdt.char, dtype.char), lambda: Op(
         f"cuarray_sp_bounds_{_chars(sdt, dtype)}",
         [Param("s", "raw", sdt), Param("nnz", "scalar", _i64), Param("p", "out", dtype)],
         "long long lo = 0, hi = nnz; "
@@ -91,7 +84,7 @@ def lower_bounds(sorted_major, n_major, dtype):
 
 
 def _key(major, minor, n_minor):
-    op = _op(("key", major.dtype.char, minor.dtype.char), lambda: (
+    op = _op(("key", major.dtype.char, minor.dtype.char), lambda: Op(
         f"cuarray_sp_key_{_chars(major.dtype, minor.dtype)}",
         [Param("a", "in", _i64), Param("b", "in", _i64), Param("n", "scalar", _i64),
          Param("k", "out", _i64)],
@@ -104,7 +97,7 @@ def _key(major, minor, n_minor):
 def gather(src, idx):
     """src[idx] for 1-D `src` and an integer index array."""
     sdt, idt = src.dtype, idx.dtype
-    op = _op(("gather", sdt.char, idt.char), lambda: (
+    op = _op(("gather", sdt.char, idt.char), lambda: Op(
         f"cuarray_sp_gather_{_chars(sdt, idt)}",
         [Param("q", "in", idt), Param("x", "raw", sdt), Param("y", "out", sdt)],
         "y = x[(long long)q];"))
@@ -112,7 +105,7 @@ def gather(src, idx):
 
 
 def _split(key, n_minor, dtype):
-    op = _op(("split", dtype.char), lambda: (
+    op = _op(("split", dtype.char), lambda: Op(
         f"cuarray_sp_split_{dtype.char}",
         [Param("k", "in", _i64), Param("n", "scalar", _i64), Param("a", "out", dtype),
          Param("b", "out", dtype)],
@@ -124,7 +117,7 @@ def _split(key, n_minor, dtype):
 
 
 def _run_starts(skey):
-    op = _op(("starts",), lambda: (
+    op = _op(("starts",), lambda: Op(
         "cuarray_sp_run_starts",
         [Param("k", "raw", _i64), Param("f", "out", _i64)],
         "f = (i == 0 || k[i] != k[i - 1]) ? 1 : 0;"))
@@ -134,7 +127,7 @@ def _run_starts(skey):
 
 
 def _nonzero_flags(x):
-    op = _op(("nzflag", x.dtype.char), lambda: (
+    op = _op(("nzflag", x.dtype.char), lambda: Op(
         f"cuarray_sp_nzflag_{x.dtype.char}",
         [Param("x", "in", x.dtype), Param("f", "out", _i64)],
         "f = cuarray_nonzero(x) ? 1 : 0;"))
@@ -152,7 +145,7 @@ def _count(flags):
 
 def _positions(flags, pos, total):
     """The positions i where flags[i] is set, in order (total of them)."""
-    op = _op(("where",), lambda: (
+    op = _op(("where",), lambda: Op(
         "cuarray_sp_flag_positions",
         [Param("f", "in", _i64), Param("c", "in", _i64), Param("s", "raw", _i64)],
         "if (f) s[c - 1] = i;"))
@@ -165,7 +158,7 @@ def _segment_sums(starts, skey, sdata):
     """(key, summed data) of each run of equal keys; runs begin at `starts`."""
     dt = sdata.dtype
     C = _dt.ctype(dt)
-    op = _op(("segsum", dt.char), lambda: (
+    op = _op(("segsum", dt.char), lambda: Op(
         f"cuarray_sp_segsum_{dt.char}",
         [Param("s", "raw", _i64), Param("k", "raw", _i64), Param("x", "raw", dt),
          Param("nnz", "scalar", _i64), Param("ko", "out", _i64), Param("xo", "out", dt)],
@@ -231,7 +224,7 @@ def to_dense(indptr, indices, data, shape, major_axis, order="C"):
     # Element (r, c) sits at r * rs + c * cs in `out`'s memory.
     rs, cs = (N, 1) if order == "C" else (1, M)
     maj_s, min_s = (rs, cs) if major_axis == 0 else (cs, rs)
-    op = _op(("dense", dt.char, it.char, indices.dtype.char), lambda: (
+    op = _op(("dense", dt.char, it.char, indices.dtype.char), lambda: Op(
         f"cuarray_sp_dense_{_chars(dt, it, indices.dtype)}",
         [Param("p", "raw", it), Param("q", "raw", indices.dtype), Param("x", "raw", dt),
          Param("o", "raw", dt), Param("ms", "scalar", _i64), Param("ns", "scalar", _i64),
@@ -261,7 +254,7 @@ def csr_matmul(indptr, indices, data, x, out):
 def csrmm_op(dt, it, jt, xt, ot):
     """The Op of `csr_matmul` for values dt, pointers it, indices jt, operand xt, result ot."""
     C = _dt.ctype(ot)
-    return _op(("spmm", dt.char, it.char, jt.char, xt.char, ot.char), lambda: (
+    return _op(("spmm", dt.char, it.char, jt.char, xt.char, ot.char), lambda: Op(
         f"cuarray_sp_csrmm_{_chars(dt, it, jt, xt, ot)}",
         [Param("p", "raw", it), Param("q", "raw", jt), Param("a", "raw", dt),
          Param("x", "raw", xt), Param("K", "scalar", _i64), Param("y", "out", ot)],
@@ -279,7 +272,7 @@ def spgemm_entries(a_rows, a_cols, a_data, b_indptr, b_indices, b_data, out_dtyp
     """
     from cuarray._core.scan import cumsum
     bt, it = b_indptr.dtype, a_cols.dtype
-    cnt_op = _op(("rowlen", bt.char, it.char), lambda: (
+    cnt_op = _op(("rowlen", bt.char, it.char), lambda: Op(
         f"cuarray_sp_rowlen_{_chars(bt, it)}",
         [Param("k", "in", it), Param("p", "raw", bt), Param("n", "out", _i64)],
         "n = (long long)p[(long long)k + 1] - (long long)p[(long long)k];"))
@@ -294,7 +287,7 @@ def spgemm_entries(a_rows, a_cols, a_data, b_indptr, b_indices, b_data, out_dtyp
     C = _dt.ctype(out_dtype)
     at, bd, jt = a_data.dtype, b_data.dtype, b_indices.dtype
     op = _op(("expandprod", at.char, bd.char, bt.char, jt.char, it.char, out_dtype.char),
-             lambda: (
+             lambda: Op(
         f"cuarray_sp_products_{_chars(at, bd, bt, jt, it, out_dtype)}",
         [Param("r", "in", it), Param("k", "in", it), Param("av", "in", at),
          Param("end", "in", _i64), Param("n", "in", _i64), Param("p", "raw", bt),
@@ -326,13 +319,13 @@ def dia_entries(data, offsets, shape, idx_dtype):
     M, N = shape
     nd, L = data.shape
     dt, ot = data.dtype, offsets.dtype
-    op = _op(("diaflag", dt.char, ot.char), lambda: (
+    op = _op(("diaflag", dt.char, ot.char), lambda: Op(
         f"cuarray_sp_diaflag_{_chars(dt, ot)}",
         [Param("x", "in", dt), Param("off", "raw", ot), Param("L", "scalar", _i64),
          Param("M", "scalar", _i64), Param("N", "scalar", _i64), Param("f", "out", _i64)],
         "const long long d = i / L, j = i - d * L, r = j - (long long)off[d]; "
         "f = (r >= 0 && r < M && j < N && cuarray_nonzero(x)) ? 1 : 0;"))
-    coord = _op(("diacoord", ot.char, idx_dtype.char), lambda: (
+    coord = _op(("diacoord", ot.char, idx_dtype.char), lambda: Op(
         f"cuarray_sp_diacoord_{_chars(ot, idx_dtype)}",
         [Param("off", "raw", ot), Param("L", "scalar", _i64), Param("r", "out", idx_dtype),
          Param("c", "out", idx_dtype)],
@@ -354,7 +347,7 @@ def diagonal(indptr, indices, data, shape, k, major_axis):
     n = max(0, min(M + min(k, 0), N - max(k, 0)))
     dt, it, jt = data.dtype, indptr.dtype, indices.dtype
     C = _dt.ctype(dt)
-    op = _op(("diag", dt.char, it.char, jt.char), lambda: (
+    op = _op(("diag", dt.char, it.char, jt.char), lambda: Op(
         f"cuarray_sp_diagonal_{_chars(dt, it, jt)}",
         [Param("p", "raw", it), Param("q", "raw", jt), Param("x", "raw", dt),
          Param("r0", "scalar", _i64), Param("c0", "scalar", _i64),
@@ -376,7 +369,7 @@ def canonical_flags(indptr, indices, strict):
     `strict`: sorted with no duplicates)."""
     it, jt = indptr.dtype, indices.dtype
     cmp = ">=" if strict else ">"
-    op = _op(("canon", it.char, jt.char, strict), lambda: (
+    op = _op(("canon", it.char, jt.char, strict), lambda: Op(
         f"cuarray_sp_sorted_{_chars(it, jt)}_{int(strict)}",
         [Param("p", "raw", it), Param("q", "raw", jt), Param("f", "out", _i64)],
         f"long long ok = 1; for (long long j = (long long)p[i] + 1, e = p[i + 1]; j < e; ++j) "
@@ -387,7 +380,7 @@ def canonical_flags(indptr, indices, strict):
 def gather_2d(x, rows, cols):
     """x[rows, cols] for a 2-D array of any layout (broadcast views included)."""
     xt, rt = x.dtype, rows.dtype
-    op = _op(("gather2d", xt.char, rt.char), lambda: (
+    op = _op(("gather2d", xt.char, rt.char), lambda: Op(
         f"cuarray_sp_gather2d_{_chars(xt, rt)}",
         [Param("r", "in", rt), Param("c", "in", rt), Param("x", "raw", xt),
          Param("N", "scalar", _i64), Param("y", "out", xt)],
@@ -409,7 +402,7 @@ def intersect_products(A, B, dtype, idx_dtype):
     skey = gather(keys, perm)
     C = _dt.ctype(dtype)
     at, bt = A.data.dtype, B.data.dtype
-    op = _op(("pairs", at.char, bt.char, dtype.char), lambda: (
+    op = _op(("pairs", at.char, bt.char, dtype.char), lambda: Op(
         f"cuarray_sp_pairs_{_chars(at, bt, dtype)}",
         [Param("k", "raw", _i64), Param("q", "raw", _i64), Param("a", "raw", at),
          Param("b", "raw", bt), Param("na", "scalar", _i64), Param("f", "out", _i64),
@@ -428,7 +421,7 @@ def intersect_products(A, B, dtype, idx_dtype):
 def scatter_2d(out, rows, cols, vals):
     """out[rows, cols] = vals for a C-contiguous 2-D `out` (coordinates distinct)."""
     ot, rt, ct, vt = out.dtype, rows.dtype, cols.dtype, vals.dtype
-    op = _op(("scatter2d", ot.char, rt.char, ct.char, vt.char), lambda: (
+    op = _op(("scatter2d", ot.char, rt.char, ct.char, vt.char), lambda: Op(
         f"cuarray_sp_scatter2d_{_chars(ot, rt, ct, vt)}",
         [Param("r", "in", rt), Param("c", "in", ct), Param("v", "in", ot),
          Param("o", "raw", ot), Param("W", "scalar", _i64)],
@@ -445,7 +438,7 @@ def dia_to_dense(data, offsets, shape, order="C"):
         return out
     dt, ot = data.dtype, offsets.dtype
     rs, cs = (N, 1) if order == "C" else (1, M)
-    op = _op(("diadense", dt.char, ot.char), lambda: (
+    op = _op(("diadense", dt.char, ot.char), lambda: Op(
         f"cuarray_sp_diadense_{_chars(dt, ot)}",
         [Param("x", "in", dt), Param("off", "raw", ot), Param("o", "raw", dt),
          Param("L", "scalar", _i64), Param("M", "scalar", _i64), Param("N", "scalar", _i64),
@@ -466,7 +459,7 @@ def dia_matmul(data, offsets, shape, x, out):
     Kc = 1 if x.ndim == 1 else x.shape[1]
     dt, ot, xt, rt = data.dtype, offsets.dtype, x.dtype, out.dtype
     C = _dt.ctype(rt)
-    op = _op(("diamm", dt.char, ot.char, xt.char, rt.char), lambda: (
+    op = _op(("diamm", dt.char, ot.char, xt.char, rt.char), lambda: Op(
         f"cuarray_sp_diamm_{_chars(dt, ot, xt, rt)}",
         [Param("a", "raw", dt), Param("off", "raw", ot), Param("x", "raw", xt),
          Param("L", "scalar", _i64), Param("N", "scalar", _i64), Param("K", "scalar", _i64),
@@ -490,7 +483,7 @@ def dia_transpose(data, offsets, shape):
     W = max(L, md)
     dt, ot = data.dtype, offsets.dtype
     C = _dt.ctype(dt)
-    op = _op(("diaT", dt.char, ot.char), lambda: (
+    op = _op(("diaT", dt.char, ot.char), lambda: Op(
         f"cuarray_sp_diatranspose_{_chars(dt, ot)}",
         [Param("x", "raw", dt), Param("off", "raw", ot), Param("L", "scalar", _i64),
          Param("W", "scalar", _i64), Param("MD", "scalar", _i64), Param("R", "scalar", _i64),

@@ -9,7 +9,7 @@ implicit zeros, the first of them. Whole-matrix results reduce the per-row ones.
 import numpy
 
 from cuarray._core import dtypes as _dt
-from cuarray._core.elementwise import Param
+from cuarray._core.elementwise import Op, Param
 from cuarray.scipy.sparse._data import canonical
 
 
@@ -33,7 +33,7 @@ def _line_extremes(C, greater, explicit, skipnan=False):
     else:
         take = f"bi < 0 || v {better} best" + (" || (isnan(v) && !isnan(best))" if nan else "")
     tie = f"!(best {better} v) && !(v {better} best)" + (" && !isnan(best)" if nan else "")
-    op = K._op(("extreme", pt.char, jt.char, dt.char, greater, skipnan), lambda: (
+    op = K._op(("extreme", pt.char, jt.char, dt.char, greater, skipnan), lambda: Op(
         f"cuarray_sp_extreme_{K._chars(pt, jt, dt)}_{int(greater)}{int(skipnan)}",
         [Param("p", "raw", pt), Param("q", "raw", jt), Param("x", "raw", dt),
          Param("n", "scalar", K._i64), Param("ex", "scalar", numpy.dtype(bool)),

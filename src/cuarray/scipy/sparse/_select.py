@@ -8,14 +8,14 @@ counted on the device, an inclusive scan gives the runs' ends, and reading the l
 import numpy
 
 from cuarray._core import dtypes as _dt
-from cuarray._core.elementwise import Param
+from cuarray._core.elementwise import Op, Param
 from cuarray.scipy.sparse._kernels import _chars, _empty, _i64, _new, _op, index_dtype
 
 
 def run_lengths(keys, indptr):
     """int64 p[k + 1] - p[k] for each k of `keys`: the length of line k."""
     kt, pt = keys.dtype, indptr.dtype
-    op = _op(("runlen", kt.char, pt.char), lambda: (
+    op = _op(("runlen", kt.char, pt.char), lambda: Op(
         f"cuarray_sp_runlen_{_chars(kt, pt)}",
         [Param("k", "in", kt), Param("p", "raw", pt), Param("n", "out", _i64)],
         "n = (long long)p[(long long)k + 1] - (long long)p[(long long)k];"))
@@ -33,7 +33,7 @@ def _ends(counts):
 
 def _with_zero(ends, dtype):
     """[0, ends...] as `dtype`: the index pointer of runs ending at `ends` (one kernel)."""
-    op = _op(("withzero", dtype.char), lambda: (
+    op = _op(("withzero", dtype.char), lambda: Op(
         f"cuarray_sp_with_zero_{dtype.char}",
         [Param("e", "raw", _i64), Param("p", "out", dtype)],
         "p = i ? e[i - 1] : 0;"))
@@ -75,7 +75,7 @@ def _checked_lengths(idx, indptr, n):
     if m == 0:
         e = _empty((0,), _i64)
         return (e, e), e, 0
-    op = _op(("runlen_chk", kt.char, pt.char), lambda: (
+    op = _op(("runlen_chk", kt.char, pt.char), lambda: Op(
         f"cuarray_sp_runlen_checked_{_chars(kt, pt)}",
         [Param("k", "in", _i64), Param("p", "raw", pt), Param("f", "raw", _i64),
          Param("nl", "scalar", _i64), Param("w", "out", _i64), Param("c", "out", _i64)],
@@ -88,7 +88,7 @@ def _checked_lengths(idx, indptr, n):
     op.launch([idx.reshape(-1), indptr, flag, numpy.int64(n), wrapped, counts])
     ends = cumsum(counts)
     pair = _empty((2,), _i64)
-    _op(("pair",), lambda: (
+    _op(("pair",), lambda: Op(
         "cuarray_sp_total_and_flag",
         [Param("e", "raw", _i64), Param("f", "raw", _i64), Param("o", "raw", _i64)],
         "o[0LL] = e[e.size() - 1]; o[1LL] = f[0LL];")).launch([ends, flag, pair], size=1)
@@ -107,7 +107,7 @@ def _copy_runs(ends, sel, indptr, indices, data, out_ind, out_dat, total):
     while g < 32 and g * m < total:
         g *= 2
     pt, jt, dt = indptr.dtype, indices.dtype, data.dtype
-    op = _op(("selmaj_g", pt.char, jt.char, dt.char, g), lambda: (
+    op = _op(("selmaj_g", pt.char, jt.char, dt.char, g), lambda: Op(
         f"cuarray_sp_select_major_g{g}_{_chars(pt, jt, dt)}",
         [Param("e", "raw", _i64), Param("s", "raw", _i64), Param("p", "raw", pt),
          Param("q", "raw", jt), Param("x", "raw", dt), Param("qo", "raw", jt),
@@ -136,7 +136,7 @@ def select_minor(indptr, indices, data, sel, n_minor):
     out_ind, out_dat = _empty((total,), idt), _empty((total,), data.dtype)
     if total:
         jt, dt = indices.dtype, data.dtype
-        op = _op(("selmin", jt.char, dt.char, idt.char), lambda: (
+        op = _op(("selmin", jt.char, dt.char, idt.char), lambda: Op(
             f"cuarray_sp_select_minor_{_chars(jt, dt, idt)}",
             [Param("e", "raw", _i64), Param("q", "raw", jt), Param("st", "raw", _i64),
              Param("o", "raw", _i64), Param("x", "raw", dt), Param("qo", "out", idt),
@@ -154,7 +154,7 @@ def sample(indptr, indices, data, major, minor):
     duplicates summed, zero where nothing is stored."""
     pt, jt, dt = indptr.dtype, indices.dtype, data.dtype
     C = _dt.ctype(dt)
-    op = _op(("sample", pt.char, jt.char, dt.char), lambda: (
+    op = _op(("sample", pt.char, jt.char, dt.char), lambda: Op(
         f"cuarray_sp_sample_{_chars(pt, jt, dt)}",
         [Param("a", "in", _i64), Param("b", "in", _i64), Param("p", "raw", pt),
          Param("q", "raw", jt), Param("x", "raw", dt), Param("y", "out", dt)],
@@ -168,7 +168,7 @@ def offsets(indptr, indices, major, minor):
     """int64 position of the entry (major[t], minor[t]) in a canonical compressed matrix,
     or -1 where none is stored (binary search within the line)."""
     pt, jt = indptr.dtype, indices.dtype
-    op = _op(("offsets", pt.char, jt.char), lambda: (
+    op = _op(("offsets", pt.char, jt.char), lambda: Op(
         f"cuarray_sp_offsets_{_chars(pt, jt)}",
         [Param("a", "in", _i64), Param("b", "in", _i64), Param("p", "raw", pt),
          Param("q", "raw", jt), Param("o", "out", _i64)],
@@ -182,7 +182,7 @@ def offsets(indptr, indices, major, minor):
 def scatter_found(data, off, vals):
     """data[off[t]] = vals[t] where off[t] >= 0 (positions distinct)."""
     dt, vt = data.dtype, vals.dtype
-    op = _op(("scatfound", dt.char, vt.char), lambda: (
+    op = _op(("scatfound", dt.char, vt.char), lambda: Op(
         f"cuarray_sp_scatter_found_{_chars(dt, vt)}",
         [Param("o", "in", _i64), Param("v", "in", dt), Param("x", "raw", dt)],
         "if (o >= 0) x[o] = v;"))
@@ -192,7 +192,7 @@ def scatter_found(data, off, vals):
 
 def last_of_runs(skey):
     """0/1 int64 flags: 1 where a sorted key differs from the next (last of its run)."""
-    op = _op(("lastrun",), lambda: (
+    op = _op(("lastrun",), lambda: Op(
         "cuarray_sp_last_of_runs",
         [Param("k", "raw", _i64), Param("f", "out", _i64)],
         "f = (i + 1 == k.size() || k[i] != k[i + 1]) ? 1 : 0;"))
@@ -201,7 +201,7 @@ def last_of_runs(skey):
 
 def missing_flags(off):
     """0/1 int64 flags: 1 where no entry is stored (offset -1)."""
-    op = _op(("missing",), lambda: (
+    op = _op(("missing",), lambda: Op(
         "cuarray_sp_missing",
         [Param("o", "in", _i64), Param("f", "out", _i64)],
         "f = o < 0 ? 1 : 0;"))

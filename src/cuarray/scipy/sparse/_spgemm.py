@@ -12,7 +12,7 @@ when zeros are dropped.
 import numpy
 
 from cuarray._core import dtypes as _dt
-from cuarray._core.elementwise import Param
+from cuarray._core.elementwise import Op, Param
 from cuarray.scipy.sparse import _kernels as K
 from cuarray.scipy.sparse._select import _ends, _with_zero, run_lengths
 
@@ -134,7 +134,7 @@ def _table(A, B, ends, E, starts, total, M, N, L, dtype):
     C = _dt.ctype(dtype)
     at, bt, pt, jt, rt = A.data.dtype, B.data.dtype, B.indptr.dtype, B.indices.dtype, rows.dtype
     op = K._op(("spgemm_table", A.indices.dtype.char, at.char, bt.char, pt.char, jt.char,
-                rt.char, kt.char, dtype.char), lambda: (
+                rt.char, kt.char, dtype.char), lambda: Op(
         f"cuarray_sp_spgemm_table_"
         f"{K._chars(A.indices.dtype, at, bt, pt, jt, rt, kt, dtype)}",
         [Param("e", "raw", _i64), Param("E", "raw", _i64), Param("st", "raw", _i64),
@@ -160,13 +160,13 @@ def _sum_rows(keys, vals, M, N, L):
     C = _dt.ctype(dt)
     flat = M * L
     sk, sv = K._empty((flat,), kt), K._empty((flat,), dt)
-    perm = K._op(("spgemm_perm", kt.char, dt.char), lambda: (
+    perm = K._op(("spgemm_perm", kt.char, dt.char), lambda: Op(
         f"cuarray_sp_spgemm_permute_{K._chars(kt, dt)}",
         [Param("o", "in", _i64), Param("k", "raw", kt), Param("v", "raw", dt),
          Param("L", "scalar", _i64), Param("ko", "out", kt), Param("vo", "out", dt)],
         "const long long src = (i / L) * L + o; ko = k[src]; vo = v[src];"))
     perm.launch([order.reshape(flat), keys, vals, numpy.int64(L), sk, sv])
-    first = K._op(("spgemm_first", kt.char), lambda: (
+    first = K._op(("spgemm_first", kt.char), lambda: Op(
         f"cuarray_sp_spgemm_first_{kt.char}",
         [Param("k", "raw", kt), Param("L", "scalar", _i64), Param("N", "scalar", _i64),
          Param("f", "out", _i64)],
@@ -176,7 +176,7 @@ def _sum_rows(keys, vals, M, N, L):
     pos, runs = K._count(flags)
     starts = K._positions(flags, pos, runs)
     idt = K.index_dtype(M, N, starts.size)
-    add = K._op(("spgemm_sum", kt.char, dt.char, idt.char), lambda: (
+    add = K._op(("spgemm_sum", kt.char, dt.char, idt.char), lambda: Op(
         f"cuarray_sp_spgemm_sum_{K._chars(kt, dt, idt)}",
         [Param("s", "in", _i64), Param("k", "raw", kt), Param("v", "raw", dt),
          Param("L", "scalar", _i64), Param("r", "out", idt), Param("c", "out", idt),

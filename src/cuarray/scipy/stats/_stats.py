@@ -10,6 +10,7 @@ import math
 import numpy
 
 import cuarray as cp
+from cuarray._core.host_policy import host_error
 
 _POLICIES = ("propagate", "raise", "omit")
 
@@ -27,8 +28,7 @@ def _need(a, name):
     if isinstance(a, cp.ndarray):
         return a
     if isinstance(a, (numpy.ndarray, list, tuple)):
-        raise TypeError(f"cuarray.scipy.stats.{name} does not accept {type(a).__name__}; move "
-                        "it to the GPU with cuarray.asarray(x)")
+        raise host_error(name, a, "cuarray.scipy.stats.")
     return cp.asarray(numpy.asarray(a))
 
 

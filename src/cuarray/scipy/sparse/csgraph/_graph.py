@@ -27,10 +27,7 @@ inline double __longlong_as_double(long long x) { double r; memcpy(&r, &x, 8); r
 def op(key, name, params, body):
     """A cached elementwise Op whose source carries HOST_ATOMICS."""
     from cuarray._core.elementwise import Op
-    o = K._ops.get(key)
-    if o is None:
-        o = K._ops[key] = Op(name, params, body, preamble=HOST_ATOMICS)
-    return o
+    return K._op(key, lambda: Op(name, params, body, preamble=HOST_ATOMICS))
 
 
 class Graph:

@@ -14,6 +14,7 @@ import warnings
 
 import numpy
 
+from cuarray._core.elementwise import Op
 from cuarray.scipy.sparse import _kernels as K
 from cuarray.scipy.sparse.csgraph._graph import (
     F64, I64, Graph, compress_roots, flag_changed, full, op, param, read_flag)
@@ -33,12 +34,8 @@ class NegativeCycleError(Exception):
 
 
 def _key_op(key, name, params, body):
-    from cuarray._core.elementwise import Op
     from cuarray.scipy.sparse.csgraph._graph import HOST_ATOMICS
-    o = K._ops.get(key)
-    if o is None:
-        o = K._ops[key] = Op(name, params, body, preamble=HOST_ATOMICS + _KEY)
-    return o
+    return K._op(key, lambda: Op(name, params, body, preamble=HOST_ATOMICS + _KEY))
 
 
 def _sources(g, indices):
@@ -96,7 +93,7 @@ def _inf_keys(size):
 def _distances(g, src, weights):
     """(k, n) float64 distances from each source."""
     k, n = src.size, g.n
-    seed = K._op(("cg_seed",), lambda: (
+    seed = K._op(("cg_seed",), lambda: Op(
         "cuarray_cg_seed", [param("s", "in"), param("n", "scalar"), param("d", "raw")],
         "d[i * n + s] = 0;"))
     dist = _relax_all(g, _inf_keys(k * n), weights,
@@ -162,7 +159,7 @@ def _paths(g, w, indices, return_predecessors, limit=numpy.inf, min_only=False):
 def _nearest(g, src, w, limit, return_predecessors):
     """min_only: one relaxation with every source at distance 0."""
     from cuarray._core._ops import greater, where
-    seed = K._op(("cg_seedall",), lambda: (
+    seed = K._op(("cg_seedall",), lambda: Op(
         "cuarray_cg_seed_all", [param("s", "in"), param("d", "raw")], "d[s] = 0;"))
     dist = _relax_all(g, _inf_keys(g.n), w, lambda keys: seed.launch([src, keys]))
     if limit != numpy.inf:

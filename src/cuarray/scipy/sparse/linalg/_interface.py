@@ -2,6 +2,7 @@
 `aslinearoperator`): anything that can compute A @ x, for the iterative solvers."""
 import numpy
 
+from cuarray._core.host_policy import host_error
 from cuarray._core.ndarray import ndarray
 from cuarray.scipy.sparse._base import issparse
 
@@ -255,6 +256,5 @@ def aslinearoperator(A):
         return LinearOperator(A.shape, A.matvec, rmatvec=getattr(A, "rmatvec", None),
                               matmat=getattr(A, "matmat", None), dtype=getattr(A, "dtype", None))
     if isinstance(A, numpy.ndarray):
-        raise TypeError("aslinearoperator does not accept numpy.ndarray; move it to the GPU "
-                        "with cuarray.asarray(A)")
+        raise host_error("aslinearoperator", A, "cuarray.scipy.sparse.linalg.", arg="A")
     raise TypeError("type not understood")

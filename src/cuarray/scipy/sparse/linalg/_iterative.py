@@ -5,11 +5,12 @@ convergence, as SciPy and CuPy do (a synchronisation per iteration).
 """
 import numpy
 
+from cuarray._core.host_policy import not_device_error
 from cuarray._core.ndarray import ndarray
 from cuarray.scipy.sparse.linalg._interface import IdentityOperator, aslinearoperator
 
 
-def _make_system(A, M, x0, b):
+def _make_system(A, M, x0, b, name):
     """(A, M, x, b) as LinearOperators and 1-D vectors of the solve's dtype (SciPy's
     `make_system`)."""
     A = aslinearoperator(A)
@@ -17,8 +18,7 @@ def _make_system(A, M, x0, b):
         raise ValueError(f"expected square matrix, but got shape={A.shape}")
     N = A.shape[0]
     if not isinstance(b, ndarray):
-        raise TypeError("b must be a cuarray.ndarray" + (
-            "; move it to the GPU with cuarray.asarray(b)" if isinstance(b, numpy.ndarray) else ""))
+        raise not_device_error(name, b, "cuarray.scipy.sparse.linalg.", arg="b")
     if b.shape != (N,) and b.shape != (N, 1):
         raise ValueError(f"shapes of A {A.shape} and b {b.shape} are incompatible")
     dt = numpy.result_type(A.dtype, b.dtype) if A.dtype is not None else b.dtype
@@ -34,7 +34,7 @@ def _make_system(A, M, x0, b):
         x = None
     else:
         if not isinstance(x0, ndarray):
-            raise TypeError("x0 must be a cuarray.ndarray")
+            raise not_device_error(name, x0, "cuarray.scipy.sparse.linalg.", arg="x0")
         if x0.shape != (N,) and x0.shape != (N, 1):
             raise ValueError(f"shapes of A {A.shape} and x0 {x0.shape} are incompatible")
         x = x0.reshape(N).astype(dt, copy=True)
@@ -99,7 +99,7 @@ def cg(A, b, x0=None, rtol=1e-5, atol=0.0, maxiter=None, M=None, callback=None, 
         rtol = tol
     if atol is None:
         atol = 0.0
-    A, M, x, b = _make_system(A, M, x0, b)
+    A, M, x, b = _make_system(A, M, x0, b, "cg")
     if isinstance(atol, str) or atol < 0:
         raise ValueError(f"'scipy.sparse.linalg.cg' called with invalid `atol`={atol}; if "
                          "set, `atol` must be a real, non-negative number.")

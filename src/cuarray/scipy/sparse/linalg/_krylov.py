@@ -34,7 +34,7 @@ def cgs(A, b, x0=None, rtol=1e-5, atol=0.0, maxiter=None, M=None, callback=None,
     `maxiter` ran out, -10/-11 on a breakdown (SciPy's codes)."""
     if tol is not None:
         rtol = tol
-    A, M, x, b = _make_system(A, M, x0, b)
+    A, M, x, b = _make_system(A, M, x0, b, "cgs")
     bnrm2, atol = _tolerances(b, rtol, atol, "cgs")
     if bnrm2 == 0:
         return b, 0
@@ -88,7 +88,7 @@ def gmres(A, b, x0=None, rtol=1e-5, atol=0.0, restart=None, maxiter=None, M=None
         callback_type = "pr_norm"
     if callback_type not in ("x", "pr_norm", "legacy"):
         raise ValueError(f"Unknown callback_type: {callback_type!r}")
-    A, M, x, b = _make_system(A, M, x0, b)
+    A, M, x, b = _make_system(A, M, x0, b, "gmres")
     bnrm2, atol = _tolerances(b, rtol, atol, "gmres")
     if bnrm2 == 0:
         return b, 0
@@ -170,7 +170,7 @@ def minres(A, b, x0=None, shift=0.0, tol=None, maxiter=None, M=None, callback=No
     nothing."""
     if tol is not None:
         rtol = tol
-    A, M, x, b = _make_system(A, M, x0, b)
+    A, M, x, b = _make_system(A, M, x0, b, "minres")
     n = b.shape[0]
     maxiter = 5 * n if maxiter is None else maxiter
     eps = numpy.finfo(x.dtype).eps

@@ -9,6 +9,7 @@ import warnings
 
 import numpy
 
+from cuarray._core.host_policy import not_device_error
 from cuarray._core.ndarray import ndarray
 from cuarray.linalg._products import dot
 
@@ -63,8 +64,7 @@ def lobpcg(A, X, B=None, M=None, Y=None, tol=None, maxiter=None, largest=True,
     and unused; a search space that loses rank drops its P block for the step."""
     from cuarray._core.transfer import asarray
     if not isinstance(X, ndarray):
-        raise TypeError("X must be a cuarray array" + (
-            "; move it to the GPU with cuarray.asarray(X)" if isinstance(X, numpy.ndarray) else ""))
+        raise not_device_error("lobpcg", X, "cuarray.scipy.sparse.linalg.", arg="X")
     if X.ndim == 1:
         X = X.reshape(-1, 1)
     n, k = X.shape

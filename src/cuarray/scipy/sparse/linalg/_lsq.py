@@ -7,6 +7,7 @@ the host, where the scalar recurrences run.
 """
 import numpy
 
+from cuarray._core.host_policy import not_device_error
 from cuarray._core.ndarray import ndarray
 from cuarray.scipy.sparse.linalg._interface import aslinearoperator
 
@@ -51,13 +52,12 @@ def _sym_ortho(a, b):
     return c, c * tau, a / c
 
 
-def _setup(A, b, x0):
+def _setup(A, b, x0, name):
     """(A, b, x, u, beta, bnorm): the operator, b as a vector, the start x, and
     u = b - A x with its norm."""
     A = aslinearoperator(A)
     if not isinstance(b, ndarray):
-        raise TypeError("b must be a cuarray array" + (
-            "; move it to the GPU with cuarray.asarray(b)" if isinstance(b, numpy.ndarray) else ""))
+        raise not_device_error(name, b, "cuarray.scipy.sparse.linalg.", arg="b")
     m, n = A.shape
     if b.ndim > 1:
         b = b.reshape(-1)
@@ -112,7 +112,7 @@ def lsqr(A, b, damp=0.0, atol=1e-6, btol=1e-6, conlim=1e8, iter_lim=None, show=F
     `scipy.sparse.linalg.lsqr`): (x, istop, itn, r1norm, r2norm, anorm, acond, arnorm,
     xnorm, var). `show` prints nothing."""
     from cuarray._routines.creation import zeros
-    A, b, x, u, beta, bnorm = _setup(A, b, x0)
+    A, b, x, u, beta, bnorm = _setup(A, b, x0, "lsqr")
     m, n = A.shape
     iter_lim = 2 * n if iter_lim is None else iter_lim
     var = zeros(n, dtype=numpy.float64)
@@ -199,7 +199,7 @@ def lsmr(A, b, *args, x0=None, damp=0.0, atol=1e-6, btol=1e-6, conlim=1e8, maxit
         x0, damp = given.get("x0", x0), given.get("damp", damp)
         atol, btol = given.get("atol", atol), given.get("btol", btol)
         conlim, maxiter = given.get("conlim", conlim), given.get("maxiter", maxiter)
-    A, b, x, u, beta, normb = _setup(A, b, x0)
+    A, b, x, u, beta, normb = _setup(A, b, x0, "lsmr")
     m, n = A.shape
     maxiter = min(m, n) if maxiter is None else maxiter
     u, v, alpha = _start(A, u, beta, lambda: zeros(n, dtype=x.dtype))

@@ -4,9 +4,12 @@ import warnings
 
 import numpy
 
+from cuarray._core.host_policy import not_device_error
 from cuarray._core.ndarray import ndarray
 from cuarray.scipy.sparse._base import issparse
 from cuarray.scipy.sparse._data import canonical
+
+_PREFIX = "cuarray.scipy.sparse.linalg."
 
 
 class MatrixRankWarning(UserWarning):
@@ -34,8 +37,7 @@ def spsolve(A, b, permc_spec=None, use_umfpack=True):
     if sparse_b:
         b = b.toarray()
     if not isinstance(b, ndarray):
-        raise TypeError("b must be a cuarray array or sparse matrix" + (
-            "; move it to the GPU with cuarray.asarray(b)" if isinstance(b, numpy.ndarray) else ""))
+        raise not_device_error("spsolve", b, _PREFIX, arg="b")
     if b.shape[0] != N or b.ndim > 2:
         raise ValueError(f"matrix - rhs dimension mismatch ({A.shape} - {b.shape[0]})")
     dt = numpy.result_type(A.dtype, b.dtype)
@@ -104,8 +106,7 @@ def spsolve_triangular(A, b, lower=True, overwrite_A=False, overwrite_b=False,
     if M != N:
         raise ValueError(f"A must be a square matrix but its shape is {A.shape}.")
     if not isinstance(b, ndarray):
-        raise TypeError("b must be a cuarray array" + (
-            "; move it to the GPU with cuarray.asarray(b)" if isinstance(b, numpy.ndarray) else ""))
+        raise not_device_error("spsolve_triangular", b, _PREFIX, arg="b")
     if b.ndim not in (1, 2) or b.shape[0] != M:
         raise ValueError(f"The size of the dimensions of A must be equal to the size of the "
                          f"first dimension of b but the shape of A is {A.shape} and the shape "

@@ -9,6 +9,7 @@ import warnings
 
 import numpy
 
+from cuarray._core.host_policy import not_device_error
 from cuarray._core.ndarray import ndarray
 from cuarray.scipy.sparse._base import SparseEfficiencyWarning, issparse
 
@@ -32,9 +33,7 @@ def _check_solve(rhs, trans):
     if trans not in ("N", "T", "H"):
         raise ValueError("trans must be N, T, or H")
     if not isinstance(rhs, ndarray):
-        raise TypeError("rhs must be a cuarray array" + (
-            "; move it to the GPU with cuarray.asarray(rhs)"
-            if isinstance(rhs, numpy.ndarray) else ""))
+        raise not_device_error("SuperLU.solve", rhs, "cuarray.scipy.sparse.linalg.", arg="rhs")
 
 
 def _solve_columns(b, dt, solve):
