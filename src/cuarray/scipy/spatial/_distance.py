@@ -16,6 +16,7 @@ import numpy
 import cuarray as cp
 from cuarray._core.elementwise import Op, Param
 from cuarray._core._kernel_helpers import kernel, launch_grid, render
+from cuarray._core.host_policy import not_device_error
 from cuarray._core._routines_linalg import matmul_nd
 
 _i64 = numpy.dtype(numpy.int64)
@@ -115,10 +116,7 @@ def _condense_op():
 
 def _float(x, name):
     if not isinstance(x, cp.ndarray):
-        if isinstance(x, (numpy.ndarray, list, tuple)):
-            raise TypeError(f"cuarray.scipy.spatial.distance.{name} does not accept "
-                            f"{type(x).__name__}; move it to the GPU with cuarray.asarray(x)")
-        raise TypeError(f"cuarray.scipy.spatial.distance.{name} needs a cuarray.ndarray")
+        raise not_device_error(name, x, "cuarray.scipy.spatial.distance.")
     if x.dtype.kind == "c":
         raise TypeError("complex inputs are not supported")
     if x.dtype not in (numpy.float32, numpy.float64):
