@@ -6,18 +6,28 @@ n coordinates of XA[r] and XB[c] in double precision. Euclidean and squared Eucl
 distances of n >= 16 coordinates go through a GEMM instead,
 |a - b|^2 = |a|^2 + |b|^2 - 2 a.b (clamped at 0), in the inputs' precision for the
 product (float32 inputs: cuBLAS sgemm, so about 1e-6 relative where SciPy's loop is
-exact) and double for the rest. Results are float64, as SciPy's.
+exact) and double for the rest; large products go by chunks of XA's rows that stay in
+L2 (`_gemm_distances`). Results are float64, as SciPy's.
 """
 import math
 
 import numpy
 
 import cuarray as cp
+from cuarray._core._routines_linalg import matmul_nd
 from cuarray._core.elementwise import Op, Param
 
 _i64 = numpy.dtype(numpy.int64)
 _f64 = numpy.dtype(numpy.float64)
 _ops = {}
+_side = {}   # device id -> the second stream of the chunked GEMM path
+# The product of a chunk of XA's rows, per buffer: two buffers live at once stay within an
+# H100's 50 MB L2, and chunks stay few enough (about 20 for 16384 x 8192 float32) that the
+# ~15 us of host work per chunk keeps ahead of the GPU. Rows a multiple of _CHUNK_ALIGN
+# (GEMM tiles), at least _CHUNK_MIN_ROWS.
+_CHUNK_BYTES = 24 << 20
+_CHUNK_ALIGN = 128
+_CHUNK_MIN_ROWS = 128
 
 # metric -> (aliases, C++ over coordinates u, v (doubles) in two passes, result)
 # pass 1 (optional) fills s1, s2; pass 2 accumulates acc, acc2, acc3
@@ -93,6 +103,80 @@ def _gemm_op(root, gdt):
     return op
 
 
+def _norms_op(dt):
+    key = ("norms", dt.char)
+    op = _ops.get(key)
+    if op is None:
+        op = _ops[key] = Op(
+            f"cuarray_cdist_norms_{dt.char}",
+            [Param("X", "raw", dt), Param("n", "scalar", _i64), Param("y", "out", _f64)],
+            "double s = 0; for (long long k = 0; k < n; ++k) { const double v = X[i * n + k]; "
+            "s += v * v; } y = s;")
+    return op
+
+
+def _side_stream():
+    """This device's second stream: the GEMM of the next chunk runs on it while the
+    epilogue of this one runs on the current stream (non-blocking, so that it does not
+    serialise with the legacy default stream)."""
+    dev = cp.cuda.Device().id
+    s = _side.get(dev)
+    if s is None:
+        s = _side[dev] = cp.cuda.Stream(non_blocking=True)
+    return s
+
+
+def _gemm_distances(XA, XB, root, out):
+    """|a - b|^2 = |a|^2 + |b|^2 - 2 a.b into `out`, the product in the inputs' precision.
+
+    A whole (mA, mB) product would go to memory and come back (for float32 inputs half
+    the bytes of the float64 result, twice). Above `_CHUNK_BYTES` of product the rows of
+    XA go in chunks whose product stays in L2: two scratch buffers alternate, the GEMM of
+    chunk i + 1 (side stream) overlapping the epilogue of chunk i (current stream), so
+    the float64 output write is the only pass over memory at full size."""
+    ma, mb = XA.shape[0], XB.shape[0]
+    dt = XA.dtype
+    aa = cp.empty(ma, dtype=_f64)
+    bb = cp.empty(mb, dtype=_f64)
+    n = numpy.int64(XA.shape[1])
+    _norms_op(dt).launch([XA, n, aa])
+    _norms_op(dt).launch([XB, n, bb])
+    epi = _gemm_op(root, dt)
+    nb = numpy.int64(mb)
+    XBT = XB.T
+    rows = _CHUNK_BYTES // (mb * dt.itemsize)
+    rows = max(_CHUNK_MIN_ROWS, rows - rows % _CHUNK_ALIGN if rows > _CHUNK_ALIGN else rows)
+    if ma <= rows:
+        g = matmul_nd(XA, XBT, dt)   # read in its own precision: no float64 copy
+        epi.launch([aa, bb, g, nb, out])
+        return
+    main, side = cp.cuda.get_current_stream(), _side_stream()
+    scratch = [cp.empty((rows, mb), dtype=dt) for _ in range(2)]
+    ready = [cp.cuda.Event(disable_timing=True) for _ in range(2)]
+    free = [cp.cuda.Event(disable_timing=True) for _ in range(2)]
+    start = cp.cuda.Event(disable_timing=True)
+    start.record(main)   # the norms, the scratch and `out` are ordered on `main`
+    side.wait_event(start)
+    n_, row_a, row_o = XA.shape[1], XA._strides[0], out._strides[0]
+    cc = (True, False)
+    for j, r0 in enumerate(range(0, ma, rows)):
+        k = min(rows, ma - r0)
+        b = j & 1
+        # views by hand: this loop's Python is on the critical path for ~30 chunks
+        buf = scratch[b] if k == rows else scratch[b]._view((k, mb), scratch[b]._strides,
+                                                              0, None, cc)
+        with side:
+            if j >= 2:
+                side.wait_event(free[b])   # the epilogue of chunk j - 2 has read it
+            matmul_nd(XA._view((k, n_), XA._strides, r0 * row_a, None, cc), XBT, dt, buf)
+            ready[b].record(side)
+        main.wait_event(ready[b])
+        epi.launch([aa._view((k,), aa._strides, r0 * 8, None, (True, True)), bb, buf, nb,
+                    out._view((k, mb), out._strides, r0 * row_o, None, cc)])
+        free[b].record(main)
+    # `main` has waited for every GEMM, so the scratch is free in its stream order
+
+
 def _condense_op():
     op = _ops.get("condense")
     if op is None:
@@ -161,10 +245,7 @@ def _pairwise(XA, XB, metric, out, p, name):
     if out.size == 0:
         return out
     if metric in ("euclidean", "sqeuclidean") and n >= 16 and XA.dtype == XB.dtype:
-        aa = cp.sum(XA.astype(numpy.float64) ** 2, axis=1)
-        bb = cp.sum(XB.astype(numpy.float64) ** 2, axis=1)
-        g = XA @ XB.T   # read in its own precision: no float64 copy of the product
-        _gemm_op(metric == "euclidean", g.dtype).launch([aa, bb, g, numpy.int64(mb), out])
+        _gemm_distances(XA, XB, metric == "euclidean", out)
         return out
     if XA.dtype != XB.dtype:
         XA, XB = XA.astype(numpy.float64), XB.astype(numpy.float64)
