@@ -22,6 +22,14 @@ def test_kdtree_kernels_compile(pm, m):
     _compile(render(kk.LEAF, M=m, LEN=length, ADD=add), "kd_leaf")
 
 
+@pytest.mark.parametrize("m", [1, 3, 7])
+@pytest.mark.parametrize("kt", ["unsigned int", "unsigned long long"])
+def test_kdtree_build_kernels_compile(m, kt):
+    src = render(kk.BUILD, M=m, K=kt)
+    for name in ("kd_bounds", "kd_split", "kd_keys", "kd_sval"):
+        _compile(src, name)
+
+
 def test_delaunay_kernels_compile():
     _compile(dk.BUILD, "dt_build")
     _compile(dk.LOCATE, "dt_locate")

@@ -274,13 +274,17 @@ extern "C" __global__ void kd_keys(const unsigned int* perm, const unsigned int*
   }
 }
 
-// The split values: the coordinate of the first point of each node's right half.
+// The split values: the coordinate of the first point of each node's right half. A right
+// half can be empty (leafsize 1, n not a power of two): then the largest of the left
+// half's, so that the queries' bound |q - split| never exceeds a true distance.
 extern "C" __global__ void kd_sval(const double* data, const unsigned int* perm,
     const int* dim, long long n, int lev, double* sval) {
   const long long nseg = 1LL << lev;
   for (long long j = (long long)blockIdx.x * blockDim.x + threadIdx.x; j < nseg;
        j += (long long)gridDim.x * blockDim.x) {
-    const long long mid = ((2 * j + 1) * n) >> (lev + 1);
+    const long long hi = ((j + 1) * n) >> lev;
+    long long mid = ((2 * j + 1) * n) >> (lev + 1);
+    if (mid >= hi) mid = hi - 1;
     sval[j] = data[(long long)perm[mid] * M + dim[j]];
   }
 }
