@@ -25,7 +25,7 @@ def test_kdtree_kernels_compile(pm, m):
 @pytest.mark.parametrize("m", [1, 3, 7])
 @pytest.mark.parametrize("kt", ["unsigned int", "unsigned long long"])
 def test_kdtree_build_kernels_compile(m, kt):
-    src = render(kk.BUILD, M=m, K=kt)
+    src = render(kk.BUILD, M=m, K=kt, P="unsigned int")
     for name in ("kd_bounds", "kd_split", "kd_keys", "kd_sval"):
         _compile(src, name)
 

@@ -46,12 +46,13 @@ def _kernel(name, m, pm, klocal=None):
     return k
 
 
-def _build_kernel(name, m, kctype):
-    key = ("build", name, m, kctype)
+def _build_kernel(name, m, kdt, pdt):
+    key = ("build", name, m, kdt, pdt)
     k = _kernels.get(key)
     if k is None:
         from cuarray._core._kernel_helpers import render
-        src = "#include <cuarray/core.cuh>\n" + render(_src.BUILD, M=m, K=kctype)
+        src = "#include <cuarray/core.cuh>\n" + render(_src.BUILD, M=m, K=_ctype[kdt],
+                                                         P=_ctype[pdt])
         k = _kernels[key] = RawKernel(src, name)
     return k
 
@@ -110,10 +111,11 @@ class KDTree:
         nodes = (1 << depth) - 1
         sdim = cp.zeros(max(nodes, 1), dtype=numpy.int32)
         sval = cp.zeros(max(nodes, 1), dtype=numpy.float64)
-        perm = cp.arange(n, dtype=_u32)
+        pdt = _u32 if n < 2**32 else _u64
+        perm = cp.arange(n, dtype=pdt)
         if depth:
             # each point's dense rank along each dimension (equal coordinates, equal rank)
-            rank = cp.empty((m, n), dtype=_u32)
+            rank = cp.empty((m, n), dtype=pdt)
             top = 0
             for d in range(m):
                 u, inv = cp.unique(self.data[:, d], return_inverse=True)
@@ -133,21 +135,21 @@ class KDTree:
                     hi = cp.empty((ngroups, m), dtype=numpy.float64)
                 dim = sdim[nseg - 1:2 * nseg - 1]
                 lev32 = numpy.int32(lev)
-                _build_kernel("kd_bounds", m, "unsigned int")(
+                _build_kernel("kd_bounds", m, _u32, pdt)(
                     _grid(ngroups * G), (_BLOCK,), (self.data, perm, numpy.int64(n), lev32,
                                                     numpy.int32(G), numpy.int64(C),
                                                     numpy.int64(ngroups), lo, hi))
-                _build_kernel("kd_split", m, "unsigned int")(
+                _build_kernel("kd_split", m, _u32, pdt)(
                     _grid(32 * nseg), (_BLOCK,), (lo, hi, numpy.int64(nseg), numpy.int64(C),
                                                   dim))
                 bits = B + lev
                 kdt = _u32 if bits <= 32 else _u64
                 keys = cp.empty(n, dtype=kdt)
-                _build_kernel("kd_keys", m, _ctype[kdt])(
+                _build_kernel("kd_keys", m, kdt, pdt)(
                     _grid(n), (_BLOCK,), (perm, rank, dim, numpy.int64(n), lev32,
                                           numpy.int32(B), keys))
-                _, perm = radix(keys, perm, bits, False, _u32, backend)
-                _build_kernel("kd_sval", m, "unsigned int")(
+                _, perm = radix(keys, perm, bits, False, pdt, backend)
+                _build_kernel("kd_sval", m, _u32, pdt)(
                     _grid(nseg), (_BLOCK,), (self.data, perm, dim, numpy.int64(n), lev32,
                                              sval[nseg - 1:2 * nseg - 1]))
         self._perm = perm.astype(_i64)

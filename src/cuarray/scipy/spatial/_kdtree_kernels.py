@@ -188,13 +188,14 @@ extern "C" __global__ void kd_ball(const double* pts, const long long* idx, cons
 ROOT = {"1": "dd", "2": "sqrt(dd)", "inf": "dd", "p": "pow(dd, 1.0 / p)"}
 
 # The build, one level at a time (`_kdtree.KDTree._build`). The permutation `perm`
-# (unsigned int) lists the points by position; `rank` holds, per dimension, each point's
+# (unsigned, P) lists the points by position; `rank` holds, per dimension, each point's
 # dense rank among that dimension's distinct values, so that one radix sort of
 # (node << B) | rank[dim of node][point] orders every node's range by its split coordinate
 # at once, ties keeping their previous order.
 BUILD = r"""
 #define M ${M}
 typedef ${K} K;
+typedef ${P} P;   // point indices: perm and ranks
 #define KD_INF cuarray_f64(0x7ff0000000000000ull)
 
 // The node of level `lev` owning position `pos` (the inverse of the node ranges).
@@ -205,7 +206,7 @@ __device__ __forceinline__ long long kd_seg(long long pos, long long nseg, long 
 // Bounds of the level's nodes by groups of G lanes (G a power of two <= 32): group `g`
 // covers part g % C of node g / C. A block steps through the groups as one, so every lane
 // of a warp reaches the shuffles.
-extern "C" __global__ void kd_bounds(const double* data, const unsigned int* perm, long long n,
+extern "C" __global__ void kd_bounds(const double* data, const P* perm, long long n,
     int lev, int G, long long C, long long ngroups, double* lo, double* hi) {
   const long long total = ngroups * G;
   for (long long base = (long long)blockIdx.x * blockDim.x; base < total;
@@ -265,7 +266,7 @@ extern "C" __global__ void kd_split(const double* lo, const double* hi, long lon
 
 // The sort key of every position: its node above the rank of its point's coordinate
 // along the node's split dimension.
-extern "C" __global__ void kd_keys(const unsigned int* perm, const unsigned int* rank,
+extern "C" __global__ void kd_keys(const P* perm, const P* rank,
     const int* dim, long long n, int lev, int B, K* key) {
   for (long long p = (long long)blockIdx.x * blockDim.x + threadIdx.x; p < n;
        p += (long long)gridDim.x * blockDim.x) {
@@ -277,7 +278,7 @@ extern "C" __global__ void kd_keys(const unsigned int* perm, const unsigned int*
 // The split values: the coordinate of the first point of each node's right half. A right
 // half can be empty (leafsize 1, n not a power of two): then the largest of the left
 // half's, so that the queries' bound |q - split| never exceeds a true distance.
-extern "C" __global__ void kd_sval(const double* data, const unsigned int* perm,
+extern "C" __global__ void kd_sval(const double* data, const P* perm,
     const int* dim, long long n, int lev, double* sval) {
   const long long nseg = 1LL << lev;
   for (long long j = (long long)blockIdx.x * blockDim.x + threadIdx.x; j < nseg;
