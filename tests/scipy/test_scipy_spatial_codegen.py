@@ -49,3 +49,11 @@ def test_kdtree_depth_and_node_ranges():
             for p in range(n):
                 j = ((p + 1) * nseg + n - 1) // n - 1
                 assert (j * n) >> lev <= p < ((j + 1) * n) >> lev
+
+
+@pytest.mark.parametrize("g", ["float", "double"])
+@pytest.mark.parametrize("y", ["sqrt(d2)", "d2"])
+def test_cdist_epilogue_compiles(g, y):
+    from cuarray.scipy.spatial import _distance
+    compiler.compile_cubin(render(_distance._EPILOGUE, G=g, Y=y), (), (), "sm_90",
+                           "cdist_from_gemm")

@@ -146,3 +146,25 @@ def test_cdist_gemm_chunks(cp, monkeypatch, dt, rtol):
     np.testing.assert_allclose(got.get(), sd.pdist(a[:8].astype(np.float64)), rtol=rtol,
                                atol=1e-6)
     assert [s[1] for s in shapes] == [None]
+
+
+@pytest.mark.gpu
+@pytest.mark.parametrize("dt,rtol", [(np.float64, 1e-9), (np.float32, 2e-4)])
+def test_cdist_gemm_chunks_default_size_on_a_stream(gpu_cp, dt, rtol):
+    """Chunks of the default size (the last one short), on a non-default current stream:
+    the side stream's GEMMs are ordered after the stream's own work and before the result
+    is read."""
+    from cuarray.scipy.spatial import _distance, distance
+    rng = np.random.default_rng(13)
+    mb = 4096
+    rows = _distance._CHUNK_BYTES // (mb * np.dtype(dt).itemsize)
+    a = rng.random((rows + rows // 2 + 7, 64)).astype(dt)
+    b = rng.random((mb, 64)).astype(dt)
+    want = sd.cdist(a.astype(np.float64), b.astype(np.float64))
+    with gpu_cp.cuda.Stream(non_blocking=True) as s:
+        xa = gpu_cp.asarray(a) * 1   # queued on the stream just before the cdist
+        got = distance.cdist(xa, gpu_cp.asarray(b), "euclidean")
+        sq = distance.cdist(xa, gpu_cp.asarray(b), "sqeuclidean")
+        s.synchronize()
+    np.testing.assert_allclose(got.get(), want, rtol=rtol, atol=1e-6)
+    np.testing.assert_allclose(sq.get(), want ** 2, rtol=rtol, atol=1e-6)

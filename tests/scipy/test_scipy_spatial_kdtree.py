@@ -207,3 +207,24 @@ def test_queries_on_rebuilt_clouds(cp, case):
     got = t.query_ball_point(cp.asarray(q), 0.3, return_sorted=True)
     want = ref.query_ball_point(q, 0.3, return_sorted=True)
     assert [list(g) for g in got] == [list(w) for w in want]
+
+
+@pytest.mark.gpu
+def test_build_large_cloud_matches_reference(gpu_cp):
+    """A cloud large enough for every path of the build at its default sizes (nodes split
+    across blocks at the top, CUB's radix sort, 64-bit keys at the deep levels: 19 bits of
+    rank below 18 of node), leafsize 1 with empty right halves at the last level."""
+    from cuarray.scipy.spatial import KDTree
+    rng = np.random.default_rng(40)
+    data = rng.random((300_007, 3))
+    data[100_000:100_500] = data[:500]   # duplicate points
+    t = KDTree(gpu_cp.asarray(data), leafsize=1)
+    depth, perm, sdim, sval = _reference_tree(data, 1)
+    assert t._depth == depth == 19
+    np.testing.assert_array_equal(t._perm.get(), perm)
+    np.testing.assert_array_equal(t._sdim.get(), sdim)
+    np.testing.assert_array_equal(t._sval.get(), sval)
+    q = rng.random((5000, 3))
+    d, i = t.query(gpu_cp.asarray(q), k=8)
+    dw, _ = ss.cKDTree(data).query(q, k=8)
+    _check_neighbours(data, q, d.get(), i.get(), dw)

@@ -15,7 +15,9 @@ import numpy
 
 import cuarray as cp
 from cuarray._core._routines_linalg import matmul_nd
+from cuarray._core._kernel_helpers import render
 from cuarray._core.elementwise import Op, Param
+from cuarray._core.raw import RawKernel
 
 _i64 = numpy.dtype(numpy.int64)
 _f64 = numpy.dtype(numpy.float64)
@@ -28,6 +30,7 @@ _side = {}   # device id -> the second stream of the chunked GEMM path
 _CHUNK_BYTES = 24 << 20
 _CHUNK_ALIGN = 128
 _CHUNK_MIN_ROWS = 128
+_EPI_BLOCK = 256
 
 # metric -> (aliases, C++ over coordinates u, v (doubles) in two passes, result)
 # pass 1 (optional) fills s1, s2; pass 2 accumulates acc, acc2, acc3
@@ -89,18 +92,41 @@ def _op(metric, dt):
     return op
 
 
-def _gemm_op(root, gdt):
+_EPILOGUE = r"""
+#include <cuarray/core.cuh>
+// Row r of the product g -> row r of the distances: blocks step through the rows (y) and
+// the columns (x), so no thread divides its index.
+extern "C" __global__ void cdist_from_gemm(const double* aa, const double* bb, const ${G}* g,
+                                           long long rows, long long nb, double* y) {
+  for (long long r = blockIdx.y; r < rows; r += gridDim.y) {
+    const double ar = aa[r];
+    const ${G}* gr = g + r * nb;
+    double* yr = y + r * nb;
+    for (long long c = (long long)blockIdx.x * blockDim.x + threadIdx.x; c < nb;
+         c += (long long)gridDim.x * blockDim.x) {
+      const double d2 = fmax(ar + bb[c] - 2.0 * (double)gr[c], 0.0);
+      yr[c] = ${Y};
+    }
+  }
+}
+"""
+
+
+def _epilogue(root, gdt):
     key = ("gemm", root, gdt.char)
-    op = _ops.get(key)
-    if op is None:
-        op = _ops[key] = Op(
-            f"cuarray_cdist_gemm_{int(root)}_{gdt.char}",
-            [Param("aa", "raw", _f64), Param("bb", "raw", _f64), Param("g", "in", gdt),
-             Param("nb", "scalar", _i64), Param("y", "out", _f64)],
-            "const long long r = i / nb, c = i - r * nb; "
-            "const double d2 = fmax(aa[r] + bb[c] - 2.0 * (double)g, 0.0); "
-            + ("y = sqrt(d2);" if root else "y = d2;"))
-    return op
+    k = _ops.get(key)
+    if k is None:
+        src = render(_EPILOGUE, G="float" if gdt == numpy.float32 else "double",
+                     Y="sqrt(d2)" if root else "d2")
+        k = _ops[key] = RawKernel(src, "cdist_from_gemm")
+    return k
+
+
+def _run_epilogue(kern, aa, bb, g, out):
+    rows, nb = out.shape
+    bx = min(-(-nb // _EPI_BLOCK), 64)
+    kern((bx, min(rows, 65535)), (_EPI_BLOCK,), (aa, bb, g, numpy.int64(rows),
+                                                 numpy.int64(nb), out))
 
 
 def _norms_op(dt):
@@ -141,14 +167,13 @@ def _gemm_distances(XA, XB, root, out):
     n = numpy.int64(XA.shape[1])
     _norms_op(dt).launch([XA, n, aa])
     _norms_op(dt).launch([XB, n, bb])
-    epi = _gemm_op(root, dt)
-    nb = numpy.int64(mb)
+    epi = _epilogue(root, dt)
     XBT = XB.T
     rows = _CHUNK_BYTES // (mb * dt.itemsize)
     rows = max(_CHUNK_MIN_ROWS, rows - rows % _CHUNK_ALIGN if rows > _CHUNK_ALIGN else rows)
     if ma <= rows:
         g = matmul_nd(XA, XBT, dt)   # read in its own precision: no float64 copy
-        epi.launch([aa, bb, g, nb, out])
+        _run_epilogue(epi, aa, bb, g, out)
         return
     main, side = cp.cuda.get_current_stream(), _side_stream()
     scratch = [cp.empty((rows, mb), dtype=dt) for _ in range(2)]
@@ -171,8 +196,8 @@ def _gemm_distances(XA, XB, root, out):
             matmul_nd(XA._view((k, n_), XA._strides, r0 * row_a, None, cc), XBT, dt, buf)
             ready[b].record(side)
         main.wait_event(ready[b])
-        epi.launch([aa._view((k,), aa._strides, r0 * 8, None, (True, True)), bb, buf, nb,
-                    out._view((k, mb), out._strides, r0 * row_o, None, cc)])
+        _run_epilogue(epi, aa._view((k,), aa._strides, r0 * 8, None, (True, True)), bb, buf,
+                      out._view((k, mb), out._strides, r0 * row_o, None, cc))
         free[b].record(main)
     # `main` has waited for every GEMM, so the scratch is free in its stream order
 
