@@ -160,10 +160,12 @@ def _clouds():
 def test_build_matches_reference_tree(cp, monkeypatch, case):
     """The permutation, split dimensions and values equal the reference's; every node's
     left half lies at or below its split value and the right half at or above. Few points
-    a lane, so nodes split across groups and parts already on small clouds."""
+    a lane, so nodes split across groups and parts already on small clouds, and 64-bit
+    sort keys from fewer bits on."""
     from cuarray.scipy.spatial import _kdtree
     name, data, leafsize = _clouds()[case]
     monkeypatch.setattr(_kdtree, "_PER_LANE", 2)
+    monkeypatch.setattr(_kdtree, "_KEY32_BITS", 12)   # 64-bit keys from the middle levels
     t = _tree(cp, data, leafsize=leafsize)
     depth, perm, sdim, sval = _reference_tree(data, leafsize)
     assert t._depth == depth

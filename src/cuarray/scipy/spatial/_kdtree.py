@@ -29,6 +29,8 @@ _KLOCAL_MAX = 32
 _SORT_QUERIES = 4096
 # Points a lane takes in the build's bounds pass.
 _PER_LANE = 32
+# Sort keys of up to this many bits are 32-bit (fewer bytes a radix pass), else 64-bit.
+_KEY32_BITS = 32
 
 
 def _kernel(name, m, pm, klocal=None):
@@ -143,7 +145,7 @@ class KDTree:
                     _grid(32 * nseg), (_BLOCK,), (lo, hi, numpy.int64(nseg), numpy.int64(C),
                                                   dim))
                 bits = B + lev
-                kdt = _u32 if bits <= 32 else _u64
+                kdt = _u32 if bits <= _KEY32_BITS else _u64
                 keys = cp.empty(n, dtype=kdt)
                 _build_kernel("kd_keys", m, kdt, pdt)(
                     _grid(n), (_BLOCK,), (perm, rank, dim, numpy.int64(n), lev32,
