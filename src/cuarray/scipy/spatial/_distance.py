@@ -124,7 +124,7 @@ def _epilogue(root, gdt):
 
 def _run_epilogue(kern, aa, bb, g, out):
     rows, nb = out.shape
-    bx = min(-(-nb // _EPI_BLOCK), 64)
+    bx = min(-(-nb // _EPI_BLOCK), 1 << 16)
     kern((bx, min(rows, 65535)), (_EPI_BLOCK,), (aa, bb, g, numpy.int64(rows),
                                                  numpy.int64(nb), out))
 
