@@ -22,6 +22,14 @@ def test_kdtree_kernels_compile(pm, m):
     _compile(render(kk.LEAF, M=m, LEN=length, ADD=add), "kd_leaf")
 
 
+@pytest.mark.parametrize("m", [1, 3, 7])
+@pytest.mark.parametrize("kt", ["unsigned int", "unsigned long long"])
+def test_kdtree_build_kernels_compile(m, kt):
+    src = render(kk.BUILD, M=m, K=kt, P="unsigned int")
+    for name in ("kd_bounds", "kd_split", "kd_keys", "kd_sval"):
+        _compile(src, name)
+
+
 def test_delaunay_kernels_compile():
     _compile(dk.BUILD, "dt_build")
     _compile(dk.LOCATE, "dt_locate")
@@ -41,3 +49,11 @@ def test_kdtree_depth_and_node_ranges():
             for p in range(n):
                 j = ((p + 1) * nseg + n - 1) // n - 1
                 assert (j * n) >> lev <= p < ((j + 1) * n) >> lev
+
+
+@pytest.mark.parametrize("vec", [0, 1])
+@pytest.mark.parametrize("y", ["sqrt(d2)", "d2"])
+def test_cdist_epilogue_compiles(vec, y):
+    from cuarray.scipy.spatial import _distance
+    compiler.compile_cubin(render(_distance._EPILOGUE, NAME="cdist_from_gemm", RESULT=y, VEC=vec),
+                           (), (), "sm_90", "cdist_from_gemm")

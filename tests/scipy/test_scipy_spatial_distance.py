@@ -131,3 +131,76 @@ def test_distances_from_a_product(cp, root, nb):
                     "euclidean" if root else "sqeuclidean")
     assert (got[:4] == -1).all()
     np.testing.assert_allclose(got[4:], want[4:], rtol=1e-4, atol=1e-4)
+
+
+def _emulated():
+    from cuarray._runtime import driver, emulator
+    return isinstance(driver._drv(), emulator.HostDriver)
+
+
+@pytest.mark.parametrize("dt,rtol", [(np.float32, 1e-4)])
+def test_cdist_gemm_chunks(cp, monkeypatch, dt, rtol):
+    """The chunked GEMM path of float32 points with chunks of 8 rows of XA (the last one
+    short); the product is NumPy's on the host emulation."""
+    from cuarray.scipy.spatial import _distance, distance
+    real = _distance.matmul_nd
+    shapes = []
+
+    def gemm(a, b, dtype, out=None):
+        shapes.append((a.shape, None if out is None else out.shape))
+        if not _emulated():
+            return real(a, b, dtype, out)
+        c = cp.asarray(a.get() @ b.get())
+        if out is None:
+            return c
+        out[...] = c
+        return out
+
+    monkeypatch.setattr(_distance, "matmul_nd", gemm)
+    monkeypatch.setattr(_distance, "_CHUNK_BYTES", 8 * 37 * np.dtype(dt).itemsize + 3)
+    monkeypatch.setattr(_distance, "_CHUNK_ALIGN", 4)
+    rng = np.random.default_rng(12)
+    a, b = rng.random((43, 20)).astype(dt), rng.random((37, 20)).astype(dt)
+    a[5] = b[3]   # a zero distance: the clamp at 0
+    for metric in ("euclidean", "sqeuclidean"):
+        shapes.clear()
+        got = distance.cdist(cp.asarray(a), cp.asarray(b), metric)
+        assert got.dtype == np.float64 and got.shape == (43, 37)
+        want = sd.cdist(a.astype(np.float64), b.astype(np.float64), metric)
+        np.testing.assert_allclose(got.get(), want, rtol=rtol, atol=1e-6 if dt == np.float32
+                                   else 1e-12)
+        assert got.get()[5, 3] == pytest.approx(0, abs=1e-3 if dt == np.float32 else 1e-6)
+        assert [s[0][0] for s in shapes] == [8, 8, 8, 8, 8, 3]
+        assert all(s[1] == s[0][:1] + (37,) for s in shapes)
+    out = cp.full((43, 37), -1.0)
+    r = distance.cdist(cp.asarray(a), cp.asarray(b), "euclidean", out=out)
+    assert r is out
+    np.testing.assert_allclose(out.get(), sd.cdist(a.astype(np.float64),
+                                                   b.astype(np.float64)), rtol=rtol, atol=1e-6)
+    # a problem within one chunk: one GEMM
+    shapes.clear()
+    got = distance.pdist(cp.asarray(a[:8]), "euclidean")
+    np.testing.assert_allclose(got.get(), sd.pdist(a[:8].astype(np.float64)), rtol=rtol,
+                               atol=1e-6)
+    assert len(shapes) == 1
+
+
+@pytest.mark.gpu
+@pytest.mark.parametrize("dt,rtol", [(np.float64, 1e-9), (np.float32, 2e-4)])
+def test_cdist_gemm_chunks_default_size_on_a_stream(gpu_cp, dt, rtol):
+    """Chunks of the default size (the last one short) on a non-default current stream:
+    the GEMMs and passes are ordered after the stream's own work."""
+    from cuarray.scipy.spatial import _distance, distance
+    rng = np.random.default_rng(13)
+    mb = 4096
+    rows = _distance._CHUNK_BYTES // (mb * 4)
+    a = rng.random((rows + rows // 2 + 7, 64)).astype(dt)
+    b = rng.random((mb, 64)).astype(dt)
+    want = sd.cdist(a.astype(np.float64), b.astype(np.float64))
+    with gpu_cp.cuda.Stream(non_blocking=True) as s:
+        xa = gpu_cp.asarray(a) * 1   # queued on the stream just before the cdist
+        got = distance.cdist(xa, gpu_cp.asarray(b), "euclidean")
+        sq = distance.cdist(xa, gpu_cp.asarray(b), "sqeuclidean")
+        s.synchronize()
+    np.testing.assert_allclose(got.get(), want, rtol=rtol, atol=1e-6)
+    np.testing.assert_allclose(sq.get(), want ** 2, rtol=rtol, atol=1e-6)

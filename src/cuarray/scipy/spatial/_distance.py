@@ -180,6 +180,7 @@ def _pairwise(XA, XB, metric, out, p, name):
 # Rows of XA per chunk: the chunk's float32 product (32 MB) stays in an H100's or H200's
 # 50 MB L2 between the GEMM that writes it and the pass that reads it.
 _CHUNK_BYTES = 32 << 20
+_CHUNK_ALIGN = 128           # chunk rows: a multiple of the GEMM's tiles
 _EPI_X, _EPI_Y = 8, 512      # grid of the distance pass (column blocks, row blocks)
 
 _EPILOGUE = r"""
@@ -228,7 +229,7 @@ def _chunked_distances(XA, XB, aa, bb, root, out):
     turns it into distances. The whole product never goes to memory, so the float64 result
     is the only full-size traffic."""
     ma, mb = XA.shape[0], XB.shape[0]
-    rows = max(128, _CHUNK_BYTES // (4 * mb) // 128 * 128)
+    rows = max(_CHUNK_ALIGN, _CHUNK_BYTES // (4 * mb) // _CHUNK_ALIGN * _CHUNK_ALIGN)
     XBT = cp.ascontiguousarray(XB.T)   # once: matmul would copy the transposed view per chunk
     scratch = cp.empty((min(rows, ma), mb), dtype=numpy.float32)
     for r0 in range(0, ma, rows):

@@ -1,23 +1,36 @@
 """The k-d tree (cuarray version of `scipy.spatial.KDTree`).
 
 Built on the GPU level by level: each level's nodes are contiguous ranges of the permuted
-points halved at their median along the dimension of largest spread (a segmented max/min
-gives the spreads; two stable sorts, by coordinate then by node, order every node's range
-at once). Queries run one thread per query point (`_kdtree_kernels`).
+points halved at their median along the dimension of largest spread. A level is four
+kernels and one radix sort over all points, with no host round trip: the nodes' bounds
+(groups of lanes per node, parts of a node across blocks at the top levels), the split
+dimension per node, the sort keys (node above the point's dense rank along the node's
+split dimension, ranks computed once per dimension), one stable radix sort of those keys
+carrying the permutation (only the key's significant bits), and the split values.
+Queries run one thread per query point (`_kdtree_kernels`).
 """
 import numpy
 
 import cuarray as cp
+from cuarray._core._routines_sorting import radix
 from cuarray._core.raw import RawKernel
+from cuarray._libs import cccl as _cccl
 from cuarray.scipy.spatial import _kdtree_kernels as _src
 
 _i64 = numpy.dtype(numpy.int64)
+_u32 = numpy.dtype(numpy.uint32)
+_u64 = numpy.dtype(numpy.uint64)
+_ctype = {_u32: "unsigned int", _u64: "unsigned long long"}
 _kernels = {}
 _BLOCK = 128
 # Local-memory heaps up to this k; larger k keep their heap in the output row.
 _KLOCAL_MAX = 32
 # From this many query points on, queries run in the order of the leaf they fall into.
 _SORT_QUERIES = 4096
+# Points a lane takes in the build's bounds pass.
+_PER_LANE = 32
+# Sort keys of up to this many bits are 32-bit (fewer bytes a radix pass), else 64-bit.
+_KEY32_BITS = 32
 
 
 def _kernel(name, m, pm, klocal=None):
@@ -33,6 +46,26 @@ def _kernel(name, m, pm, klocal=None):
         src = "#include <cuarray/core.cuh>\n" + render(body, **subs)
         k = _kernels[key] = RawKernel(src, name)
     return k
+
+
+def _build_kernel(name, m, kdt, pdt):
+    key = ("build", name, m, kdt, pdt)
+    k = _kernels.get(key)
+    if k is None:
+        from cuarray._core._kernel_helpers import render
+        src = "#include <cuarray/core.cuh>\n" + render(_src.BUILD, M=m, K=_ctype[kdt],
+                                                         P=_ctype[pdt])
+        k = _kernels[key] = RawKernel(src, name)
+    return k
+
+
+def _groups(seglen):
+    """(G, C) for the bounds of nodes of up to `seglen` points: groups of G lanes, C parts
+    a node, about _PER_LANE points a lane (the top levels split a node across blocks)."""
+    lanes = max(1, -(-seglen // _PER_LANE))
+    if lanes <= 32:
+        return 1 << (lanes - 1).bit_length(), 1
+    return 32, -(-lanes // 32)
 
 
 def _grid(n):
@@ -78,28 +111,51 @@ class KDTree:
             depth += 1
         self._depth = depth
         nodes = (1 << depth) - 1
-        perm = cp.arange(n, dtype=_i64)
         sdim = cp.zeros(max(nodes, 1), dtype=numpy.int32)
         sval = cp.zeros(max(nodes, 1), dtype=numpy.float64)
-        pos = cp.arange(n, dtype=_i64)
-        for lev in range(depth):
-            nseg = 1 << lev
-            # the node of every position: j with (j n) >> lev <= pos < ((j + 1) n) >> lev
-            seg = ((pos + 1) * nseg + n - 1) // n - 1
-            starts = (cp.arange(nseg, dtype=_i64) * n) >> lev
-            pts = self.data[perm]
-            spread = (cp.maximum.reduceat(pts, starts, axis=0)
-                      - cp.minimum.reduceat(pts, starts, axis=0))
-            dim = cp.argmax(spread, axis=1)
-            coord = pts[pos, dim[seg]]
-            o1 = cp.argsort(coord)
-            o2 = cp.argsort(seg[o1])
-            perm = perm[o1[o2]]
-            mids = ((2 * cp.arange(nseg, dtype=_i64) + 1) * n) >> (lev + 1)
-            sdim[nseg - 1:2 * nseg - 1] = dim.astype(numpy.int32)
-            sval[nseg - 1:2 * nseg - 1] = self.data[perm[mids], dim]
-        self._perm = perm
-        self._pts = cp.ascontiguousarray(self.data[perm]) if n else self.data
+        pdt = _u32 if n < 2**32 else _u64
+        perm = cp.arange(n, dtype=pdt)
+        if depth:
+            # each point's dense rank along each dimension (equal coordinates, equal rank)
+            rank = cp.empty((m, n), dtype=pdt)
+            top = 0
+            for d in range(m):
+                u, inv = cp.unique(self.data[:, d], return_inverse=True)
+                rank[d] = inv.reshape(n)
+                top = max(top, u.size - 1)
+            B = max(int(top).bit_length(), 1)
+            if B + depth > 64:
+                raise ValueError("KDTree: too many points for the build's 64-bit sort keys")
+            backend = _cccl.backend()
+            lo = hi = None
+            for lev in range(depth):
+                nseg = 1 << lev
+                G, C = _groups(-(-n // nseg))
+                ngroups = nseg * C
+                if lo is None or lo.shape[0] < ngroups:
+                    lo = cp.empty((ngroups, m), dtype=numpy.float64)
+                    hi = cp.empty((ngroups, m), dtype=numpy.float64)
+                dim = sdim[nseg - 1:2 * nseg - 1]
+                lev32 = numpy.int32(lev)
+                _build_kernel("kd_bounds", m, _u32, pdt)(
+                    _grid(ngroups * G), (_BLOCK,), (self.data, perm, numpy.int64(n), lev32,
+                                                    numpy.int32(G), numpy.int64(C),
+                                                    numpy.int64(ngroups), lo, hi))
+                _build_kernel("kd_split", m, _u32, pdt)(
+                    _grid(32 * nseg), (_BLOCK,), (lo, hi, numpy.int64(nseg), numpy.int64(C),
+                                                  dim))
+                bits = B + lev
+                kdt = _u32 if bits <= _KEY32_BITS else _u64
+                keys = cp.empty(n, dtype=kdt)
+                _build_kernel("kd_keys", m, kdt, pdt)(
+                    _grid(n), (_BLOCK,), (perm, rank, dim, numpy.int64(n), lev32,
+                                          numpy.int32(B), keys))
+                _, perm = radix(keys, perm, bits, False, pdt, backend)
+                _build_kernel("kd_sval", m, _u32, pdt)(
+                    _grid(nseg), (_BLOCK,), (self.data, perm, dim, numpy.int64(n), lev32,
+                                             sval[nseg - 1:2 * nseg - 1]))
+        self._perm = perm.astype(_i64)
+        self._pts = self.data[self._perm] if n else self.data
         self._sdim, self._sval = sdim, sval
 
     @property

@@ -186,3 +186,107 @@ extern "C" __global__ void kd_ball(const double* pts, const long long* idx, cons
 """
 
 ROOT = {"1": "dd", "2": "sqrt(dd)", "inf": "dd", "p": "pow(dd, 1.0 / p)"}
+
+# The build, one level at a time (`_kdtree.KDTree._build`). The permutation `perm`
+# (unsigned, P) lists the points by position; `rank` holds, per dimension, each point's
+# dense rank among that dimension's distinct values, so that one radix sort of
+# (node << B) | rank[dim of node][point] orders every node's range by its split coordinate
+# at once, ties keeping their previous order.
+BUILD = r"""
+#define M ${M}
+typedef ${K} K;
+typedef ${P} P;   // point indices: perm and ranks
+#define KD_INF cuarray_f64(0x7ff0000000000000ull)
+
+// The node of level `lev` owning position `pos` (the inverse of the node ranges).
+__device__ __forceinline__ long long kd_seg(long long pos, long long nseg, long long n) {
+  return ((pos + 1) * nseg + n - 1) / n - 1;
+}
+
+// Bounds of the level's nodes by groups of G lanes (G a power of two <= 32): group `g`
+// covers part g % C of node g / C. A block steps through the groups as one, so every lane
+// of a warp reaches the shuffles.
+extern "C" __global__ void kd_bounds(const double* data, const P* perm, long long n,
+    int lev, int G, long long C, long long ngroups, double* lo, double* hi) {
+  const long long total = ngroups * G;
+  for (long long base = (long long)blockIdx.x * blockDim.x; base < total;
+       base += (long long)gridDim.x * blockDim.x) {
+    const long long g = (base + threadIdx.x) / G;
+    const int lane = threadIdx.x % G;
+    double mn[M], mx[M];
+    for (int d = 0; d < M; ++d) { mn[d] = KD_INF; mx[d] = -KD_INF; }
+    if (g < ngroups) {
+      const long long seg = g / C, part = g % C;
+      const long long s0 = (seg * n) >> lev, len = (((seg + 1) * n) >> lev) - s0;
+      const long long a = s0 + len * part / C, b = s0 + len * (part + 1) / C;
+      for (long long p = a + lane; p < b; p += G) {
+        const double* x = data + (long long)perm[p] * M;
+        for (int d = 0; d < M; ++d) { mn[d] = fmin(mn[d], x[d]); mx[d] = fmax(mx[d], x[d]); }
+      }
+    }
+    for (int off = G >> 1; off > 0; off >>= 1)
+      for (int d = 0; d < M; ++d) {
+        mn[d] = fmin(mn[d], __shfl_xor_sync(0xffffffffu, mn[d], off));
+        mx[d] = fmax(mx[d], __shfl_xor_sync(0xffffffffu, mx[d], off));
+      }
+    if (g < ngroups && lane == 0)
+      for (int d = 0; d < M; ++d) { lo[g * M + d] = mn[d]; hi[g * M + d] = mx[d]; }
+  }
+}
+
+// One warp per node: the C parts' bounds combined, the split dimension the first of
+// largest spread (as argmax).
+extern "C" __global__ void kd_split(const double* lo, const double* hi, long long nseg,
+                                    long long C, int* dim) {
+  const long long warps = ((long long)gridDim.x * blockDim.x) >> 5;
+  for (long long w = ((long long)blockIdx.x * blockDim.x + threadIdx.x) >> 5; w < nseg;
+       w += warps) {
+    const int lane = threadIdx.x & 31;
+    double mn[M], mx[M];
+    for (int d = 0; d < M; ++d) { mn[d] = KD_INF; mx[d] = -KD_INF; }
+    for (long long c = lane; c < C; c += 32)
+      for (int d = 0; d < M; ++d) {
+        mn[d] = fmin(mn[d], lo[(w * C + c) * M + d]);
+        mx[d] = fmax(mx[d], hi[(w * C + c) * M + d]);
+      }
+    for (int off = 16; off > 0; off >>= 1)
+      for (int d = 0; d < M; ++d) {
+        mn[d] = fmin(mn[d], __shfl_xor_sync(0xffffffffu, mn[d], off));
+        mx[d] = fmax(mx[d], __shfl_xor_sync(0xffffffffu, mx[d], off));
+      }
+    if (lane == 0) {
+      int best = 0;
+      double bs = mx[0] - mn[0];
+      for (int d = 1; d < M; ++d)
+        if (mx[d] - mn[d] > bs) { bs = mx[d] - mn[d]; best = d; }
+      dim[w] = best;
+    }
+  }
+}
+
+// The sort key of every position: its node above the rank of its point's coordinate
+// along the node's split dimension.
+extern "C" __global__ void kd_keys(const P* perm, const P* rank,
+    const int* dim, long long n, int lev, int B, K* key) {
+  for (long long p = (long long)blockIdx.x * blockDim.x + threadIdx.x; p < n;
+       p += (long long)gridDim.x * blockDim.x) {
+    const long long seg = kd_seg(p, 1LL << lev, n);
+    key[p] = ((K)seg << B) | (K)rank[(long long)dim[seg] * n + perm[p]];
+  }
+}
+
+// The split values: the coordinate of the first point of each node's right half. A right
+// half can be empty (leafsize 1, n not a power of two): then the largest of the left
+// half's, so that the queries' bound |q - split| never exceeds a true distance.
+extern "C" __global__ void kd_sval(const double* data, const P* perm,
+    const int* dim, long long n, int lev, double* sval) {
+  const long long nseg = 1LL << lev;
+  for (long long j = (long long)blockIdx.x * blockDim.x + threadIdx.x; j < nseg;
+       j += (long long)gridDim.x * blockDim.x) {
+    const long long hi = ((j + 1) * n) >> lev;
+    long long mid = ((2 * j + 1) * n) >> (lev + 1);
+    if (mid >= hi) mid = hi - 1;
+    sval[j] = data[(long long)perm[mid] * M + dim[j]];
+  }
+}
+"""
