@@ -87,7 +87,7 @@ extern "C" __global__ void cf_lsq(const double* __restrict__ t, const double* __
     double yi = y[it] * wi;
     while (!(xi < t[l + 1] || l == nk1 - 1)) ++l;
     double h[K1 + 1];
-    ci_basis(t, l, xi, 0, h);
+    ci_basis<${K}>(t, l, xi, 0, ${K}, h);
     for (int i = 0; i < K1; ++i) { q[it * K1 + i] = h[i]; h[i] *= wi; }
     for (int i = 0; i < K1; ++i) {
       const ll r = l - ${K} + i;
