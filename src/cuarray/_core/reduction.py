@@ -223,16 +223,9 @@ class _Plan:
                                     slots=_slots(ffill) + (fpartial_at,))
 
     def run(self, args):
-        fill = _values(self.fill, args)
-        if self.final is None:
-            self.first.launch(fill)
-            return
-        partial = _memory.alloc(self.partial_bytes)
-        fill.append(partial.ptr)
-        self.first.launch(fill)
-        ffill = _values(self.ffill, args)
-        ffill.append(partial.ptr)
-        self.final.launch(ffill)
+        final = self.final
+        _launch_pair(self.first, final, _values(self.fill, args),
+                     final and _values(self.ffill, args), self.partial_bytes)
 
     def bind(self, args):
         """This launch with the scalars of `args` fixed (see _Bound)."""
@@ -284,15 +277,25 @@ class _Bound:
         fill = []
         for a in arrays:   # (a loop: a list comprehension costs a function call)
             fill.append(a._ptr)
-        if self.final is None:
+        final = self.final
+        if final is None:
             self.first.launch(fill)
             return
-        partial = _memory.alloc(self.partial_bytes)
-        fill.append(partial.ptr)
-        self.first.launch(fill)
-        ffill = [arrays[i]._ptr for i in self.fidx]
-        ffill.append(partial.ptr)
-        self.final.launch(ffill)
+        _launch_pair(self.first, final, fill, [arrays[i]._ptr for i in self.fidx],
+                     self.partial_bytes)
+
+
+def _launch_pair(first, final, fill, ffill, partial_bytes):
+    """Launch `first` with the values `fill`, and when the reduced range is split (`final`
+    not None) the partial buffer appended to both `fill` and `ffill`, then `final`."""
+    if final is None:
+        first.launch(fill)
+        return
+    partial = _memory.alloc(partial_bytes)
+    fill.append(partial.ptr)
+    first.launch(fill)
+    ffill.append(partial.ptr)
+    final.launch(ffill)
 
 
 def _bound(lp, fill, args, arrays, split):
