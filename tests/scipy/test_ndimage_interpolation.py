@@ -302,3 +302,26 @@ def test_map_coordinates_far_outside_32bit_taps(cp, monkeypatch, order):
         if mode in ("constant", "grid-constant", "nearest", "grid-wrap"):
             _close(cp.asarray(res["int", mode]),
                    _ref(snd.map_coordinates, x, c, order=order, mode=mode), tol=1e-6)
+
+
+def test_map_coordinates_repeat_launches_directly(cp):
+    # a layout seen once goes straight to the kernel: same results, cval and mode honoured,
+    # and the checks still run for what was never seen
+    from cuarray.scipy import ndimage as nd
+    from cuarray.scipy.ndimage import _interpolation
+    rng = numpy.random.default_rng(3)
+    x = rng.standard_normal((9, 11)).astype(numpy.float32)
+    c = rng.uniform(-2, 12, (2, 6, 5)).astype(numpy.float32)
+    dx, dc = cp.asarray(x), cp.asarray(c)
+    for cval in (0.0, 2.5, 0.0):
+        for order in (0, 1):
+            got = nd.map_coordinates(dx, dc, order=order, cval=cval)
+            _close(got, snd.map_coordinates(x, c, order=order, cval=cval), tol=1e-5)
+    key = (dx.shape, dx.dtype, True, dc.shape, dc.dtype, True, 1, "constant", True)
+    assert _interpolation._direct.get(key) == 1
+    _close(nd.map_coordinates(dx, dc, order=1, mode="wrap"),
+           snd.map_coordinates(x, c, order=1, mode="wrap"), tol=1e-5)
+    with pytest.raises(RuntimeError):
+        nd.map_coordinates(dx, dc, order=7)
+    with pytest.raises(RuntimeError):
+        nd.map_coordinates(dx, dc, order=1, mode="bogus")

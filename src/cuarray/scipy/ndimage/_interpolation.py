@@ -12,6 +12,7 @@ import warnings
 import numpy
 
 import cuarray
+from cuarray._core.ndarray import ndarray
 from cuarray.scipy.ndimage import _interp_kernels as _k
 from cuarray.scipy.ndimage._util import (check_axis, check_input, check_mode, contiguous,
                                          get_output, host_array, normalize_sequence,
@@ -134,9 +135,39 @@ def _transform(input, output, order, mode, cval, prefilter, kind, **params):
     return finish()
 
 
+# Layouts whose map_coordinates call went the whole way once and needs no prefilter, no
+# padding and no copies: (input shape, dtype, C-contiguous, coordinates shape, dtype,
+# C-contiguous, order, mode, prefilter) -> the checked order. A repeat allocates and
+# launches at once.
+_direct = {}
+
+
 def map_coordinates(input, coordinates, output=None, order=3, mode="constant", cval=0.0,
                     prefilter=True):
     """cuarray version of `scipy.ndimage.map_coordinates`."""
+    if output is None and type(input) is ndarray and type(coordinates) is ndarray:
+        key = (input._shape, input.dtype, input._c_contig, coordinates._shape, coordinates.dtype,
+               coordinates._c_contig, order, mode, prefilter)
+        try:
+            checked = _direct.get(key)
+        except TypeError:   # an unhashable argument: the checks below say what is wrong
+            checked = key = None
+        if checked is not None:
+            out = ndarray._alloc(coordinates._shape[1:], input.dtype, "C")
+            _k.run_interp("map", checked, mode, input, out, coords=coordinates, cval=cval)
+            return out
+        out = _map_coordinates(input, coordinates, output, order, mode, cval, prefilter)
+        if (key is not None and input._c_contig and coordinates._c_contig
+                and input.dtype.kind in "biuf" and coordinates.dtype.char in "fd"
+                and (order < 2 or not prefilter) and input.size and out.size):
+            if len(_direct) >= 256:
+                _direct.clear()
+            _direct[key] = _check_order(order)
+        return out
+    return _map_coordinates(input, coordinates, output, order, mode, cval, prefilter)
+
+
+def _map_coordinates(input, coordinates, output, order, mode, cval, prefilter):
     order = _check_order(order)
     input = check_input(input)
     if not isinstance(coordinates, cuarray.ndarray):
