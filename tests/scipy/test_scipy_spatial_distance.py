@@ -141,22 +141,28 @@ def _emulated():
 @pytest.mark.parametrize("dt,rtol", [(np.float32, 1e-4)])
 def test_cdist_gemm_chunks(cp, monkeypatch, dt, rtol):
     """The chunked GEMM path of float32 points with chunks of 8 rows of XA (the last one
-    short); the product is NumPy's on the host emulation."""
+    short), the two scratch buffers taking turns; the product is NumPy's on the host
+    emulation."""
     from cuarray.scipy.spatial import _distance, distance
-    real = _distance.matmul_nd
+    real_rows, real_nd = _distance._product_rows, _distance.matmul_nd
     shapes = []
+
+    def rows(h, XA, XBT, r0, k, buf):
+        shapes.append(((k, XA.shape[1]), (k, XBT.shape[1])))
+        if not _emulated():
+            return real_rows(h, XA, XBT, r0, k, buf)
+        buf[:k] = cp.asarray(XA[r0:r0 + k].get() @ XBT.get())
 
     def gemm(a, b, dtype, out=None):
         shapes.append((a.shape, None if out is None else out.shape))
         if not _emulated():
-            return real(a, b, dtype, out)
-        c = cp.asarray(a.get() @ b.get())
-        if out is None:
-            return c
-        out[...] = c
-        return out
+            return real_nd(a, b, dtype, out)
+        return cp.asarray(a.get() @ b.get())
 
+    monkeypatch.setattr(_distance, "_product_rows", rows)
     monkeypatch.setattr(_distance, "matmul_nd", gemm)
+    if _emulated():
+        monkeypatch.setattr(_distance, "_side_handle", lambda: None)
     monkeypatch.setattr(_distance, "_CHUNK_BYTES", 8 * 37 * np.dtype(dt).itemsize + 3)
     monkeypatch.setattr(_distance, "_CHUNK_ALIGN", 4)
     rng = np.random.default_rng(12)

@@ -15,7 +15,7 @@ import numpy
 
 import cuarray as cp
 from cuarray._core.elementwise import Op, Param
-from cuarray._core._kernel_helpers import kernel, launch_grid, render
+from cuarray._core._kernel_helpers import kernel, render
 from cuarray._core.host_policy import not_device_error
 from cuarray._core._routines_linalg import matmul_nd
 
@@ -182,6 +182,7 @@ def _pairwise(XA, XB, metric, out, p, name):
 _CHUNK_BYTES = 32 << 20
 _CHUNK_ALIGN = 128           # chunk rows: a multiple of the GEMM's tiles
 _EPI_X, _EPI_Y = 8, 512      # grid of the distance pass (column blocks, row blocks)
+_side = {}                   # device id -> the second stream of the chunk GEMMs
 
 _EPILOGUE = r"""
 #include <cuarray/core.cuh>
@@ -227,32 +228,97 @@ def _chunked_distances(XA, XB, aa, bb, root, out):
     """Euclidean (or squared, unless `root`) distances of float32 rows into float64 `out`:
     per chunk of XA's rows, the GEMM into a scratch product kept in L2, then the pass that
     turns it into distances. The whole product never goes to memory, so the float64 result
-    is the only full-size traffic."""
+    is the only full-size traffic. Two scratch buffers take turns: the GEMM of the next
+    chunk (a second stream) runs while this chunk's pass runs on the current stream, the
+    two ordered by events; the loop calls cuBLAS and the pass's kernel directly, since its
+    host time per chunk is what keeps the GPU busy."""
     ma, mb = XA.shape[0], XB.shape[0]
     rows = max(_CHUNK_ALIGN, _CHUNK_BYTES // (4 * mb) // _CHUNK_ALIGN * _CHUNK_ALIGN)
     XBT = cp.ascontiguousarray(XB.T)   # once: matmul would copy the transposed view per chunk
-    scratch = cp.empty((min(rows, ma), mb), dtype=numpy.float32)
-    for r0 in range(0, ma, rows):
+    if ma <= rows:
+        distances_from_product(aa, bb, matmul_nd(XA, XBT, XA.dtype), root, out)
+        return
+    main, side = cp.cuda.get_current_stream(), _side_stream()
+    with side:
+        h = _side_handle()
+    scratch = [cp.empty((rows, mb), dtype=numpy.float32) for _ in range(2)]
+    ready = [cp.cuda.Event(disable_timing=True) for _ in range(2)]
+    free = [cp.cuda.Event(disable_timing=True) for _ in range(2)]
+    start = cp.cuda.Event(disable_timing=True)
+    start.record(main)   # XA, XB.T, the norms, the scratch and `out` are ordered on `main`
+    side.wait_event(start)
+    launch = _pass_launcher(aa, bb, root, out, mb, _vectors(mb, bb, out))
+    for j, r0 in enumerate(range(0, ma, rows)):
         k = min(rows, ma - r0)
-        g = scratch if k == scratch.shape[0] else scratch[:k]
-        matmul_nd(XA[r0:r0 + k], XBT, XA.dtype, g)
-        distances_from_product(aa, bb, g, root, out, r0)
+        b = j & 1
+        if j >= 2:
+            side.wait_event(free[b])   # the pass of chunk j - 2 has read this buffer
+        _product_rows(h, XA, XBT, r0, k, scratch[b])
+        ready[b].record(side)
+        main.wait_event(ready[b])
+        launch(scratch[b], r0, k)
+        free[b].record(main)
+    # `main` has waited for every GEMM: the scratch is free in its stream order
+
+
+def _side_stream():
+    """This device's second stream (non-blocking: it must not serialise with the legacy
+    default stream)."""
+    dev = cp.cuda.Device().id
+    s = _side.get(dev)
+    if s is None:
+        s = _side[dev] = cp.cuda.Stream(non_blocking=True)
+    return s
+
+
+def _side_handle():
+    """This thread's cuBLAS handle for the chunk GEMMs, bound to the current stream."""
+    from cuarray._libs import cublas
+    return cublas.get_handle("cdist")
+
+
+def _product_rows(h, XA, XBT, r0, k, buf):
+    """buf[:k] = XA[r0:r0 + k] @ XBT in float32 by cuBLAS's sgemm on handle `h` (all
+    C-contiguous: column-major, that is buf^T = XBT^T XA^T)."""
+    from cuarray._libs import cublas
+    n, mb = XBT.shape
+    alpha, beta = cublas.one_zero(numpy.dtype(numpy.float32))
+    cublas.lib.sgemm(h, cublas.OP_N, cublas.OP_N, mb, k, n, alpha, XBT._ptr, mb,
+                     XA._ptr + 4 * r0 * n, n, beta, buf._ptr, mb)
+
+
+def _pass_launcher(aa, bb, root, out, mb, vec):
+    """launch(g, r0, k): the distance pass over product rows g[:k] into out[r0:r0 + k] on
+    the current stream, with the kernel and its argument packer looked up once."""
+    from cuarray._runtime.stream import current_stream_ptr
+    name = f"cuarray_cdist_from_gemm_{int(root)}{'_v' if vec else ''}"
+    fn, packer = kernel(("cdist-epilogue", root, vec), lambda: (
+        render(_EPILOGUE, NAME=name, RESULT="sqrt(d2)" if root else "d2", VEC=int(vec)),
+        name, ["P", "P", "P", "q", "q", "P"]))
+    # a few thousand blocks, each looping over rows and columns: with one element per
+    # thread, launching the blocks costs more than their work
+    width = mb // 4 if vec else mb
+    gx = min((width + 255) // 256, _EPI_X)
+    sp = current_stream_ptr()
+    pa, pb, po = aa._ptr, bb._ptr, out._ptr
+
+    def launch(g, r0, k):
+        fn.launch((gx, min(k, _EPI_Y), 1), (256, 1, 1),
+                  packer.pack([pa + 8 * r0, pb, g._ptr, k, mb, po + 8 * r0 * mb]), 0, sp)
+    return launch
 
 
 def distances_from_product(aa, bb, g, root, out, r0=0):
     """Rows r0... of `out` (float64, C-contiguous) from the float32 product rows `g`
     (C-contiguous) and the squared norms aa (all of XA's rows) and bb, in one pass."""
     k, mb = g.shape
-    vec = mb % 4 == 0 and g._ptr % 16 == 0 and bb._ptr % 16 == 0 and out._ptr % 16 == 0
-    name = f"cuarray_cdist_from_gemm_{int(root)}{'_v' if vec else ''}"
-    entry = kernel(("cdist-epilogue", root, vec), lambda: (
-        render(_EPILOGUE, NAME=name, RESULT="sqrt(d2)" if root else "d2", VEC=int(vec)),
-        name, ["P", "P", "P", "q", "q", "P"]))
-    # a few thousand blocks, each looping over rows and columns: with one element per
-    # thread, launching the blocks costs more than their work
-    width = mb // 4 if vec else mb
-    launch_grid(entry, (min((width + 255) // 256, _EPI_X), min(k, _EPI_Y), 1), (256, 1, 1),
-                [aa._ptr + 8 * r0, bb._ptr, g._ptr, k, mb, out._ptr + 8 * r0 * mb])
+    _pass_launcher(aa, bb, root, out, mb, _vectors(mb, g, bb, out))(g, r0, k)
+
+
+def _vectors(mb, *arrays):
+    """Whether the pass may read and write 16-byte vectors: rows of whole vectors, bases
+    on 16-byte boundaries."""
+    return mb % 4 == 0 and all(a._ptr % 16 == 0 for a in arrays)
 
 
 def cdist(XA, XB, metric="euclidean", *, out=None, **kwargs):
