@@ -62,11 +62,6 @@ def resident_blocks(block=256):
 
 def launch(entry, grid, block, vals, shared=0):
     """Launch a `kernel()` entry on the current stream."""
-    launch_grid(entry, (grid, 1, 1), (block, 1, 1), vals, shared)
-
-
-def launch_grid(entry, grid, block, vals, shared=0):
-    """Launch a `kernel()` entry on the current stream; grid and block are 3-tuples."""
     ensure_context()
     fn, packer = entry
-    fn.launch(grid, block, packer.pack(vals), shared, current_stream_ptr())
+    fn.launch((grid, 1, 1), (block, 1, 1), packer.pack(vals), shared, current_stream_ptr())

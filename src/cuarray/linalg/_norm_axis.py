@@ -15,19 +15,17 @@ matrices and read at close to copy bandwidth:
 Used for float32/float64 and the orders 2, 1, inf and -inf on arrays large enough that a
 launch's fixed cost is not what is measured (see `applies`).
 """
-import string
 import threading
 
 import numpy
 
 from cuarray._core import dtypes as _dt
-from cuarray._core._kernel_helpers import render
+from cuarray._core._kernel_helpers import kernel, render
 from cuarray._core.ndarray import ndarray
 from cuarray._runtime import graph as _graph
 from cuarray._runtime import stream as _stream
-from cuarray._runtime.compiler import compile_module
-from cuarray._runtime.device import ensure_context, get_device_id
-from cuarray._runtime.launch import ArgPacker
+from cuarray._runtime.device import get_device_id
+from cuarray._runtime.launch import LaunchPlan
 
 # kind -> (map of one element v, combine a and b, identity, finish of the accumulator a)
 _KINDS = {
@@ -128,7 +126,6 @@ extern "C" __global__ void $NAME(const $TYPE* __restrict__ x, $TYPE* __restrict_
 }
 """
 
-_kernels = {}
 _scratches = {}  # (device, stream, thread) -> (tile counters kept zero, partials buffer)
 _KEEP_PARTIALS = 16 << 20
 
@@ -168,59 +165,51 @@ def _source(layout, kind, dtype, name):
                   FINISH=" ".join(f"o.{k} = ({t})_nax_fin(a{k});" for k in comps),
                   FIN=fin, UNROLL=_ROW_UNROLL if layout == "row" else _COL_UNROLL, TX=_COL_TX,
                   RY=_COL_RY)
+    import string   # (at build time only: its regex is compiled at import)
     template = _PRELUDE + body
-    used = string.Template(template).get_identifiers()
+    used = string.Template(template).get_identifiers()   # the fields this layout names
     return "#include <cuarray/core.cuh>\n" + render(template, **{k: fields[k] for k in used})
 
 
 def _kernel(layout, kind, dtype):
-    key = (layout, kind, dtype.char, get_device_id(), _ROW_WARPS, _ROW_UNROLL, _COL_TX, _COL_RY,
-           _COL_UNROLL)
-    entry = _kernels.get(key)
-    if entry is None:
-        name = f"cuarray_norm_{layout}_{kind}_{dtype.char}"
-        ensure_context()
-        fn = compile_module(_source(layout, kind, dtype, name), (), name=name).get_function(name)
-        kinds = ["P", "P", "q", "q"] if layout == "row" else ["P", "P", "P", "P", "q", "q"]
-        entry = _kernels[key] = (fn, ArgPacker(kinds))
-    return entry
+    name = f"cuarray_norm_{layout}_{kind}_{dtype.char}"
+    return kernel((layout, kind, dtype.char, _ROW_WARPS, _ROW_UNROLL, _COL_TX, _COL_RY,
+                   _COL_UNROLL), lambda: (
+        _source(layout, kind, dtype, name), name,
+        ["P", "P", "q", "q"] if layout == "row" else ["P", "P", "P", "P", "q", "q"]))
 
 
 class Plan:
     """The launch of one norm (kind, axis) over one shape and dtype: a call allocates the
-    result (and the column kernel's partials) and launches, nothing else."""
+    result (and the column kernel's partials) and replays its LaunchPlan, nothing else."""
 
-    __slots__ = ("fn", "packer", "out_shape", "dtype", "rows", "nvec", "grid", "block", "col",
-                 "part_size")
+    __slots__ = ("launch", "out_shape", "dtype", "rows", "nvec", "col", "tiles", "part_bytes")
 
     def __init__(self, x, kind, axis, out_shape):
         self.dtype = x.dtype
         self.out_shape = out_shape
         vw = 16 // x.dtype.itemsize
         self.col = axis == 0
-        self.fn, self.packer = _kernel("col" if self.col else "row", kind, x.dtype)
+        fn, packer = _kernel("col" if self.col else "row", kind, x.dtype)
         if self.col:
             self.rows = x._shape[0]
             self.nvec = x.size // self.rows // vw
-            self.grid = ((self.nvec + _COL_TX - 1) // _COL_TX, _COL_SPLITS, 1)
-            self.block = (_COL_TX, _COL_RY, 1)
-            self.part_size = _COL_SPLITS * self.nvec * vw
+            self.tiles = (self.nvec + _COL_TX - 1) // _COL_TX
+            self.part_bytes = _COL_SPLITS * self.nvec * vw * x.dtype.itemsize
+            grid, block = (self.tiles, _COL_SPLITS, 1), (_COL_TX, _COL_RY, 1)
         else:
             self.rows = x.size // x._shape[-1]
             self.nvec = x._shape[-1] // vw
-            self.grid = (self.rows + _ROW_WARPS - 1) // _ROW_WARPS
-            self.block = 32 * _ROW_WARPS
+            grid, block = (self.rows + _ROW_WARPS - 1) // _ROW_WARPS, 32 * _ROW_WARPS
+        self.launch = LaunchPlan(fn, packer, grid, block).launch
 
     def __call__(self, x):
         out = ndarray._alloc(self.out_shape, self.dtype, "C")
-        sp = _stream.current_stream_ptr()
         if not self.col:
-            self.fn.launch1d(self.grid, self.block,
-                             self.packer.pack([x._ptr, out._ptr, self.rows, self.nvec]), sp)
+            self.launch([x._ptr, out._ptr, self.rows, self.nvec])
             return out
-        done, part = _scratch(self.grid[0], self.part_size * self.dtype.itemsize, sp)
-        self.fn.launch(self.grid, self.block, self.packer.pack(
-            [x._ptr, out._ptr, part._ptr, done._ptr, self.rows, self.nvec]), 0, sp)
+        done, part = _scratch(self.tiles, self.part_bytes, _stream.current_stream_ptr())
+        self.launch([x._ptr, out._ptr, part._ptr, done._ptr, self.rows, self.nvec])
         return out
 
 

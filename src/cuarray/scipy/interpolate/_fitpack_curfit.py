@@ -69,6 +69,24 @@ __device__ __forceinline__ double cf_value(const double* c, const double* q, ll 
   return term;
 }
 
+// Rotates the row h (W entries from column lead; right-hand side yi) into the banded
+// triangle g (rows of width W, nk1 of them) and its right-hand side c; returns what is
+// left of yi (its square adds to the residual).
+template <int W>
+__device__ double cf_addrow(double* g, double* c, double* h, double yi, ll lead, ll nk1) {
+  for (int i = 0; i < W; ++i) {
+    const ll r = lead + i;
+    if (r >= nk1) break;
+    const double piv = h[i];
+    if (piv == 0) continue;
+    double co, si;
+    cf_givs(piv, g + r * W, &co, &si);
+    cf_rota(co, si, &yi, c + r);
+    for (int i1 = i + 1; i1 < W; ++i1) cf_rota(co, si, h + i1, g + r * W + (i1 - i));
+  }
+  return yi;
+}
+
 // Weighted least-squares spline on the knots t (n of them): the triangle a (nk1 x K1),
 // the rotated right-hand side z, the coefficients c, the basis values q (m x K1), the
 // residual sums of the knot intervals fpint (a point on a knot counts half to each side);
@@ -89,15 +107,7 @@ extern "C" __global__ void cf_lsq(const double* __restrict__ t, const double* __
     double h[K1 + 1];
     ci_basis<${K}>(t, l, xi, 0, ${K}, h);
     for (int i = 0; i < K1; ++i) { q[it * K1 + i] = h[i]; h[i] *= wi; }
-    for (int i = 0; i < K1; ++i) {
-      const ll r = l - ${K} + i;
-      const double piv = h[i];
-      if (piv == 0) continue;
-      double co, si;
-      cf_givs(piv, a + r * K1, &co, &si);
-      cf_rota(co, si, &yi, z + r);
-      for (int i1 = i + 1; i1 < K1; ++i1) cf_rota(co, si, h + i1, a + r * K1 + (i1 - i));
-    }
+    yi = cf_addrow<K1>(a, z, h, yi, l - ${K}, nk1);
     fp += yi * yi;
   }
   cf_back(a, z, nk1, K1, c);
@@ -143,20 +153,6 @@ extern "C" __global__ void cf_disc(const double* __restrict__ t, double* __restr
 #undef T
 }
 
-// Rotates the row h (K2 entries from column lead; right-hand side yi) into the banded
-// triangle g (rows of width K2) and its right-hand side c.
-__device__ void cf_addrow(double* g, double* c, double* h, double yi, ll lead, ll nk1) {
-  for (int i = 0; i < K2; ++i) {
-    const ll r = lead + i;
-    if (r >= nk1) break;
-    const double piv = h[i];
-    if (piv == 0) continue;
-    double co, si;
-    cf_givs(piv, g + r * K2, &co, &si);
-    cf_rota(co, si, &yi, c + r);
-    for (int i1 = i + 1; i1 < K2; ++i1) cf_rota(co, si, h + i1, g + r * K2 + (i1 - i));
-  }
-}
 
 // The penalised fit for the parameter p: the least-squares triangle a (with its
 // right-hand side z) and the rows of b / p, merged by leading column into a new banded
@@ -175,10 +171,10 @@ extern "C" __global__ void cf_smooth(const double* __restrict__ t, const double*
   double h[K2];
   for (ll j = 0; j < nk1; ++j) {
     for (int i = 0; i < K2; ++i) h[i] = i < K1 ? a[j * K1 + i] : 0.0;
-    cf_addrow(g, c, h, z[j], j, nk1);
+    cf_addrow<K2>(g, c, h, z[j], j, nk1);
     if (j < n8) {
       for (int i = 0; i < K2; ++i) h[i] = b[j * K2 + i] * pinv;
-      cf_addrow(g, c, h, 0.0, j, nk1);
+      cf_addrow<K2>(g, c, h, 0.0, j, nk1);
     }
   }
   cf_back(g, c, nk1, K2, c);

@@ -17,6 +17,7 @@ import cuarray as cp
 from cuarray._core.elementwise import Op, Param
 from cuarray._core._kernel_helpers import kernel, render
 from cuarray._core.host_policy import not_device_error
+from cuarray._runtime.launch import LaunchPlan
 from cuarray._core._routines_linalg import matmul_nd
 
 _i64 = numpy.dtype(numpy.int64)
@@ -290,8 +291,7 @@ def _product_rows(h, XA, XBT, r0, k, buf):
 
 def _pass_launcher(aa, bb, root, out, mb, vec):
     """launch(g, r0, k): the distance pass over product rows g[:k] into out[r0:r0 + k] on
-    the current stream, with the kernel and its argument packer looked up once."""
-    from cuarray._runtime.stream import current_stream_ptr
+    the current stream, its LaunchPlan made once."""
     name = f"cuarray_cdist_from_gemm_{int(root)}{'_v' if vec else ''}"
     fn, packer = kernel(("cdist-epilogue", root, vec), lambda: (
         render(_EPILOGUE, NAME=name, RESULT="sqrt(d2)" if root else "d2", VEC=int(vec)),
@@ -300,12 +300,12 @@ def _pass_launcher(aa, bb, root, out, mb, vec):
     # thread, launching the blocks costs more than their work
     width = mb // 4 if vec else mb
     gx = min((width + 255) // 256, _EPI_X)
-    sp = current_stream_ptr()
+    plan = LaunchPlan(fn, packer, (gx, _EPI_Y, 1), (256, 1, 1))
     pa, pb, po = aa._ptr, bb._ptr, out._ptr
 
     def launch(g, r0, k):
-        fn.launch((gx, min(k, _EPI_Y), 1), (256, 1, 1),
-                  packer.pack([pa + 8 * r0, pb, g._ptr, k, mb, po + 8 * r0 * mb]), 0, sp)
+        plan.launch([pa + 8 * r0, pb, g._ptr, k, mb, po + 8 * r0 * mb],
+                    grid=(gx, min(k, _EPI_Y), 1))
     return launch
 
 
