@@ -329,7 +329,15 @@ class _compressed_matrix(_spbase):
         B = other.tocsr()
         M, Kn = A.shape[0], B.shape[1]
         dt = numpy.result_type(A.dtype, B.dtype)
-        from cuarray.scipy.sparse import _spgemm
+        from cuarray.scipy.sparse import _spgemm, _spgemm_hash
+        # a warp per row needs rows of B without repeated columns
+        Bc = B if B.has_canonical_format else B.copy()
+        Bc.sum_duplicates()
+        parts = _spgemm_hash.matmul(A, Bc, dt)
+        if parts is not None:
+            indptr, indices, data = parts
+            res = self._cls("csr")._from_parts(data, indices, indptr, (M, Kn), True)
+            return res.tocsc() if self._major == 1 else res
         parts = _spgemm.cusparse_matmul(A, B, dt)
         if parts is not None:
             res = self._cls("csr")._from_parts(*parts, (M, Kn))

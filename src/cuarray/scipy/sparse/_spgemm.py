@@ -1,5 +1,6 @@
-"""Sparse @ sparse for CSR operands: cuSPARSE's SpGEMM where it computes the dtype, else
-cuarray's own kernels, sorting each output row on its own.
+"""Sparse @ sparse for CSR operands where the warp-per-row hash kernels (_spgemm_hash.py)
+do not take the product: cuSPARSE's SpGEMM where it computes the dtype, else cuarray's own
+kernels, sorting each output row on its own.
 
 Every product a_ik * b_kj lands in its row r of a padded (M, L) table, L the longest
 row's product count; sorting the table's rows by column (cuarray's shared-memory sort
