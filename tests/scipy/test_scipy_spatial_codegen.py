@@ -53,7 +53,7 @@ def test_kdtree_depth_and_node_ranges():
 
 @pytest.mark.parametrize("vec", [0, 1])
 @pytest.mark.parametrize("y", ["sqrt(d2)", "d2"])
-def test_cdist_epilogue_compiles(vec, y):
-    from cuarray.scipy.spatial import _distance
-    compiler.compile_cubin(render(_distance._EPILOGUE, NAME="cdist_from_gemm", RESULT=y, VEC=vec),
-                           (), (), "sm_90", "cdist_from_gemm")
+def test_cdist_tiles_compile(vec, y):
+    from cuarray.scipy.spatial import _euclidean_tiles
+    compiler.compile_cubin(render(_euclidean_tiles._SRC, NAME="cdist_tiles", RESULT=y,
+                                  VEC=vec, VEC_OUT=vec), (), (), "sm_90", "cdist_tiles")

@@ -49,7 +49,6 @@ def _create():
 _handles = PerThread(_create, lambda h, s: cublas.set_stream(h, s))
 
 
-def get_handle(purpose=None):
-    """The cuBLAS handle of this thread and the current device, on the current stream;
-    `purpose` names a separate handle (one a routine keeps bound to its own stream)."""
-    return _handles.get(purpose)
+def get_handle():
+    """The cuBLAS handle of this thread and the current device, on the current stream."""
+    return _handles.get()

@@ -141,6 +141,8 @@ static inline uint4 make_uint4(unsigned x, unsigned y, unsigned z, unsigned w) {
 struct alignas(16) float4 { float x, y, z, w; };
 struct alignas(16) double2 { double x, y; };
 struct alignas(8) float2 { float x, y; };
+static inline float4 make_float4(float x, float y, float z, float w) { return {x, y, z, w}; }
+static inline double2 make_double2(double x, double y) { return {x, y}; }
 // cache-hinted loads: plain loads on the host
 template <class T> static inline T __ldcs(const T* p) { return *p; }
 template <class T> static inline T __ldg(const T* p) { return *p; }

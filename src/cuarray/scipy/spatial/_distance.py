@@ -3,11 +3,12 @@ per-pair metric functions CuPy exports, and `scipy.spatial.distance_matrix`).
 
 Every metric is one elementwise kernel over the (mA, mB) output: thread (r, c) walks the
 n coordinates of XA[r] and XB[c] in double precision. Euclidean and squared Euclidean
-distances of n >= 16 coordinates go through a GEMM instead,
+distances of n >= 16 coordinates go through a product instead,
 |a - b|^2 = |a|^2 + |b|^2 - 2 a.b (clamped at 0), in the inputs' precision for the
-product (float32 inputs: cuBLAS sgemm, so about 1e-6 relative where SciPy's loop is
-exact) and double for the rest; for float32 the product goes by chunks of XA's rows that
-stay in L2 (`_chunked_distances`). Results are float64, as SciPy's.
+product (float32 inputs: about 1e-6 relative where SciPy's loop is exact) and double for
+the rest: float64 by cuBLAS's GEMM and one pass, float32 in one kernel that forms tiles
+of the product and writes their distances (_euclidean_tiles.py). Results are float64, as
+SciPy's.
 """
 import math
 
@@ -15,10 +16,8 @@ import numpy
 
 import cuarray as cp
 from cuarray._core.elementwise import Op, Param
-from cuarray._core._kernel_helpers import kernel, render
 from cuarray._core.host_policy import not_device_error
-from cuarray._runtime.launch import LaunchPlan
-from cuarray._core._routines_linalg import matmul_nd
+from cuarray.scipy.spatial import _euclidean_tiles as _tiles
 
 _i64 = numpy.dtype(numpy.int64)
 _f64 = numpy.dtype(numpy.float64)
@@ -165,8 +164,8 @@ def _pairwise(XA, XB, metric, out, p, name):
     if metric in ("euclidean", "sqeuclidean") and n >= 16 and XA.dtype == XB.dtype:
         aa = cp.sum(XA.astype(numpy.float64) ** 2, axis=1)
         bb = cp.sum(XB.astype(numpy.float64) ** 2, axis=1)
-        if XA.dtype == numpy.float32:
-            _chunked_distances(XA, XB, aa, bb, metric == "euclidean", out)
+        if XA.dtype == numpy.float32 and -(-ma // _tiles.TILE) <= _tiles.MAX_ROW_TILES:
+            _tiles.distances(XA, XB, aa, bb, metric == "euclidean", out)
             return out
         g = XA @ XB.T   # read in its own precision: no float64 copy of the product
         _gemm_op(metric == "euclidean", g.dtype).launch([aa, bb, g, numpy.int64(mb), out])
@@ -176,150 +175,6 @@ def _pairwise(XA, XB, metric, out, p, name):
     _op(metric, XA.dtype).launch([XA, XB, numpy.int64(n), numpy.int64(mb),
                                   numpy.float64(p), out])
     return out
-
-
-# Rows of XA per chunk: the two chunks' float32 products in flight (16 MB each) stay in an
-# H100's or H200's 50 MB L2 between the GEMM that writes them and the pass that reads them
-# (8, 16, 24 and 32 MB measured 33%, 45%, 39-45% and 43% of the GEMM-bound rate).
-_CHUNK_BYTES = 16 << 20
-_CHUNK_ALIGN = 128           # chunk rows: a multiple of the GEMM's tiles
-_EPI_X, _EPI_Y = 8, 512      # grid of the distance pass (column blocks, row blocks)
-_side = {}                   # device id -> the second stream of the chunk GEMMs
-
-_EPILOGUE = r"""
-#include <cuarray/core.cuh>
-__device__ __forceinline__ double cd_dist(double ar, double b, float q) {
-  const double d2 = fmax(ar + b - 2.0 * (double)q, 0.0);
-  return ${RESULT};
-}
-// Row r of the product g (a chunk of rows, in L2) -> row r of the distances. Blocks step
-// through the rows (y) and the columns (x); where a row is whole 16-byte vectors (nb a
-// multiple of 4, as the caller checks) a thread reads 4 products at once and writes two
-// 16-byte pairs of doubles. The result is streamed out (st.cs: not read again soon).
-extern "C" __global__ void ${NAME}(const double* __restrict__ aa, const double* __restrict__ bb,
-                                  const float* __restrict__ g, long long rows, long long nb,
-                                  double* __restrict__ y) {
-  for (long long r = blockIdx.y; r < rows; r += gridDim.y) {
-    const double ar = aa[r];
-    const float* gr = g + r * nb;
-    double* yr = y + r * nb;
-#if ${VEC}
-    const long long nv = nb >> 2;
-    for (long long c = (long long)blockIdx.x * blockDim.x + threadIdx.x; c < nv;
-         c += (long long)gridDim.x * blockDim.x) {
-      const float4 q = __ldcs(reinterpret_cast<const float4*>(gr) + c);
-      const double2 b0 = reinterpret_cast<const double2*>(bb)[2 * c];
-      const double2 b1 = reinterpret_cast<const double2*>(bb)[2 * c + 1];
-      double2 o0, o1;
-      o0.x = cd_dist(ar, b0.x, q.x); o0.y = cd_dist(ar, b0.y, q.y);
-      o1.x = cd_dist(ar, b1.x, q.z); o1.y = cd_dist(ar, b1.y, q.w);
-      __stcs(reinterpret_cast<double2*>(yr) + 2 * c, o0);
-      __stcs(reinterpret_cast<double2*>(yr) + 2 * c + 1, o1);
-    }
-#else
-    for (long long c = (long long)blockIdx.x * blockDim.x + threadIdx.x; c < nb;
-         c += (long long)gridDim.x * blockDim.x)
-      __stcs(yr + c, cd_dist(ar, bb[c], __ldcs(gr + c)));
-#endif
-  }
-}
-"""
-
-
-def _chunked_distances(XA, XB, aa, bb, root, out):
-    """Euclidean (or squared, unless `root`) distances of float32 rows into float64 `out`:
-    per chunk of XA's rows, the GEMM into a scratch product kept in L2, then the pass that
-    turns it into distances. The whole product never goes to memory, so the float64 result
-    is the only full-size traffic. Two scratch buffers take turns: the GEMM of the next
-    chunk (a second stream) runs while this chunk's pass runs on the current stream, the
-    two ordered by events; the loop calls cuBLAS and the pass's kernel directly, since its
-    host time per chunk is what keeps the GPU busy."""
-    ma, mb = XA.shape[0], XB.shape[0]
-    rows = max(_CHUNK_ALIGN, _CHUNK_BYTES // (4 * mb) // _CHUNK_ALIGN * _CHUNK_ALIGN)
-    XBT = cp.ascontiguousarray(XB.T)   # once: matmul would copy the transposed view per chunk
-    if ma <= rows:
-        distances_from_product(aa, bb, matmul_nd(XA, XBT, XA.dtype), root, out)
-        return
-    main, side = cp.cuda.get_current_stream(), _side_stream()
-    with side:
-        h = _side_handle()
-    scratch = [cp.empty((rows, mb), dtype=numpy.float32) for _ in range(2)]
-    ready = [cp.cuda.Event(disable_timing=True) for _ in range(2)]
-    free = [cp.cuda.Event(disable_timing=True) for _ in range(2)]
-    start = cp.cuda.Event(disable_timing=True)
-    start.record(main)   # XA, XB.T, the norms, the scratch and `out` are ordered on `main`
-    side.wait_event(start)
-    launch = _pass_launcher(aa, bb, root, out, mb, _vectors(mb, bb, out))
-    for j, r0 in enumerate(range(0, ma, rows)):
-        k = min(rows, ma - r0)
-        b = j & 1
-        if j >= 2:
-            side.wait_event(free[b])   # the pass of chunk j - 2 has read this buffer
-        _product_rows(h, XA, XBT, r0, k, scratch[b])
-        ready[b].record(side)
-        main.wait_event(ready[b])
-        launch(scratch[b], r0, k)
-        free[b].record(main)
-    # `main` has waited for every GEMM: the scratch is free in its stream order
-
-
-def _side_stream():
-    """This device's second stream (non-blocking: it must not serialise with the legacy
-    default stream)."""
-    dev = cp.cuda.Device().id
-    s = _side.get(dev)
-    if s is None:
-        s = _side[dev] = cp.cuda.Stream(non_blocking=True)
-    return s
-
-
-def _side_handle():
-    """This thread's cuBLAS handle for the chunk GEMMs, bound to the current stream."""
-    from cuarray._libs import cublas
-    return cublas.get_handle("cdist")
-
-
-def _product_rows(h, XA, XBT, r0, k, buf):
-    """buf[:k] = XA[r0:r0 + k] @ XBT in float32 by cuBLAS's sgemm on handle `h` (all
-    C-contiguous: column-major, that is buf^T = XBT^T XA^T)."""
-    from cuarray._libs import cublas
-    n, mb = XBT.shape
-    alpha, beta = cublas.one_zero(numpy.dtype(numpy.float32))
-    cublas.lib.sgemm(h, cublas.OP_N, cublas.OP_N, mb, k, n, alpha, XBT._ptr, mb,
-                     XA._ptr + 4 * r0 * n, n, beta, buf._ptr, mb)
-
-
-def _pass_launcher(aa, bb, root, out, mb, vec):
-    """launch(g, r0, k): the distance pass over product rows g[:k] into out[r0:r0 + k] on
-    the current stream, its LaunchPlan made once."""
-    name = f"cuarray_cdist_from_gemm_{int(root)}{'_v' if vec else ''}"
-    fn, packer = kernel(("cdist-epilogue", root, vec), lambda: (
-        render(_EPILOGUE, NAME=name, RESULT="sqrt(d2)" if root else "d2", VEC=int(vec)),
-        name, ["P", "P", "P", "q", "q", "P"]))
-    # a few thousand blocks, each looping over rows and columns: with one element per
-    # thread, launching the blocks costs more than their work
-    width = mb // 4 if vec else mb
-    gx = min((width + 255) // 256, _EPI_X)
-    plan = LaunchPlan(fn, packer, (gx, _EPI_Y, 1), (256, 1, 1))
-    pa, pb, po = aa._ptr, bb._ptr, out._ptr
-
-    def launch(g, r0, k):
-        plan.launch([pa + 8 * r0, pb, g._ptr, k, mb, po + 8 * r0 * mb],
-                    grid=(gx, min(k, _EPI_Y), 1))
-    return launch
-
-
-def distances_from_product(aa, bb, g, root, out, r0=0):
-    """Rows r0... of `out` (float64, C-contiguous) from the float32 product rows `g`
-    (C-contiguous) and the squared norms aa (all of XA's rows) and bb, in one pass."""
-    k, mb = g.shape
-    _pass_launcher(aa, bb, root, out, mb, _vectors(mb, g, bb, out))(g, r0, k)
-
-
-def _vectors(mb, *arrays):
-    """Whether the pass may read and write 16-byte vectors: rows of whole vectors, bases
-    on 16-byte boundaries."""
-    return mb % 4 == 0 and all(a._ptr % 16 == 0 for a in arrays)
 
 
 def cdist(XA, XB, metric="euclidean", *, out=None, **kwargs):
