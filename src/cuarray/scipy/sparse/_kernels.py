@@ -270,16 +270,10 @@ def spgemm_entries(a_rows, a_cols, a_data, b_indptr, b_indices, b_data, out_dtyp
     Each entry of A owns a run of B's row k; the run offsets are an exclusive scan, and
     reading their total synchronises once.
     """
-    from cuarray._core.scan import cumsum
+    from cuarray.scipy.sparse._select import _ends, run_lengths
     bt, it = b_indptr.dtype, a_cols.dtype
-    cnt_op = _op(("rowlen", bt.char, it.char), lambda: Op(
-        f"cuarray_sp_rowlen_{_chars(bt, it)}",
-        [Param("k", "in", it), Param("p", "raw", bt), Param("n", "out", _i64)],
-        "n = (long long)p[(long long)k + 1] - (long long)p[(long long)k];"))
-    counts = _empty(a_cols.shape, _i64)
-    cnt_op.launch([a_cols, b_indptr, counts])
-    ends = cumsum(counts)
-    total = int(ends[-1])
+    counts = run_lengths(a_cols, b_indptr)
+    ends, total = _ends(counts)
     rows, cols = _empty((total,), it), _empty((total,), it)
     vals = _empty((total,), out_dtype)
     if total == 0:
