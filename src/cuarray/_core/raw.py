@@ -46,14 +46,8 @@ def _marshal(args):
                 vals += [a.real, a.imag]
             else:
                 vals.append(a)
-        elif isinstance(a, bool):
-            kinds.append("?")
-            vals.append(a)
-        elif isinstance(a, int):
-            kinds.append("q")
-            vals.append(a)
-        elif isinstance(a, float):
-            kinds.append("d")
+        elif isinstance(a, (int, float)):   # bool (an int) as bool, int as long long
+            kinds.append("?" if isinstance(a, bool) else "q" if isinstance(a, int) else "d")
             vals.append(a)
         elif isinstance(a, complex):
             kinds.append("D")
