@@ -310,6 +310,25 @@ def function_attributes(fn):
     return {name: fn.attribute(name) for name in _ATTRIBUTE_NAMES}
 
 
+def _attribute(name):
+    return property(lambda self: self._compiled.attribute(name))
+
+
+class KernelAttributes:
+    """CuPy's read-only kernel attributes as properties (`attributes`, `num_regs`, ...),
+    for a kernel class whose `_compiled` is its compiled function."""
+
+    __slots__ = ()
+    attributes = property(lambda self: function_attributes(self._compiled))
+    max_threads_per_block = _attribute("max_threads_per_block")
+    shared_size_bytes = _attribute("shared_size_bytes")
+    const_size_bytes = _attribute("const_size_bytes")
+    local_size_bytes = _attribute("local_size_bytes")
+    num_regs = _attribute("num_regs")
+    ptx_version = _attribute("ptx_version")
+    binary_version = _attribute("binary_version")
+
+
 def _raise_launch_error(err, name, grid, block, shared_mem):
     raise _driver.CUDADriverError(
         err, f"launching kernel {name!r} with grid {tuple(grid)}, block {tuple(block)}, "
