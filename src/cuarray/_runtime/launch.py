@@ -320,13 +320,13 @@ class KernelAttributes:
 
     __slots__ = ()
     attributes = property(lambda self: function_attributes(self._compiled))
-    max_threads_per_block = _attribute("max_threads_per_block")
-    shared_size_bytes = _attribute("shared_size_bytes")
-    const_size_bytes = _attribute("const_size_bytes")
-    local_size_bytes = _attribute("local_size_bytes")
-    num_regs = _attribute("num_regs")
-    ptx_version = _attribute("ptx_version")
-    binary_version = _attribute("binary_version")
+
+
+# CuPy's properties: the attributes up to binary_version (RawKernel adds the settable
+# max_dynamic_shared_size_bytes).
+for _name in _ATTRIBUTE_NAMES[:_ATTRIBUTE_NAMES.index("binary_version") + 1]:
+    setattr(KernelAttributes, _name, _attribute(_name))
+del _name
 
 
 def _raise_launch_error(err, name, grid, block, shared_mem):
