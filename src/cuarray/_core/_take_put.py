@@ -7,27 +7,24 @@ import numpy
 
 from cuarray._core import _copy, _reductions, scan, transfer
 from cuarray._core import dtypes as _dt
+from cuarray._core._kernel_helpers import Cache
 from cuarray._core.elementwise import Op, Param
 from cuarray._core.ndarray import ndarray
 from cuarray._core.shapes import flat_or_axis
 
 _i64 = numpy.dtype(numpy.int64)
 
-_take_ops = {}
-_put_ops = {}
+_ops = Cache()   # key -> Op
 
 
 def _take_op(dt):
-    op = _take_ops.get(dt.char)
-    if op is None:
-        # y is C-contiguous (allocated here), so i is its C-order index: (p, j, q).
-        op = _take_ops[dt.char] = Op(
-            f"cuarray_take_axis_{dt.char}",
-            [Param("x", "raw", dt), Param("idx", "raw", _i64), Param("n", "scalar", _i64),
-             Param("m", "scalar", _i64), Param("post", "scalar", _i64), Param("y", "out", dt)],
-            "const long long q = i % post, t = i / post; "
-            "y = x[((t / m) * n + idx[t % m]) * post + q];")
-    return op
+    # y is C-contiguous (allocated here), so i is its C-order index: (p, j, q).
+    return _ops(("take", dt.char), lambda: Op(
+        f"cuarray_take_axis_{dt.char}",
+        [Param("x", "raw", dt), Param("idx", "raw", _i64), Param("n", "scalar", _i64),
+         Param("m", "scalar", _i64), Param("post", "scalar", _i64), Param("y", "out", dt)],
+        "const long long q = i % post, t = i / post; "
+        "y = x[((t / m) * n + idx[t % m]) * post + q];"))
 
 
 def _take_axis(a, idx, axis):
@@ -44,16 +41,12 @@ def _take_axis(a, idx, axis):
 
 
 def _put_op(dt, st):
-    key = (dt.char, st.char)
-    op = _put_ops.get(key)
-    if op is None:
-        op = _put_ops[key] = Op(
-            f"cuarray_put_axis_{dt.char}{st.char}",
-            [Param("v", "raw", st), Param("idx", "raw", _i64), Param("n", "scalar", _i64),
-             Param("m", "scalar", _i64), Param("post", "scalar", _i64), Param("d", "raw", dt)],
-            "const long long q = i % post, t = i / post; "
-            f"d[((t / m) * n + idx[t % m]) * post + q] = cuarray_cast<{_dt.ctype(dt)}>(v[i]);")
-    return op
+    return _ops(("put", dt.char, st.char), lambda: Op(
+        f"cuarray_put_axis_{dt.char}{st.char}",
+        [Param("v", "raw", st), Param("idx", "raw", _i64), Param("n", "scalar", _i64),
+         Param("m", "scalar", _i64), Param("post", "scalar", _i64), Param("d", "raw", dt)],
+        "const long long q = i % post, t = i / post; "
+        f"d[((t / m) * n + idx[t % m]) * post + q] = cuarray_cast<{_dt.ctype(dt)}>(v[i]);"))
 
 
 def _put_axis(dst, idx, src, axis):
@@ -77,19 +70,14 @@ def _flatnonzero(mask):
 
 
 # ---- repeat (an ndarray method) -------------------------------------------------------------
-_search_ops = {}  # the binary search behind per-element repeats
-
-
 def _repeat_sources(reps, total):
     """For each output position j, the k with csum[k-1] <= j < csum[k] (binary search)."""
-    op = _search_ops.get("repeat")
-    if op is None:
-        op = _search_ops["repeat"] = Op(
-            "cuarray_repeat_sources",
-            [Param("c", "raw", _i64), Param("n", "scalar", _i64), Param("y", "out", _i64)],
-            "long long lo = 0, hi = n; "
-            "while (lo < hi) { const long long mid = (lo + hi) >> 1; "
-            "if (c[mid] <= i) lo = mid + 1; else hi = mid; } y = lo;")
+    op = _ops("repeat", lambda: Op(
+        "cuarray_repeat_sources",
+        [Param("c", "raw", _i64), Param("n", "scalar", _i64), Param("y", "out", _i64)],
+        "long long lo = 0, hi = n; "
+        "while (lo < hi) { const long long mid = (lo + hi) >> 1; "
+        "if (c[mid] <= i) lo = mid + 1; else hi = mid; } y = lo;"))
     csum = scan.cumsum(reps.astype(_i64, copy=False))
     out = ndarray._alloc((total,), _i64)
     if total:

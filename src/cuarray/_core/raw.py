@@ -5,7 +5,7 @@ import numpy
 
 from cuarray._runtime import compiler as _compiler
 from cuarray._runtime.device import ensure_context, get_device_id
-from cuarray._runtime.launch import ArgPacker, LaunchPlan, function_attributes
+from cuarray._runtime.launch import ArgPacker, KernelAttributes, LaunchPlan
 from cuarray._runtime.peer import check_same_device
 from cuarray._runtime import stream as _stream
 from cuarray._runtime.texture import SurfaceObject, TextureObject
@@ -46,14 +46,8 @@ def _marshal(args):
                 vals += [a.real, a.imag]
             else:
                 vals.append(a)
-        elif isinstance(a, bool):
-            kinds.append("?")
-            vals.append(a)
-        elif isinstance(a, int):
-            kinds.append("q")
-            vals.append(a)
-        elif isinstance(a, float):
-            kinds.append("d")
+        elif isinstance(a, (int, float)):   # bool (an int) as bool, int as long long
+            kinds.append("?" if isinstance(a, bool) else "q" if isinstance(a, int) else "d")
             vals.append(a)
         elif isinstance(a, complex):
             kinds.append("D")
@@ -261,7 +255,7 @@ def _check_backend(backend):
                          f"(backend='nvrtc')")
 
 
-class RawKernel:
+class RawKernel(KernelAttributes):
     """A CUDA C kernel given as source (cuarray version of `cupy.RawKernel`).
 
     `jitify=True` is accepted for CuPy compatibility; NVRTC's own header search is used.
@@ -320,17 +314,7 @@ class RawKernel:
     def compile(self, log_stream=None):
         self.kernel
 
-    @property
-    def attributes(self):
-        return function_attributes(self.kernel)
-
-    max_threads_per_block = property(lambda self: self.kernel.attribute("max_threads_per_block"))
-    shared_size_bytes = property(lambda self: self.kernel.attribute("shared_size_bytes"))
-    const_size_bytes = property(lambda self: self.kernel.attribute("const_size_bytes"))
-    local_size_bytes = property(lambda self: self.kernel.attribute("local_size_bytes"))
-    num_regs = property(lambda self: self.kernel.attribute("num_regs"))
-    ptx_version = property(lambda self: self.kernel.attribute("ptx_version"))
-    binary_version = property(lambda self: self.kernel.attribute("binary_version"))
+    _compiled = property(lambda self: self.kernel)   # for KernelAttributes
 
     @property
     def max_dynamic_shared_size_bytes(self):

@@ -43,30 +43,26 @@ def _plain_shape(shape):
     return None
 
 
-def empty(shape, dtype=float, order="C", *, device=None):
-    """cuarray version of `numpy.empty`."""
-    if order == "C" and device is None:
-        dims = _plain_shape(shape)
-        if dims is not None:
-            return ndarray._alloc(dims, _dt.check_storage_dtype(dtype))
-    if device is not None:
-        with _device_scope(device):
-            return empty(shape, dtype, order)
-    shape, dtype = _shape_dtype(shape, dtype, _dt.check_storage_dtype)
-    return ndarray._alloc(shape, dtype, _order(order))
+def _creation(name, alloc):
+    """numpy.`name` (empty, zeros): a new array from `alloc(shape, dtype[, order])`. The
+    common call (C order, a plain shape, no device) goes straight to `alloc`."""
+    def create(shape, dtype=float, order="C", *, device=None):
+        if order == "C" and device is None:
+            dims = _plain_shape(shape)
+            if dims is not None:
+                return alloc(dims, _dt.check_storage_dtype(dtype))
+        if device is not None:
+            with _device_scope(device):
+                return create(shape, dtype, order)
+        shape, dtype = _shape_dtype(shape, dtype, _dt.check_storage_dtype)
+        return alloc(shape, dtype, _order(order))
+    create.__name__ = create.__qualname__ = name
+    create.__doc__ = f"cuarray version of `numpy.{name}`."
+    return create
 
 
-def zeros(shape, dtype=float, order="C", *, device=None):
-    """cuarray version of `numpy.zeros`."""
-    if order == "C" and device is None:
-        dims = _plain_shape(shape)
-        if dims is not None:
-            return _copy.zeros(dims, _dt.check_storage_dtype(dtype))
-    if device is not None:
-        with _device_scope(device):
-            return zeros(shape, dtype, order)
-    shape, dtype = _shape_dtype(shape, dtype, _dt.check_storage_dtype)
-    return _copy.zeros(shape, dtype, _order(order))
+empty = _creation("empty", ndarray._alloc)
+zeros = _creation("zeros", _copy.zeros)
 
 
 def ones(shape, dtype=float, order="C", *, device=None):

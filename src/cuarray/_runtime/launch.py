@@ -310,6 +310,25 @@ def function_attributes(fn):
     return {name: fn.attribute(name) for name in _ATTRIBUTE_NAMES}
 
 
+def _attribute(name):
+    return property(lambda self: self._compiled.attribute(name))
+
+
+class KernelAttributes:
+    """CuPy's read-only kernel attributes as properties (`attributes`, `num_regs`, ...),
+    for a kernel class whose `_compiled` is its compiled function."""
+
+    __slots__ = ()
+    attributes = property(lambda self: function_attributes(self._compiled))
+
+
+# CuPy's properties: the attributes up to binary_version (RawKernel adds the settable
+# max_dynamic_shared_size_bytes).
+for _name in _ATTRIBUTE_NAMES[:_ATTRIBUTE_NAMES.index("binary_version") + 1]:
+    setattr(KernelAttributes, _name, _attribute(_name))
+del _name
+
+
 def _raise_launch_error(err, name, grid, block, shared_mem):
     raise _driver.CUDADriverError(
         err, f"launching kernel {name!r} with grid {tuple(grid)}, block {tuple(block)}, "

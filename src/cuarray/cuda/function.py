@@ -3,10 +3,10 @@ import os
 
 from cuarray._core import raw as _raw
 from cuarray._runtime import compiler as _compiler
-from cuarray._runtime.launch import function_attributes
+from cuarray._runtime.launch import KernelAttributes
 
 
-class Function:
+class Function(KernelAttributes):
     """A kernel of a `Module` (cuarray version of `cupy.cuda.function.Function`).
 
     Called as `f(grid, block, args, shared_mem=0, stream=None)` with CuPy's argument rules
@@ -39,17 +39,7 @@ class Function:
         """The CUkernel handle as an int."""
         return int(self._fn.kernel)
 
-    @property
-    def attributes(self):
-        return function_attributes(self._fn)
-
-    max_threads_per_block = property(lambda self: self._fn.attribute("max_threads_per_block"))
-    shared_size_bytes = property(lambda self: self._fn.attribute("shared_size_bytes"))
-    const_size_bytes = property(lambda self: self._fn.attribute("const_size_bytes"))
-    local_size_bytes = property(lambda self: self._fn.attribute("local_size_bytes"))
-    num_regs = property(lambda self: self._fn.attribute("num_regs"))
-    ptx_version = property(lambda self: self._fn.attribute("ptx_version"))
-    binary_version = property(lambda self: self._fn.attribute("binary_version"))
+    _compiled = property(lambda self: self._fn)   # for KernelAttributes
 
 
 class Module:

@@ -62,10 +62,7 @@ def expand_major(indptr, nnz):
         "long long lo = 0, hi = nmaj; "
         "while (lo < hi) { const long long mid = (lo + hi) >> 1; "
         "if ((long long)p[mid + 1] <= i) lo = mid + 1; else hi = mid; } m = lo;"))
-    out = _empty((nnz,), dt)
-    if nnz:
-        op.launch([indptr, numpy.int64(indptr.size - 1), out])
-    return out
+    return _new(op, (nnz,), dt, indptr, numpy.int64(indptr.size - 1))
 
 
 def lower_bounds(sorted_major, n_major, dtype):
@@ -78,9 +75,7 @@ def lower_bounds(sorted_major, n_major, dtype):
         "long long lo = 0, hi = nnz; "
         "while (lo < hi) { const long long mid = (lo + hi) >> 1; "
         "if ((long long)s[mid] < i) lo = mid + 1; else hi = mid; } p = lo;"))
-    out = _empty((n_major + 1,), dtype)
-    op.launch([sorted_major, numpy.int64(sorted_major.size), out])
-    return out
+    return _new(op, (n_major + 1,), dtype, sorted_major, numpy.int64(sorted_major.size))
 
 
 def _key(major, minor, n_minor):
@@ -89,9 +84,7 @@ def _key(major, minor, n_minor):
         [Param("a", "in", _i64), Param("b", "in", _i64), Param("n", "scalar", _i64),
          Param("k", "out", _i64)],
         "k = a * n + b;"))
-    out = _empty(major.shape, _i64)
-    op.launch([major, minor, numpy.int64(n_minor), out])
-    return out
+    return _new(op, major.shape, _i64, major, minor, numpy.int64(n_minor))
 
 
 def gather(src, idx):
@@ -121,9 +114,7 @@ def _run_starts(skey):
         "cuarray_sp_run_starts",
         [Param("k", "raw", _i64), Param("f", "out", _i64)],
         "f = (i == 0 || k[i] != k[i - 1]) ? 1 : 0;"))
-    out = _empty(skey.shape, _i64)
-    op.launch([skey, out])
-    return out
+    return _new(op, skey.shape, _i64, skey)
 
 
 def _nonzero_flags(x):
@@ -131,9 +122,7 @@ def _nonzero_flags(x):
         f"cuarray_sp_nzflag_{x.dtype.char}",
         [Param("x", "in", x.dtype), Param("f", "out", _i64)],
         "f = cuarray_nonzero(x) ? 1 : 0;"))
-    out = _empty(x.shape, _i64)
-    op.launch([x, out])
-    return out
+    return _new(op, x.shape, _i64, x)
 
 
 def _count(flags):
@@ -270,16 +259,10 @@ def spgemm_entries(a_rows, a_cols, a_data, b_indptr, b_indices, b_data, out_dtyp
     Each entry of A owns a run of B's row k; the run offsets are an exclusive scan, and
     reading their total synchronises once.
     """
-    from cuarray._core.scan import cumsum
+    from cuarray.scipy.sparse._select import _ends, run_lengths
     bt, it = b_indptr.dtype, a_cols.dtype
-    cnt_op = _op(("rowlen", bt.char, it.char), lambda: Op(
-        f"cuarray_sp_rowlen_{_chars(bt, it)}",
-        [Param("k", "in", it), Param("p", "raw", bt), Param("n", "out", _i64)],
-        "n = (long long)p[(long long)k + 1] - (long long)p[(long long)k];"))
-    counts = _empty(a_cols.shape, _i64)
-    cnt_op.launch([a_cols, b_indptr, counts])
-    ends = cumsum(counts)
-    total = int(ends[-1])
+    counts = run_lengths(a_cols, b_indptr)
+    ends, total = _ends(counts)
     rows, cols = _empty((total,), it), _empty((total,), it)
     vals = _empty((total,), out_dtype)
     if total == 0:

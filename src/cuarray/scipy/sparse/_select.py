@@ -37,9 +37,7 @@ def _with_zero(ends, dtype):
         f"cuarray_sp_with_zero_{dtype.char}",
         [Param("e", "raw", _i64), Param("p", "out", dtype)],
         "p = i ? e[i - 1] : 0;"))
-    out = _empty((ends.size + 1,), dtype)
-    op.launch([ends, out])
-    return out
+    return _new(op, (ends.size + 1,), dtype, ends)
 
 
 _FIND_RUN = ("long long lo = 0, hi = e.size() - 1; "

@@ -53,6 +53,37 @@ __device__ __forceinline__ int real_start(const int* V, const int* N, int t, int
   return V[3 * t + 2] == G ? N[3 * t + 2] : t;
 }
 
+// Walks from t towards p until a triangle holds it (or a ghost: p is beyond the hull);
+// each step tries the edges from rot % 3 on (rot advances per step); -1 after `limit`
+// steps.
+__device__ int walk(const double* P, const int* V, const int* N, int t, int p, int G,
+                    long long limit, int& rot) {
+  long long steps = 0;
+  while (V[3 * t + 2] != G) {
+    int nt = -1;
+    const int r0 = rot++ % 3;
+    for (int e = 0; e < 3 && nt < 0; ++e) {
+      const int i = (r0 + e) % 3;
+      if (orient(P, V[3 * t + (i + 1) % 3], V[3 * t + (i + 2) % 3], p) < 0) nt = N[3 * t + i];
+    }
+    if (nt < 0) break;
+    t = nt;
+    if (++steps > limit) return -1;
+  }
+  return t;
+}
+
+// Is p a repeat of a vertex of t, where its walk ended (a ghost: never)?
+__device__ bool repeated(const double* P, const int* V, int t, int p, int G) {
+  if (V[3 * t + 2] == G) return false;
+  bool dup = false;
+  for (int j = 0; j < 3; ++j) {
+    const int v = V[3 * t + j];
+    dup |= P[2 * v] == P[2 * p] && P[2 * v + 1] == P[2 * p + 1];
+  }
+  return dup;
+}
+
 """
 
 BUILD = COMMON + r"""
@@ -96,28 +127,9 @@ extern "C" __global__ void dt_build(const double* P, const long long* order, lon
   for (int k = init ? 1 : 0; k < m; ++k) {
     if (k == k1 || k == k2) continue;
     const int p = (int)order[k];
-    // walk towards p until a triangle holds it (or a ghost: p is beyond the hull)
-    int t = last;
-    long long steps = 0;
-    while (V[3 * t + 2] != G) {
-      int nt = -1;
-      const int r0 = rot++ % 3;
-      for (int e = 0; e < 3 && nt < 0; ++e) {
-        const int i = (r0 + e) % 3;
-        if (orient(P, V[3 * t + (i + 1) % 3], V[3 * t + (i + 2) % 3], p) < 0) nt = N[3 * t + i];
-      }
-      if (nt < 0) break;
-      t = nt;
-      if (++steps > 4LL * cnt + 64) { info[0] = -2; return; }
-    }
-    if (V[3 * t + 2] != G) {
-      bool dup = false;
-      for (int j = 0; j < 3; ++j) {
-        const int v = V[3 * t + j];
-        dup |= P[2 * v] == P[2 * p] && P[2 * v + 1] == P[2 * p + 1];
-      }
-      if (dup) { used[p] = 2; continue; }   // a repeated point joins no triangle
-    }
+    const int t = walk(P, V, N, last, p, G, 4LL * cnt + 64, rot);
+    if (t < 0) { info[0] = -2; return; }
+    if (repeated(P, V, t, p, G)) { used[p] = 2; continue; }   // a repeated point joins no triangle
     used[p] = 1;
     // the cavity: triangles in conflict with p, found from t across shared edges
     const int stamp = k + 1;
@@ -193,27 +205,6 @@ __device__ bool conflict_d(const double* P, const int* V, int t, int p, int G, i
   return conflict(P, V, t, p, G);
 }
 
-// A point on an edge line is no degeneracy for the rounds (the cavity tests decide), and
-// a repeated point is caught where its walk ends.
-__device__ int walk(const double* P, const int* V, const int* N, int t, int p, int G,
-                    long long limit) {
-  t = real_start(V, N, t, G);
-  int rot = p;
-  long long steps = 0;
-  while (V[3 * t + 2] != G) {
-    int nt = -1;
-    const int r0 = rot++ % 3;
-    for (int e = 0; e < 3 && nt < 0; ++e) {
-      const int i = (r0 + e) % 3;
-      if (orient(P, V[3 * t + (i + 1) % 3], V[3 * t + (i + 2) % 3], p) < 0) nt = N[3 * t + i];
-    }
-    if (nt < 0) break;
-    t = nt;
-    if (++steps > limit) return -1;
-  }
-  return t;
-}
-
 // The cavity of p from t: its triangles in cav, the boundary edges (a, b, outside) in bnd.
 // False when it exceeds CMAX triangles.
 __device__ bool cavity(const double* P, const int* V, const int* N, int t, int p, int G,
@@ -248,16 +239,12 @@ extern "C" __global__ void dt_walk(const double* P, const int* rem, long long nr
   for (long long r = (long long)blockIdx.x * blockDim.x + threadIdx.x; r < nr;
        r += (long long)gridDim.x * blockDim.x) {
     const int p = rem[r];
-    const int t = walk(P, V, N, loc[p], p, G, 4 * cnt + 64);
+    // A point on an edge line is no degeneracy for the rounds (the cavity tests decide),
+    // and a repeated point is caught where its walk ends.
+    int rot = p;
+    const int t = walk(P, V, N, real_start(V, N, loc[p], G), p, G, 4 * cnt + 64, rot);
     if (t < 0) { err[0] = 1; continue; }
-    if (V[3 * t + 2] != G) {
-      bool dup = false;
-      for (int j = 0; j < 3; ++j) {
-        const int v = V[3 * t + j];
-        dup |= P[2 * v] == P[2 * p] && P[2 * v + 1] == P[2 * p + 1];
-      }
-      if (dup) { used[p] = 2; continue; }
-    }
+    if (repeated(P, V, t, p, G)) { used[p] = 2; continue; }
     loc[p] = t;
     atomicMin(owner + t, p);
   }

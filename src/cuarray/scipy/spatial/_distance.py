@@ -16,12 +16,13 @@ import numpy
 
 import cuarray as cp
 from cuarray._core.elementwise import Op, Param
+from cuarray._core._kernel_helpers import Cache
 from cuarray._core.host_policy import not_device_error
 from cuarray.scipy.spatial import _euclidean_tiles as _tiles
 
 _i64 = numpy.dtype(numpy.int64)
 _f64 = numpy.dtype(numpy.float64)
-_ops = {}
+_ops = Cache()   # key -> Op
 
 # metric -> (aliases, C++ over coordinates u, v (doubles) in two passes, result)
 # pass 1 (optional) fills s1, s2; pass 2 accumulates acc, acc2, acc3
@@ -64,9 +65,7 @@ _ALIAS = {a: name for name, (aka, *_) in METRICS.items() for a in aka}
 
 
 def _op(metric, dt):
-    key = (metric, dt.char)
-    op = _ops.get(key)
-    if op is None:
+    def build():
         _, first, acc, final = METRICS[metric]
         body = ("const long long r = i / nb, c = i - r * nb; "
                 "double s1 = 0, s2 = 0, acc = 0, acc2 = 0, acc3 = 0; ")
@@ -75,43 +74,36 @@ def _op(metric, dt):
                      f"v = XB[c * n + k]; {first} }} ")
         body += ("for (long long k = 0; k < n; ++k) { const double u = XA[r * n + k], "
                  f"v = XB[c * n + k]; {acc} }} y = {final};")
-        op = _ops[key] = Op(
+        return Op(
             f"cuarray_cdist_{metric}_{dt.char}",
             [Param("XA", "raw", dt), Param("XB", "raw", dt), Param("n", "scalar", _i64),
              Param("nb", "scalar", _i64), Param("p", "scalar", _f64), Param("y", "out", _f64)],
             body)
-    return op
+    return _ops((metric, dt.char), build)
 
 
 def _gemm_op(root, gdt):
-    key = ("gemm", root, gdt.char)
-    op = _ops.get(key)
-    if op is None:
-        op = _ops[key] = Op(
-            f"cuarray_cdist_gemm_{int(root)}_{gdt.char}",
-            [Param("aa", "raw", _f64), Param("bb", "raw", _f64), Param("g", "in", gdt),
-             Param("nb", "scalar", _i64), Param("y", "out", _f64)],
-            "const long long r = i / nb, c = i - r * nb; "
-            "const double d2 = fmax(aa[r] + bb[c] - 2.0 * (double)g, 0.0); "
-            + ("y = sqrt(d2);" if root else "y = d2;"))
-    return op
+    return _ops(("gemm", root, gdt.char), lambda: Op(
+        f"cuarray_cdist_gemm_{int(root)}_{gdt.char}",
+        [Param("aa", "raw", _f64), Param("bb", "raw", _f64), Param("g", "in", gdt),
+         Param("nb", "scalar", _i64), Param("y", "out", _f64)],
+        "const long long r = i / nb, c = i - r * nb; "
+        "const double d2 = fmax(aa[r] + bb[c] - 2.0 * (double)g, 0.0); "
+        + ("y = sqrt(d2);" if root else "y = d2;")))
 
 
 def _condense_op():
-    op = _ops.get("condense")
-    if op is None:
-        # condensed index i -> row r, column c > r of the (m, m) matrix; the sqrt estimate
-        # is corrected by whole rows, so rounding cannot misplace it
-        op = _ops["condense"] = Op(
-            "cuarray_pdist_condense",
-            [Param("D", "raw", _f64), Param("m", "scalar", _i64), Param("y", "out", _f64)],
-            "const long long k = i; "
-            "long long r = (long long)((2.0 * m - 1 - sqrt((2.0 * m - 1) * (2.0 * m - 1) "
-            "- 8.0 * k)) / 2); if (r < 0) r = 0; "
-            "auto start = [&](long long q) { return q * (2 * m - q - 1) / 2; }; "
-            "while (r > 0 && start(r) > k) --r; while (start(r + 1) <= k) ++r; "
-            "const long long c = k - start(r) + r + 1; y = D[r * m + c];")
-    return op
+    # condensed index i -> row r, column c > r of the (m, m) matrix; the sqrt estimate
+    # is corrected by whole rows, so rounding cannot misplace it
+    return _ops("condense", lambda: Op(
+        "cuarray_pdist_condense",
+        [Param("D", "raw", _f64), Param("m", "scalar", _i64), Param("y", "out", _f64)],
+        "const long long k = i; "
+        "long long r = (long long)((2.0 * m - 1 - sqrt((2.0 * m - 1) * (2.0 * m - 1) "
+        "- 8.0 * k)) / 2); if (r < 0) r = 0; "
+        "auto start = [&](long long q) { return q * (2 * m - q - 1) / 2; }; "
+        "while (r > 0 && start(r) > k) --r; while (start(r + 1) <= k) ++r; "
+        "const long long c = k - start(r) + r + 1; y = D[r * m + c];"))
 
 
 def _float(x, name):

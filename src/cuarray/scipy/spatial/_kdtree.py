@@ -163,13 +163,22 @@ class KDTree:
         """The number of nodes in the tree."""
         return 2 * (1 << self._depth) - 1
 
-    def _query_points(self, x):
+    def _query_points(self, x, p, eps):
+        """(x as a C (nq, m) array, its leading shape, p as a float, p's mode, the pruning
+        factor (1 + eps)**p) for a query; p and eps checked as SciPy checks them."""
+        p, eps = float(p), float(eps)
+        if p < 1:
+            raise ValueError("Only p-norms with 1<=p<=infinity permitted")
+        if eps < 0:
+            raise ValueError("eps must be non-negative")
         x = _points(x, "KDTree.query")
         if x.ndim == 0 or x.shape[-1] != self.m:
             raise ValueError(f"x must consist of vectors of length {self.m} but has shape "
                              f"{tuple(x.shape)}")
         lead = x.shape[:-1]
-        return cp.ascontiguousarray(x.reshape(-1, self.m)), lead
+        pm = _src.pmode(p)
+        epsfac = 1.0 + eps if pm == "inf" else (1.0 + eps) ** p
+        return cp.ascontiguousarray(x.reshape(-1, self.m)), lead, p, pm, epsfac
 
     def _order(self, xs):
         nq = xs.shape[0]
@@ -194,20 +203,11 @@ class KDTree:
             if not cols or min(cols) < 1:
                 raise ValueError("k must contain integers >= 1")
             kmax = max(cols)
-        p, eps = float(p), float(eps)
-        if p < 1:
-            raise ValueError("Only p-norms with 1<=p<=infinity permitted")
-        if eps < 0:
-            raise ValueError("eps must be non-negative")
-        xs, lead = self._query_points(x)
+        xs, lead, p, pm, epsfac = self._query_points(x, p, eps)
         nq = xs.shape[0]
-        pm = _src.pmode(p)
         ub = float(distance_upper_bound)
-        if pm == "inf":
-            epsfac = 1.0 + eps
-        else:
-            ub = ub ** p if ub < numpy.inf else ub
-            epsfac = (1.0 + eps) ** p
+        if pm != "inf" and ub < numpy.inf:
+            ub = ub ** p
         out_d = cp.empty((nq, kmax), dtype=numpy.float64)
         out_i = cp.empty((nq, kmax), dtype=_i64)
         if nq:
@@ -233,19 +233,10 @@ class KDTree:
         """All points within distance r of each point of x (cuarray version of
         `scipy.spatial.KDTree.query_ball_point`; the lengths are a device array, the lists
         of indices come back to the host as SciPy's lists / object arrays)."""
-        p, eps = float(p), float(eps)
-        if p < 1:
-            raise ValueError("Only p-norms with 1<=p<=infinity permitted")
-        if eps < 0:
-            raise ValueError("eps must be non-negative")
-        xs, lead = self._query_points(x)
+        xs, lead, p, pm, epsfac = self._query_points(x, p, eps)
         nq = xs.shape[0]
         rr = cp.broadcast_to(cp.asarray(r, dtype=numpy.float64), lead)
-        pm = _src.pmode(p)
-        if pm == "inf":
-            rp, epsfac = rr, 1.0 + eps
-        else:
-            rp, epsfac = (rr if pm == "1" else rr ** p), (1.0 + eps) ** p
+        rp = rr if pm in ("inf", "1") else rr ** p
         rp = cp.ascontiguousarray(rp.reshape(-1))
         kern = _kernel("kd_ball", self.m, pm)
         count = cp.zeros(nq, dtype=_i64)
