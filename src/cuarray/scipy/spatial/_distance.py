@@ -154,11 +154,11 @@ def _pairwise(XA, XB, metric, out, p, name):
     if out.size == 0:
         return out
     if metric in ("euclidean", "sqeuclidean") and n >= 16 and XA.dtype == XB.dtype:
+        if XA.dtype == numpy.float32 and -(-ma // _tiles.TILE) <= _tiles.MAX_ROW_TILES:
+            _tiles.distances(XA, XB, metric == "euclidean", out)
+            return out
         aa = cp.sum(XA.astype(numpy.float64) ** 2, axis=1)
         bb = cp.sum(XB.astype(numpy.float64) ** 2, axis=1)
-        if XA.dtype == numpy.float32 and -(-ma // _tiles.TILE) <= _tiles.MAX_ROW_TILES:
-            _tiles.distances(XA, XB, aa, bb, metric == "euclidean", out)
-            return out
         g = XA @ XB.T   # read in its own precision: no float64 copy of the product
         _gemm_op(metric == "euclidean", g.dtype).launch([aa, bb, g, numpy.int64(mb), out])
         return out

@@ -2,7 +2,8 @@
 XA @ XB.T in registers (a thread holds 8 x 8 sums; 16-coordinate slices of both operands
 go through shared memory, the next slice loading while this one is summed) and writes
 the tile's float64 distances |a|^2 + |b|^2 - 2 a.b (clamped at 0, rooted for euclidean)
-straight from the sums. The product never goes to memory: the float64 result is the only
+straight from the sums. The squared norms are summed in double from the same loaded
+slices, so nothing runs before the kernel. The product never goes to memory: the float64 result is the only
 full-size traffic, as a GEMM's own output would be.
 """
 import numpy
@@ -19,11 +20,10 @@ _SRC = r"""
 // Thread (tx, ty) of 16 x 16 holds rows ty*4 + {0..3} and 64 + ty*4 + {0..3} of the tile,
 // and the same pattern of columns by tx: its shared-memory reads are 16-byte vectors.
 extern "C" __global__ void __launch_bounds__(256, 2)
-${NAME}(const float* __restrict__ xa, const float* __restrict__ xb,
-        const double* __restrict__ aa, const double* __restrict__ bb,
-        long long ma, long long mb, long long n, double* __restrict__ y) {
+${NAME}(const float* __restrict__ xa, const float* __restrict__ xb, long long ma, long long mb, long long n, double* __restrict__ y) {
   __shared__ __align__(16) float As[2][BK][BM];
   __shared__ __align__(16) float Bs[2][BK][BM];
+  __shared__ double nA[BM], nB[BM];
   const int tid = threadIdx.x, tx = tid & 15, ty = tid >> 4;
   const long long r0 = (long long)blockIdx.y * BM, c0 = (long long)blockIdx.x * BM;
   // the loader: thread tid brings 8 coordinates (from lk) of row lr of each operand
@@ -32,6 +32,7 @@ ${NAME}(const float* __restrict__ xa, const float* __restrict__ xb,
   const float* pa = xa + (ina ? (r0 + lr) * n : 0);
   const float* pb = xb + (inb ? (c0 + lr) * n : 0);
   float la[8], lb[8];
+  double sa = 0.0, sb = 0.0;   // this thread's half of row lr's squared norms
   float acc[8][8];
 #pragma unroll
   for (int i = 0; i < 8; ++i)
@@ -63,6 +64,8 @@ ${NAME}(const float* __restrict__ xa, const float* __restrict__ xb,
     for (int u = 0; u < 8; ++u) {
       As[buf][lk + u][lr] = la[u];
       Bs[buf][lk + u][lr] = lb[u];
+      sa += (double)la[u] * (double)la[u];
+      sb += (double)lb[u] * (double)lb[u];
     }
   };
   const long long steps = (n + BK - 1) / BK;
@@ -88,17 +91,21 @@ ${NAME}(const float* __restrict__ xa, const float* __restrict__ xb,
     if (t + 1 < steps) store(cur ^ 1);   // the other buffer: read by nobody since the last barrier
     __syncthreads();
   }
+  sa += __shfl_xor_sync(0xffffffffu, sa, 1);   // the two halves of a row: lanes tid, tid ^ 1
+  sb += __shfl_xor_sync(0xffffffffu, sb, 1);
+  if ((tid & 1) == 0) {
+    nA[lr] = sa;
+    nB[lr] = sb;
+  }
+  __syncthreads();
   double bv[8];
 #pragma unroll
-  for (int j = 0; j < 8; ++j) {
-    const long long c = c0 + (j < 4 ? tx * 4 + j : 64 + tx * 4 + j - 4);
-    bv[j] = c < mb ? bb[c] : 0.0;
-  }
+  for (int j = 0; j < 8; ++j) bv[j] = nB[j < 4 ? tx * 4 + j : 64 + tx * 4 + j - 4];
 #pragma unroll
   for (int i = 0; i < 8; ++i) {
     const long long r = r0 + (i < 4 ? ty * 4 + i : 64 + ty * 4 + i - 4);
     if (r >= ma) continue;
-    const double ar = aa[r];
+    const double ar = nA[i < 4 ? ty * 4 + i : 64 + ty * 4 + i - 4];
     double* yr = y + r * mb;
 #pragma unroll
     for (int h = 0; h < 2; ++h) {
@@ -125,18 +132,17 @@ ${NAME}(const float* __restrict__ xa, const float* __restrict__ xb,
 """
 
 
-def distances(XA, XB, aa, bb, root, out):
+def distances(XA, XB, root, out):
     """out[r, c] = the Euclidean (or squared, unless `root`) distance of float32 rows XA[r]
-    and XB[c] (C-contiguous), given their squared norms aa and bb in float64; `out` is
-    C-contiguous float64."""
+    and XB[c] (C-contiguous); `out` is C-contiguous float64."""
     ma, mb, n = XA.shape[0], XB.shape[0], XA.shape[1]
     vec = n % 4 == 0 and XA._ptr % 16 == 0 and XB._ptr % 16 == 0
     vec_out = mb % 2 == 0 and out._ptr % 16 == 0
     name = f"cuarray_cdist_tiles_{int(root)}{int(vec)}{int(vec_out)}"
-    fn, packer = kernel(("cdist-tiles", root, vec, vec_out), lambda: (
+    fn, packer = kernel(("cdist-tiles-norms", root, vec, vec_out), lambda: (
         render(_SRC, NAME=name, RESULT="sqrt(d2)" if root else "d2", VEC=int(vec),
                VEC_OUT=int(vec_out)),
-        name, ["P", "P", "P", "P", "q", "q", "q", "P"]))
+        name, ["P", "P", "q", "q", "q", "P"]))
     grid = ((mb + TILE - 1) // TILE, (ma + TILE - 1) // TILE, 1)
     LaunchPlan(fn, packer, grid, (256, 1, 1)).launch(
-        [XA._ptr, XB._ptr, aa._ptr, bb._ptr, ma, mb, n, out._ptr])
+        [XA._ptr, XB._ptr, ma, mb, n, out._ptr])
