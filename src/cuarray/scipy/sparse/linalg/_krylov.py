@@ -113,6 +113,7 @@ def bicgstab(A, b, x0=None, *, rtol=1e-5, atol=0.0, maxiter=None, M=None, callba
         shat = M.matvec(r)
         t = A.matvec(shat)
         tt = _inner(t, t)
+        # t = 0 (SciPy divides by it and goes on with nan): omega 0 is its breakdown, -11
         omega = _inner(t, r) / tt if tt != 0 else 0.0
         axpy(alpha, phat, x)
         axpy(omega, shat, x)
