@@ -10,7 +10,8 @@ import numpy
 
 from benchmarks.harness import Group, Target, device_time
 
-sparse = Group("sparse", "Issue 15: SpMV, SpMM, SpGEMM, row selection, cg, kron, tocsr")
+sparse = Group("sparse", "Issue 15: SpMV, SpMM, SpGEMM, row selection, cg, bicgstab, "
+               "kron, tocsr")
 
 
 def _sp(xp):
@@ -117,6 +118,21 @@ def cg_poisson(xp, ctx):
     name = "rtol" if "rtol" in inspect.signature(cg).parameters else "tol"
     kw = {"maxiter": 200, name: 1e-30, "atol": 0.0}
     return device_time(lambda: cg(A, b, **kw), xp, warmup=1,
+                       repeat=max(ctx.repeat // 4, 3))
+
+
+@sparse.row("bicgstab 2-D Poisson 2048² grid, 100 iterations float64", unit="ms",
+            target=Target.ratio("<=", 1.0))
+def bicgstab_poisson(xp, ctx):
+    g = 2048
+    data, indices, indptr = _poisson_host(g)
+    A = _sp(xp).csr_matrix((xp.asarray(data), xp.asarray(indices), xp.asarray(indptr)),
+                           shape=(g * g, g * g))
+    b = xp.ones(g * g, dtype="float64")
+    bicgstab = _linalg(xp).bicgstab
+    # A relative tolerance no iterate reaches: exactly 100 iterations.
+    kw = {"maxiter": 100, "rtol": 1e-30, "atol": 0.0}
+    return device_time(lambda: bicgstab(A, b, **kw), xp, warmup=1,
                        repeat=max(ctx.repeat // 4, 3))
 
 

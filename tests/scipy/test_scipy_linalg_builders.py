@@ -75,3 +75,32 @@ def test_khatri_rao(cp):
         linalg.khatri_rao(cp.asarray(a), cp.asarray(rng.random((5, 3))))
     with pytest.raises(ValueError, match="2-dimensional"):
         linalg.khatri_rao(cp.asarray(a[0]), cp.asarray(b))
+
+
+def test_fiedler_companion(cp):
+    from cuarray.scipy import linalg
+    rng = np.random.default_rng(41)
+    cases = [rng.standard_normal(m) for m in (3, 4, 5, 6, 9)]
+    cases += [np.array([2.0, 3.0]), np.array([1, 2, 3, 4, 5]),
+              np.array([1.0, -16, 86, -176, 105]), np.array([True, False, True]),
+              rng.standard_normal(6).astype(np.float32),
+              (rng.standard_normal(5) + 1j * rng.standard_normal(5)).astype(np.complex64),
+              rng.standard_normal((3, 5)), rng.standard_normal((2, 2, 4)),
+              rng.standard_normal((4, 2)), np.array([1.5]), np.zeros(0), np.zeros((3, 1)),
+              np.zeros((2, 0)), np.float64(5.0)]
+    for a in cases:
+        want = sl.fiedler_companion(a)
+        got = linalg.fiedler_companion(cp.asarray(a))
+        rtol = 1e-5 if want.dtype in (np.float32, np.complex64) else 1e-13
+        _eq(got, want, rtol=rtol)
+    # its eigenvalues are the polynomial's roots
+    p = np.poly([1.0, 3.0, 5.0, 7.0])
+    fc = linalg.fiedler_companion(cp.asarray(p)).get()
+    np.testing.assert_allclose(np.sort(np.linalg.eigvals(fc).real), [1, 3, 5, 7], rtol=1e-8)
+    for bad in (np.array([0.0, 1, 2]), np.array([[1.0, 2, 3], [0.0, 1, 2]])):
+        with pytest.raises(ValueError):
+            sl.fiedler_companion(bad)
+        with pytest.raises(ValueError, match="Leading coefficient is zero"):
+            linalg.fiedler_companion(cp.asarray(bad))
+    with pytest.raises(TypeError):
+        linalg.fiedler_companion(np.array([1.0, 2, 3]))  # host arrays are refused

@@ -1,5 +1,5 @@
-"""cuarray.scipy.sparse.linalg against SciPy: cgs, gmres, minres, lsqr, lsmr, eigsh, svds,
-norm, matrix_power, spsolve_triangular, factorized.
+"""cuarray.scipy.sparse.linalg against SciPy: cgs, bicgstab, gmres, minres, lsqr, lsmr,
+eigsh, svds, norm, matrix_power, spsolve_triangular, factorized.
 
 Tests taking `cp` run on the GPU and, without one, in the host emulation (conftest.py);
 `gpu_cp` tests need cuBLAS/cuSPARSE/cuSOLVER and run on a GPU only.
@@ -272,3 +272,90 @@ def test_splu(gpu_cp, dtype):
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")
             spla.splu(sparse.csc_matrix(ssp.csc_matrix((3, 3))))
+
+
+@pytest.mark.parametrize("dtype", [np.float64, np.float32, np.complex128])
+def test_bicgstab(cp, dtype):
+    from cuarray.scipy.sparse import linalg as spla
+    n = 30
+    h = _nonsym(n, 21).astype(dtype)
+    rng = np.random.default_rng(22)
+    b = rng.standard_normal(n).astype(dtype)
+    if np.dtype(dtype).kind == "c":
+        b = b + 1j * rng.standard_normal(n)
+    want = np.linalg.solve(h.toarray().astype(np.complex128), b)
+    tol = 1e-4 if dtype == np.float32 else 1e-8
+    rtol = 1e-5 if dtype == np.float32 else 1e-11
+    x, info = spla.bicgstab(_dev(h), cp.asarray(b), rtol=rtol)
+    assert info == 0 and x.dtype == dtype and x.shape == (n,)
+    np.testing.assert_allclose(_get(x), want, rtol=tol, atol=tol)
+    # x0, a preconditioner, a callback per iteration: as SciPy's
+    Minv = ssp.diags(1 / h.diagonal()).tocsr()
+    seen, seen_sp = [], []
+    x0 = np.ones(n, dtype=dtype)
+    x, info = spla.bicgstab(_dev(h), cp.asarray(b), x0=cp.asarray(x0), rtol=rtol,
+                            M=_dev(Minv), callback=lambda xk: seen.append(_get(xk).copy()))
+    xs, info_s = sspla.bicgstab(h, b, x0=x0, rtol=rtol, M=Minv, callback=seen_sp.append)
+    assert info == info_s == 0 and abs(len(seen) - len(seen_sp)) <= 1 and seen
+    np.testing.assert_allclose(_get(x), xs, rtol=tol, atol=tol)
+    # a LinearOperator and a dense A give the same solve
+    A_op = spla.aslinearoperator(_dev(h))
+    x, info = spla.bicgstab(A_op, cp.asarray(b), rtol=rtol)
+    assert info == 0
+    np.testing.assert_allclose(_get(x), want, rtol=tol, atol=tol)
+    x, info = spla.bicgstab(_dev(h), cp.asarray(b).reshape(n, 1), rtol=rtol)
+    assert info == 0 and x.shape == (n,)
+    np.testing.assert_allclose(_get(x), want, rtol=tol, atol=tol)
+    # maxiter runs out: info is the iteration count, as SciPy's
+    x, info = spla.bicgstab(_dev(h), cp.asarray(b), rtol=1e-30, maxiter=2)
+    assert info == 2 == sspla.bicgstab(h, b, rtol=1e-30, maxiter=2)[1]
+    # atol alone decides: a loose atol stops at once from the exact solution
+    exact = want if np.dtype(dtype).kind == "c" else want.real
+    x, info = spla.bicgstab(_dev(h), cp.asarray(b), x0=cp.asarray(exact.astype(dtype)),
+                            rtol=0.0, atol=1e-2)
+    assert info == 0
+    x, info = spla.bicgstab(_dev(h), cp.zeros(n, dtype=dtype))
+    assert info == 0 and not _get(x).any()
+
+
+def test_bicgstab_breakdown_and_errors(cp):
+    from cuarray.scipy.sparse import linalg as spla
+    n = 6
+    b = np.arange(1.0, n + 1)
+    # A = 0: the first A p is zero, SciPy's breakdown code -11
+    zero = ssp.csr_matrix((n, n))
+    x, info = spla.bicgstab(_dev(zero), cp.asarray(b))
+    assert info == sspla.bicgstab(zero, b)[1] == -11
+    h = _nonsym(n, 3)
+    with pytest.raises(ValueError, match="atol"):
+        spla.bicgstab(_dev(h), cp.asarray(b), atol=-1.0)
+    with pytest.raises(ValueError, match="square"):
+        spla.bicgstab(cp.ones((n, n + 1)), cp.asarray(b))
+    with pytest.raises(ValueError, match="shapes"):
+        spla.bicgstab(_dev(h), cp.ones(n + 1))
+    with pytest.raises(ValueError, match="shapes"):
+        spla.bicgstab(_dev(h), cp.asarray(b), x0=cp.ones(n + 2))
+    with pytest.raises(ValueError, match="preconditioner"):
+        spla.bicgstab(_dev(h), cp.asarray(b), M=cp.eye(n + 1))
+    with pytest.raises(TypeError):  # rtol and the rest are keyword-only, as SciPy's
+        spla.bicgstab(_dev(h), cp.asarray(b), None, 1e-5)
+    with pytest.raises(TypeError):
+        sspla.bicgstab(h, b, None, 1e-5)
+
+
+@pytest.mark.gpu
+@pytest.mark.parametrize("dtype", [np.float64, np.complex64])
+def test_bicgstab_dense(gpu_cp, dtype):
+    cp = gpu_cp
+    from cuarray.scipy.sparse import linalg as spla
+    n = 24
+    h = _nonsym(n, 31).toarray().astype(dtype)
+    b = np.random.default_rng(32).standard_normal(n).astype(dtype)
+    rtol = 1e-5 if dtype == np.complex64 else 1e-11
+    tol = 1e-3 if dtype == np.complex64 else 1e-8
+    x, info = spla.bicgstab(cp.asarray(h), cp.asarray(b), rtol=rtol,
+                            M=cp.asarray(np.diag(1 / np.diag(h))))
+    xs, info_s = sspla.bicgstab(h, b, rtol=rtol, M=np.diag(1 / np.diag(h)))
+    assert info == info_s == 0 and x.dtype == dtype
+    np.testing.assert_allclose(_get(x), xs, rtol=tol, atol=tol)
+    np.testing.assert_allclose(_get(x), np.linalg.solve(h, b), rtol=tol, atol=tol)

@@ -1,6 +1,7 @@
 """More structured matrices and array utilities (cuarray versions of
-`scipy.linalg.hadamard`, `leslie`, `companion`, `helmert`, `hilbert`, `dft`, `fiedler`,
-`convolution_matrix`, `bandwidth`, `khatri_rao`), built on the device from index grids."""
+`scipy.linalg.hadamard`, `leslie`, `companion`, `fiedler_companion`, `helmert`, `hilbert`,
+`dft`, `fiedler`, `convolution_matrix`, `bandwidth`, `khatri_rao`), built on the device
+from index grids."""
 import math
 import operator
 
@@ -103,6 +104,40 @@ def companion(a):
     c[0] = first
     idx = cp.arange(n - 2)
     c[idx + 1, idx] = 1
+    return c
+
+
+def fiedler_companion(a):
+    """The Fiedler companion matrix of the polynomial a, a pentadiagonal matrix with the
+    roots of a as eigenvalues (cuarray version of `scipy.linalg.fiedler_companion`);
+    batches over a's leading axes and checks the leading coefficients (reads one flag).
+    """
+    a = as_array(a, "fiedler_companion")
+    if a.ndim == 0:
+        a = a.reshape(1)
+    batch, m = a.shape[:-1], a.shape[-1]
+    if m <= 1:
+        return cp.empty(batch + (0,), dtype=a.dtype)
+    if m == 2:  # SciPy checks no leading zero here
+        return (-(a[..., 1:] / a[..., :1])).reshape(batch + (1, 1))
+    if bool((a[..., 0] == 0).any()):
+        raise ValueError("Leading coefficient is zero.")
+    a = a / a[..., :1]
+    n = m - 1
+    c = cp.zeros(batch + (n, n), dtype=a.dtype)
+    # Odd columns j carry -a[j + 1] above the diagonal (row j - 1) and a 1 below it (row
+    # j + 2); even columns j >= 2 a 1 in row j - 2 (SciPy's layout), and column 0 holds
+    # -a[1] and 1.
+    odd = cp.arange(1, n, 2)
+    c[..., odd - 1, odd] = -a[..., 2::2]
+    low = odd[odd + 1 < n]
+    c[..., low + 1, low] = -a[..., 3::2]
+    one = cp.arange(2, n, 2)
+    c[..., one - 2, one] = 1
+    sub = odd[odd + 2 < n]
+    c[..., sub + 2, sub] = 1
+    c[..., 0, 0] = -a[..., 1]
+    c[..., 1, 0] = 1
     return c
 
 

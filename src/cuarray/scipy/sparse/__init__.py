@@ -2,6 +2,7 @@
 `scipy.sparse` / `cupyx.scipy.sparse`): COO, CSR, CSC and DIA formats, indexing,
 products on cuSPARSE, construction functions, `cuarray.scipy.sparse.linalg` and
 `cuarray.scipy.sparse.csgraph`."""
+from cuarray.scipy.sparse._axes import matrix_transpose, permute_dims, swapaxes  # noqa: F401
 from cuarray.scipy.sparse._base import (  # noqa: F401
     SparseEfficiencyWarning, isdense, isspmatrix, isspmatrix_coo, isspmatrix_csc,
     isspmatrix_csr, isspmatrix_dia, issparse, sparray, spmatrix)
@@ -14,6 +15,8 @@ from cuarray.scipy.sparse._csc import csc_array, csc_matrix  # noqa: F401
 from cuarray.scipy.sparse._csr import csr_array, csr_matrix  # noqa: F401
 from cuarray.scipy.sparse._dia import dia_array, dia_matrix  # noqa: F401
 from cuarray.scipy.sparse._matrix_io import load_npz, save_npz  # noqa: F401
+from cuarray.scipy.sparse._sputils import (  # noqa: F401
+    get_index_dtype, safely_cast_index_arrays)
 
 
 def __getattr__(name):
@@ -29,4 +32,5 @@ __all__ = ["spmatrix", "sparray", "coo_matrix", "csr_matrix", "csc_matrix", "dia
            "eye", "identity", "diags", "spdiags", "random", "rand", "eye_array",
            "diags_array", "random_array", "kron", "kronsum", "hstack", "vstack", "bmat",
            "block_array", "block_diag", "tril", "triu", "find", "save_npz", "load_npz",
-           "SparseEfficiencyWarning"]
+           "SparseEfficiencyWarning", "swapaxes", "permute_dims", "matrix_transpose",
+           "get_index_dtype", "safely_cast_index_arrays"]

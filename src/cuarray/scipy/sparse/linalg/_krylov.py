@@ -1,5 +1,5 @@
 """More Krylov solvers for square systems (cuarray versions of `scipy.sparse.linalg.cgs`,
-`gmres` and `minres`), with SciPy's arguments and return values (x, info).
+`bicgstab`, `gmres` and `minres`), with SciPy's arguments and return values (x, info).
 
 Vectors stay on the GPU; the scalars that steer each iteration (inner products, norms)
 are read on the host, a synchronisation each, as in SciPy's and CuPy's solvers. GMRES
@@ -7,7 +7,7 @@ keeps its small Hessenberg matrix and Givens rotations on the host.
 """
 import numpy
 
-from cuarray.scipy.sparse.linalg._iterative import _make_system, _norm
+from cuarray.scipy.sparse.linalg._iterative import _make_system, _norm, axpy
 
 
 def _inner(x, y):
@@ -67,6 +67,58 @@ def cgs(A, b, x0=None, rtol=1e-5, atol=0.0, maxiter=None, M=None, callback=None,
         x += alpha * uhat
         r -= alpha * A.matvec(uhat)
         rho_prev = rho_cur
+        if callback is not None:
+            callback(x)
+    return x, maxiter
+
+
+def bicgstab(A, b, x0=None, *, rtol=1e-5, atol=0.0, maxiter=None, M=None, callback=None):
+    """BIConjugate Gradient STABilized iteration for A x = b (cuarray version of
+    `scipy.sparse.linalg.bicgstab`): info 0 on convergence, the iteration count when
+    `maxiter` ran out, -10 (rho) or -11 (omega) on a breakdown (SciPy's codes)."""
+    A, M, x, b = _make_system(A, M, x0, b, "bicgstab")
+    bnrm2, atol = _tolerances(b, rtol, atol, "bicgstab")
+    if bnrm2 == 0:
+        return b, 0
+    n = b.shape[0]
+    maxiter = n * 10 if maxiter is None else maxiter
+    # SciPy's breakdown thresholds (eps squared, from the original Fortran).
+    rhotol = omegatol = numpy.finfo(x.dtype).eps ** 2
+    r = b - A.matvec(x) if x0 is not None else b.copy()
+    rtilde = r.copy()
+    rho_prev = omega = alpha = p = v = None
+    for iteration in range(maxiter):
+        if float(_norm(r)) < atol:
+            return x, 0
+        rho = _inner(rtilde, r)
+        if abs(rho) < rhotol:
+            return x, -10
+        if iteration > 0:
+            if abs(omega) < omegatol:
+                return x, -11
+            beta = (rho / rho_prev) * (alpha / omega)
+            p = r + beta * (p - omega * v)
+        else:
+            p = r.copy()
+        phat = M.matvec(p)
+        v = A.matvec(phat)
+        rv = _inner(rtilde, v)
+        if rv == 0:
+            return x, -11
+        alpha = rho / rv
+        axpy(-alpha, v, r)  # r is now s, the half-step residual
+        if float(_norm(r)) < atol:
+            axpy(alpha, phat, x)
+            return x, 0
+        shat = M.matvec(r)
+        t = A.matvec(shat)
+        tt = _inner(t, t)
+        # t = 0 (SciPy divides by it and goes on with nan): omega 0 is its breakdown, -11
+        omega = _inner(t, r) / tt if tt != 0 else 0.0
+        axpy(alpha, phat, x)
+        axpy(omega, shat, x)
+        axpy(-omega, t, r)
+        rho_prev = rho
         if callback is not None:
             callback(x)
     return x, maxiter
