@@ -101,6 +101,8 @@ def rows(cp, np):
         "concatenate 2": lambda: cp.concatenate([a, b]),
         "asarray(numpy 1000)": lambda: cp.asarray(h),
         "float(a.sum())": lambda: float(a.sum()),
+        "linalg.norm(m, axis=1)": lambda: cp.linalg.norm(m, axis=1),
+        "linalg.norm(m, axis=0)": lambda: cp.linalg.norm(m, axis=0),
     }
 
 
