@@ -56,8 +56,8 @@ __device__ __forceinline__ int real_start(const int* V, const int* N, int t, int
 // Walks from t towards p until a triangle holds it (or a ghost: p is beyond the hull);
 // each step tries the edges from rot % 3 on (rot advances per step); -1 after `limit`
 // steps.
-__device__ int walk(const double* P, const int* V, const int* N, int t, int p, int G,
-                    long long limit, int& rot) {
+__device__ __forceinline__ int walk(const double* P, const int* V, const int* N, int t, int p, int G,
+                                    long long limit, int& rot) {
   long long steps = 0;
   while (V[3 * t + 2] != G) {
     int nt = -1;
