@@ -249,7 +249,12 @@ def test_bernoulli_euler(cp, n):
         g = got.get()
         fin = np.isfinite(want)
         np.testing.assert_array_equal(g[~fin], want[~fin])
-        np.testing.assert_allclose(g[fin], want[fin], rtol=1e-12, atol=0, err_msg=name)
+        # ours are the exact rationals rounded once; SciPy's Bernoulli table is off from
+        # them by up to 1.7e-12 relative (B_4 = -0.033333333333275914)
+        np.testing.assert_allclose(g[fin], want[fin], rtol=3e-12, atol=0, err_msg=name)
+    if n >= 4:
+        assert special.bernoulli(n).get()[4] == -1 / 30
+        assert special.euler(n).get()[4] == 5.0
 
 
 def test_bernoulli_euler_errors():

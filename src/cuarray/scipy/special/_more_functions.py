@@ -112,6 +112,11 @@ CUARRAY_FN double cusp_factorialk(double n, double k) {
   if (r != 0) res *= pow(k, -r / k) / tgamma(r / k + 1) * r;
   return res;
 }
+// float loop (k = 1 only): SciPy's n + 1 and gamma run in float32 for float32 and small
+// integer n, then land in a float64 result
+CUARRAY_FN float cusp_factorialk(float n, float k) {
+  return (n != n || n < 0) ? (n < 0 ? 0.0f : n) : (float)tgamma((double)(n + 1.0f));
+}
 CUARRAY_FN double cusp_gamma1p(double v) { return v == -1 ? CUSP_NAN : tgamma(v + 1); }
 // extend='complex' for real n and real k > 0: k^(n/k) Gamma(n/k + 1) / (k^(1/k) Gamma(1/k + 1))
 CUARRAY_FN double cusp_factorialk_ext(double n, double k) {
@@ -136,7 +141,7 @@ TABLE_MORE = {
     "spence": (["f->f", "d->d"], "spence", "Spence's function, the dilogarithm of 1 - z "
                                            "(real arguments)."),
     "_diric": (_DD_F, "diric", "The Dirichlet kernel."),
-    "_factorialk": (["dd->d"], "factorialk", "The multifactorial (SciPy's extend='zero')."),
+    "_factorialk": (_DD_F, "factorialk", "The multifactorial (SciPy's extend='zero')."),
     "_factorialk_ext": (["dd->d"], "factorialk_ext",
                         "The multifactorial continued to real n (extend='complex')."),
     "_factorialk_exact": (["ll->l"], "factorialk_exact", "The multifactorial in int64."),
@@ -267,7 +272,9 @@ def _factorialx(fname, n, k, exact, extend):
         return _ufunc("_factorialk_exact")(n.astype(numpy.int64, copy=False), int(k))
     if extend == "complex":
         return _ufunc("_factorialk_ext")(n, float(k))
-    return _ufunc("_factorialk")(n, float(k))
+    if k == 1:   # SciPy's gamma(n + 1) takes the float32 loop where n casts to it
+        return _ufunc("_factorialk")(n, 1.0).astype(numpy.float64, copy=False)
+    return _ufunc("_factorialk")(n, float(k), dtype=numpy.float64)
 
 
 def factorial(n, exact=False, extend="zero"):
@@ -293,7 +300,7 @@ def _to_float(q):
     try:
         return float(q)
     except OverflowError:
-        return math.copysign(math.inf, q)
+        return math.inf if q > 0 else -math.inf
 
 
 def _check_order(n):
