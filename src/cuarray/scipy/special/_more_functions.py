@@ -107,10 +107,10 @@ CUARRAY_FN double cusp_factorialk(double n, double k) {
   if (n != n) return n;
   if (n < 0) return 0.0;
   if (k == 1) return tgamma(n + 1);
+  // k^((n - r)/k) Gamma(n/k + 1) / Gamma(r/k + 1) max(r, 1): SciPy's scalar form, whose
+  // power has an integer exponent (SciPy's array form splits it into two inexact ones)
   const double r = fmod(n, k);
-  double res = pow(k, n / k) * tgamma(n / k + 1);
-  if (r != 0) res *= pow(k, -r / k) / tgamma(r / k + 1) * r;
-  return res;
+  return pow(k, (n - r) / k) * tgamma(n / k + 1) / tgamma(r / k + 1) * (r > 1 ? r : 1.0);
 }
 // float loop (k = 1 only): SciPy's n + 1 and gamma run in float32 for float32 and small
 // integer n, then land in a float64 result
@@ -246,10 +246,11 @@ def _factorialx(fname, n, k, exact, extend):
             return math.prod(range(int(n), 1, -int(k)))
         if exact and nk == "i":
             return 0
-        if exact and n is not None and not numpy.isnan(n):
+        if n is None or (nk != "c" and numpy.isnan(n)):
+            n, exact = numpy.float64("nan"), False   # SciPy's NaN, exact or not
+        elif exact:
             raise ValueError(f"`exact=True` only supports integers, cannot use data type "
                              f"{type(n)}")
-        n = numpy.float64("nan") if n is None else n
     n = _need(n, fname)
     nk = _kind(n.dtype)
     if nk is None:
