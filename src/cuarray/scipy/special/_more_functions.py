@@ -123,6 +123,9 @@ CUARRAY_FN double cusp_factorialk_ext(double n, double k) {
   if (k == 1) return cusp_gamma1p(n);
   return pow(k, n / k) * cusp_gamma1p(n / k) / tgamma(1 / k + 1) / pow(k, 1 / k);
 }
+CUARRAY_FN float cusp_factorialk_ext(float n, float k) {   // k = 1: gamma(n + 1) of float32
+  return n == -1 ? (float)CUSP_NAN : (float)tgamma((double)(n + 1.0f));
+}
 // the exact product n (n - k) (n - 2k) ... of int64 (callers bound n so it cannot overflow)
 CUARRAY_FN long long cusp_factorialk_exact(long long n, long long k) {
   if (n < 0) return 0;
@@ -142,7 +145,7 @@ TABLE_MORE = {
                                            "(real arguments)."),
     "_diric": (_DD_F, "diric", "The Dirichlet kernel."),
     "_factorialk": (_DD_F, "factorialk", "The multifactorial (SciPy's extend='zero')."),
-    "_factorialk_ext": (["dd->d"], "factorialk_ext",
+    "_factorialk_ext": (_DD_F, "factorialk_ext",
                         "The multifactorial continued to real n (extend='complex')."),
     "_factorialk_exact": (["ll->l"], "factorialk_exact", "The multifactorial in int64."),
 }
@@ -271,8 +274,10 @@ def _factorialx(fname, n, k, exact, extend):
             raise OverflowError(f"{fname}({top}, exact=True) exceeds int64 (SciPy's "
                                 "object-dtype results are not provided)")
         return _ufunc("_factorialk_exact")(n.astype(numpy.int64, copy=False), int(k))
-    if extend == "complex":
-        return _ufunc("_factorialk_ext")(n, float(k))
+    if extend == "complex":   # float32 n keeps float32 results for k = 1, as SciPy's
+        if k == 1:
+            return _ufunc("_factorialk_ext")(n, 1.0)
+        return _ufunc("_factorialk_ext")(n, float(k), dtype=numpy.float64)
     if k == 1:   # SciPy's gamma(n + 1) takes the float32 loop where n casts to it
         return _ufunc("_factorialk")(n, 1.0).astype(numpy.float64, copy=False)
     return _ufunc("_factorialk")(n, float(k), dtype=numpy.float64)
