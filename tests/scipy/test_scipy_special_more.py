@@ -151,6 +151,10 @@ def test_diric(cp, dt):
     want = ss.diric(xs, ns)
     assert got.dtype == want.dtype == np.float32
     np.testing.assert_allclose(got.get(), want, rtol=1e-5, atol=1e-6, equal_nan=True)
+    got = special.diric(cp.asarray(xs.astype(np.float16)), cp.asarray(ns.astype(np.float16)))
+    want = ss.diric(xs.astype(np.float16), ns.astype(np.float16))
+    assert got.dtype == want.dtype == np.float16
+    np.testing.assert_allclose(got.get(), want, rtol=5e-3, atol=5e-3, equal_nan=True)
 
 
 @pytest.mark.parametrize("fname,k", [("factorial", 1), ("factorial2", 2), ("factorialk", 3),
@@ -295,3 +299,24 @@ def test_bernoulli_euler_errors():
                 getattr(ss, name)(bad)
             with pytest.raises(ValueError, match="non-negative"):
                 getattr(special, name)(bad)
+
+
+@pytest.mark.gpu
+def test_against_cupy(gpu_cp):
+    cupy = pytest.importorskip("cupy")
+    import cupyx.scipy.special as cs
+    rng = np.random.default_rng(21)
+    a, b = rng.uniform(0.1, 10, 500), rng.uniform(0.1, 10, 500)
+    for name, args in (("agm", (a, b)), ("powm1", (a, b - 5)), ("spence", (a,)),
+                       ("softplus", (a - 5,))):
+        got = getattr(special, name)(*[gpu_cp.asarray(x) for x in args]).get()
+        want = cupy.asnumpy(getattr(cs, name)(*[cupy.asarray(x) for x in args]))
+        np.testing.assert_allclose(got, want, rtol=1e-12, err_msg=name)
+    got = special.diric(gpu_cp.asarray(a), 5).get()
+    np.testing.assert_allclose(got, cupy.asnumpy(cs.diric(cupy.asarray(a), 5)), rtol=1e-10,
+                               atol=1e-12)
+    n = np.floor(rng.uniform(0, 60, 100))
+    np.testing.assert_allclose(special.factorial(gpu_cp.asarray(n)).get(),
+                               cupy.asnumpy(cs.factorial(cupy.asarray(n))), rtol=1e-12)
+    np.testing.assert_allclose(special.euler(30).get(), cupy.asnumpy(cs.euler(30)),
+                               rtol=1e-12)

@@ -193,6 +193,8 @@ def diric(x, n):
         raise TypeError("cuarray.scipy.special.diric has no complex loops")
     if yt.kind != "f":
         yt = numpy.dtype(numpy.float64)
+    if yt.itemsize < 4:   # float16: the float32 loop (SciPy's cut-off is the same), rounded
+        return _ufunc("_diric")(x, n, dtype=numpy.float32).astype(yt)
     return _ufunc("_diric")(x, n, dtype=yt)
 
 
