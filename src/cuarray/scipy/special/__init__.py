@@ -18,3 +18,9 @@ def sinc(x):
 __all__ = sorted([k for k in _UFUNCS if not k.startswith("_")] + [
     "log_softmax", "logsumexp", "multigammaln", "polygamma", "softmax", "zeta", "sinc",
     "spherical_yn", "lambertw", "sph_harm", "sph_harm_y"])
+
+from cuarray.scipy.special._more_functions import (  # noqa: E402
+    agm, bernoulli, diric, euler, factorial, factorial2, factorialk, powm1, softplus, spence)
+
+__all__ += ["agm", "bernoulli", "diric", "euler", "factorial", "factorial2", "factorialk",
+            "powm1", "softplus", "spence"]
