@@ -18,3 +18,7 @@ def sinc(x):
 __all__ = sorted([k for k in _UFUNCS if not k.startswith("_")] + [
     "log_softmax", "logsumexp", "multigammaln", "polygamma", "softmax", "zeta", "sinc",
     "spherical_yn", "lambertw", "sph_harm", "sph_harm_y"])
+
+from cuarray.scipy.special._carlson import UFUNCS_CARLSON as _UFUNCS_CARLSON  # noqa: E402
+globals().update(_UFUNCS_CARLSON)
+__all__ = sorted(__all__ + list(_UFUNCS_CARLSON))
