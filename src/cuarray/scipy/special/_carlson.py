@@ -109,8 +109,11 @@ template <class T> CUARRAY_FN T cusp_rj_t(T x, T y, T z, T p) {
 
 // ---- real arguments: SciPy's domain, infinities and principal values --------------------
 CUARRAY_FN double cusp_rc_real(double x, double y) {
-  if (x != x || y != y || x < 0 || y == 0) return CUSP_NAN;
-  if (isinf(x) || isinf(y)) return 0.0;
+  // SciPy's order: an infinite x gives 0 even for a NaN y, but NaN for a negative one
+  if (x != x || x < 0 || y == 0) return CUSP_NAN;
+  if (isinf(x)) return y < 0 ? CUSP_NAN : 0.0;
+  if (y != y) return CUSP_NAN;
+  if (isinf(y)) return 0.0;
   if (y < 0) return sqrt(x / (x - y)) * cusp_rc_t(x - y, -y);   // principal value
   return cusp_rc_t(x, y);
 }
@@ -130,8 +133,10 @@ CUARRAY_FN float cusp_elliprf(float x, float y, float z) {
 
 CUARRAY_FN double cusp_rd_real(double x, double y, double z) {
   if (x != x || y != y || z != z || x < 0 || y < 0 || z < 0) return CUSP_NAN;
+  // SciPy's order: z = 0 before the infinities, x = y = 0 after them
+  if (z == 0) return CUSP_INF;
   if (isinf(x) || isinf(y) || isinf(z)) return 0.0;
-  if (z == 0 || (x == 0 && y == 0)) return CUSP_INF;
+  if (x == 0 && y == 0) return CUSP_INF;
   return cusp_rd_t(x, y, z);
 }
 CUARRAY_FN double cusp_elliprd(double x, double y, double z) { return cusp_rd_real(x, y, z); }
@@ -157,20 +162,23 @@ CUARRAY_FN float cusp_elliprg(float x, float y, float z) {
 }
 
 CUARRAY_FN double cusp_rj_real(double x, double y, double z, double p) {
-  if (x != x || y != y || z != z || p != p || x < 0 || y < 0 || z < 0) return CUSP_NAN;
-  if (p == 0) return (x == 0) + (y == 0) + (z == 0) ? CUSP_NAN : CUSP_INF;
-  if ((x == 0) + (y == 0) + (z == 0) > 1) return p > 0 ? CUSP_INF : CUSP_NAN;
-  if (isinf(x) || isinf(y) || isinf(z) || isinf(p)) return 0.0;
+  // SciPy's order of the special cases (p = 0 is NaN unless an argument is infinite; two
+  // zeros give inf even for a NaN or negative p; an infinity gives 0 even for a NaN p)
+  if (x != x || y != y || z != z || x < 0 || y < 0 || z < 0) return CUSP_NAN;
+  const bool anyinf = isinf(x) || isinf(y) || isinf(z);
+  if (p == 0) return anyinf ? 0.0 : CUSP_NAN;
+  if ((x == 0) + (y == 0) + (z == 0) > 1) return CUSP_INF;
+  if (anyinf || isinf(p)) return 0.0;
+  if (p != p) return CUSP_NAN;
   if (p > 0) return cusp_rj_t(x, y, z, p);
   // Cauchy principal value: with x <= y <= z, q = y + (z - y)(y - x) / (y - p) > 0 and
-  // (y - p) RJ(p) = (q - y) RJ(q) - 3 RF + 3 sqrt(x y z / (x z + p q)) RC(x z + p q, p q)
+  // (y - p) RJ(p) = (q - y) RJ(q) - 3 RF + 3 RC(x z / y, p q / y)
   if (x > y) { const double t = x; x = y; y = t; }
   if (y > z) { const double t = y; y = z; z = t; }
   if (x > y) { const double t = x; x = y; y = t; }
   const double q = y + (z - y) * (y - x) / (y - p);
-  const double xzpq = x * z + p * q;
   return ((q - y) * cusp_rj_t(x, y, z, q) - 3 * cusp_rf_t(x, y, z) +
-          3 * sqrt(x * y * z / xzpq) * cusp_rc_real(xzpq, p * q)) / (y - p);
+          3 * cusp_rc_real(x * z / y, p * q / y)) / (y - p);
 }
 CUARRAY_FN double cusp_elliprj(double x, double y, double z, double p) {
   return cusp_rj_real(x, y, z, p);
@@ -270,18 +278,34 @@ CUARRAY_FN double cusp_betaincc(double a, double b, double x) {
   if (x > (a + 1) / (a + b + 2)) return cusp_incbet_cf(b, a, 1 - x, x);
   return 1 - cusp_incbet_cf(a, b, x, 1 - x);
 }
-// x with 1 - I_x(a, b) = y: 1 - x solves I_{1-x}(b, a) = y, which keeps a small y exact;
-// where that 1 - x is near 1 (x small), x itself from I_x(a, b) = 1 - y
+CUSP_CALL double cusp_betaincc_call(double a, double b, double x) {
+  return cusp_betaincc(a, b, x);
+}
+// x with 1 - I_x(a, b) = y. Below y = 1/2, 1 - x solves I_{1-x}(b, a) = y, which keeps a
+// small y exact; where that 1 - x is near 1, x itself is small and takes Newton steps on
+// log betaincc (in log x) to its own relative accuracy. Above, I_x(a, b) = 1 - y is exact.
 CUARRAY_FN double cusp_betainccinv(double a, double b, double y) {
   if (a != a || b != b || y != y || a <= 0 || b <= 0 || y < 0 || y > 1) return CUSP_NAN;
-  if (isinf(a) || isinf(b)) return CUSP_NAN;
   if (y == 0) return 1.0;
   if (y == 1) return 0.0;
-  if (y < 0.5) {
-    const double w = cusp_betaincinv(b, a, y);
-    if (w <= 0.5) return 1 - w;
+  if (isinf(a) || isinf(b)) return CUSP_NAN;
+  if (y >= 0.5) return cusp_betaincinv(a, b, 1 - y);
+  const double w = cusp_betaincinv(b, a, y);
+  double x = 1 - w;
+  if (w <= 0.5) return x;
+  if (!(x > 0)) x = cusp_betaincinv(a, b, 1 - y);
+  const double ly = log(y);
+  for (int it = 0; it < 30 && x > 0 && x < 1; ++it) {
+    const double F = cusp_betaincc_call(a, b, x);
+    const double dens = cusp_ibeta_fac(a, b, x, 1 - x) / (x * (1 - x));
+    if (!(F > 0 && dens > 0 && isfinite(dens))) break;
+    const double xn = x * exp((log(F) - ly) * F / (dens * x));
+    const bool done = fabs(xn - x) <= 1e-15 * x;
+    if (!(xn > 0 && xn < 1)) break;
+    x = xn;
+    if (done) break;
   }
-  return cusp_betaincinv(a, b, 1 - y);
+  return x;
 }
 """
 
