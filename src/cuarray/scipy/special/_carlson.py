@@ -153,8 +153,12 @@ CUARRAY_FN double cusp_rg_real(double x, double y, double z) {
   if (x > y) { const double t = x; x = y; y = t; }
   { const double t = y; y = z; z = t; }   // x <= z <= y
   if (z == 0) return 0.5 * sqrt(y);
-  return 0.5 * (z * cusp_rf_t(x, y, z) - (x - z) * (y - z) * cusp_rd_t(x, y, z) / 3 +
-                sqrt(x) * sqrt(y) / sqrt(z));
+  // RG(x, y, z) = sqrt(y) RG(x / y, 1, z / y): (x - z)(y - z) and RD would overflow or
+  // underflow at the ends of the double range
+  const double sc = sqrt(y);
+  x /= y; z /= y;
+  return 0.5 * sc * (z * cusp_rf_t(x, 1.0, z) - (x - z) * (1 - z) * cusp_rd_t(x, 1.0, z) / 3 +
+                     sqrt(x) / sqrt(z));
 }
 CUARRAY_FN double cusp_elliprg(double x, double y, double z) { return cusp_rg_real(x, y, z); }
 CUARRAY_FN float cusp_elliprg(float x, float y, float z) {
@@ -243,8 +247,11 @@ CUARRAY_FN cusp_cd cusp_elliprg(cusp_cd x, cusp_cd y, cusp_cd z) {
   if (cusp_cr_zero(z)) { const cusp_cd t = z; z = y; y = t; }
   if (cusp_cr_zero(z)) return cusp_cd(0.0, 0.0);
   if (cusp_cr_zero(x) && cusp_cr_zero(y)) return 0.5 * sqrt(z);
-  return 0.5 * (z * cusp_rf_t(x, y, z) - (x - z) * (y - z) * cusp_rd_t(x, y, z) / 3.0 +
-                sqrt(x) * sqrt(y) / sqrt(z));
+  // scaled by the largest modulus, as the real one
+  const double t = cusp_cr_max3(abs(x), abs(y), abs(z));
+  x = x / t; y = y / t; z = z / t;
+  return 0.5 * sqrt(t) * (z * cusp_rf_t(x, y, z) - (x - z) * (y - z) * cusp_rd_t(x, y, z) /
+                          3.0 + sqrt(x) * sqrt(y) / sqrt(z));
 }
 CUARRAY_FN cusp_cf cusp_elliprg(cusp_cf x, cusp_cf y, cusp_cf z) {
   return CUSP_CF(cusp_elliprg(cusp_cd(x), cusp_cd(y), cusp_cd(z)));
