@@ -254,3 +254,21 @@ def test_extreme_magnitudes(cp):
     tiny = cp.asarray(np.full(50, 1e-300))
     np.testing.assert_allclose(UFUNCS["elliprf"](tiny, c[1], c[2]).get(),
                                ss.elliprf(0.0, y, z), rtol=1e-14)
+
+
+@pytest.mark.parametrize("name", ["elliprc", "elliprf", "elliprd", "elliprg"])
+def test_complex_edges(cp, name):
+    """Complex zeros, infinities, NaNs and points on the negative real axis: SciPy's values
+    (a NaN in either part stands for NaN)."""
+    vals = np.array([0, 0.5, 2, -1, 1j, -1 - 1j, 0.5 + 2j, complex(np.inf, 0),
+                     complex(np.nan, 0), complex(1, np.inf)])
+    grids = [g.ravel() for g in np.meshgrid(*([vals] * UFUNCS[name].nin))]
+    with np.errstate(all="ignore"):
+        want = getattr(ss, name)(*grids)
+    got = UFUNCS[name](*[cp.asarray(g) for g in grids]).get()
+    nan_got, nan_want = np.isnan(got.real) | np.isnan(got.imag), np.isnan(want)
+    np.testing.assert_array_equal(nan_got, nan_want)
+    ok = ~nan_want
+    np.testing.assert_array_equal(np.isinf(got[ok]), np.isinf(want[ok]))
+    fin = ok & np.isfinite(want)
+    np.testing.assert_allclose(got[fin], want[fin], rtol=1e-12, atol=1e-300)

@@ -196,29 +196,47 @@ typedef complex<float> cusp_cf;
 CUARRAY_FN bool cusp_cr_nan(const cusp_cd& z) { return z.real() != z.real() || z.imag() != z.imag(); }
 CUARRAY_FN bool cusp_cr_inf(const cusp_cd& z) { return isinf(z.real()) || isinf(z.imag()); }
 CUARRAY_FN bool cusp_cr_zero(const cusp_cd& z) { return z.real() == 0 && z.imag() == 0; }
-// on the closed negative real axis: a branch point or cut of the square roots
-CUARRAY_FN bool cusp_cr_cut(const cusp_cd& z) { return z.imag() == 0 && z.real() <= 0; }
 CUARRAY_FN bool cusp_cr_real(const cusp_cd& z) { return z.imag() == 0 && z.real() >= 0; }
 #define CUSP_CNAN cusp_cd(CUSP_NAN, CUSP_NAN)
 #define CUSP_CF(z) cusp_cf((float)(z).real(), (float)(z).imag())
 
+// SciPy's complex functions: NaN for an argument on the negative real axis (but y of RC,
+// and p of RJ with real x, y, z, give principal values), then the real cases, then
+// infinities and zeros in the order of the real functions
+CUARRAY_FN bool cusp_cr_neg(const cusp_cd& z) { return z.imag() == 0 && z.real() < 0; }
 CUARRAY_FN cusp_cd cusp_elliprc(cusp_cd x, cusp_cd y) {
-  if (cusp_cr_nan(x) || cusp_cr_nan(y) || cusp_cr_zero(y)) return CUSP_CNAN;
+  if (cusp_cr_nan(x) || cusp_cr_neg(x) || cusp_cr_zero(y)) return CUSP_CNAN;
   if (cusp_cr_real(x) && y.imag() == 0) return cusp_cd(cusp_rc_real(x.real(), y.real()), 0.0);
-  if (cusp_cr_inf(x) || cusp_cr_inf(y)) return cusp_cd(0.0, 0.0);
-  if (x.imag() == 0 && x.real() < 0 && y.imag() == 0) return CUSP_CNAN;
+  if (cusp_cr_inf(x)) return cusp_cr_neg(y) ? CUSP_CNAN : cusp_cd(0.0, 0.0);
+  if (cusp_cr_nan(y)) return CUSP_CNAN;
+  if (cusp_cr_inf(y)) return cusp_cd(0.0, 0.0);
+  if (cusp_cr_neg(y)) return sqrt(x / (x - y)) * cusp_rc_t(x - y, -y);   // principal value
   return cusp_rc_t(x, y);
 }
 CUARRAY_FN cusp_cf cusp_elliprc(cusp_cf x, cusp_cf y) {
   return CUSP_CF(cusp_elliprc(cusp_cd(x), cusp_cd(y)));
 }
 
+CUARRAY_FN bool cusp_cr_bad3(const cusp_cd& x, const cusp_cd& y, const cusp_cd& z) {
+  return cusp_cr_nan(x) || cusp_cr_nan(y) || cusp_cr_nan(z) || cusp_cr_neg(x) ||
+         cusp_cr_neg(y) || cusp_cr_neg(z);
+}
+CUARRAY_FN bool cusp_cr_real3(const cusp_cd& x, const cusp_cd& y, const cusp_cd& z) {
+  return cusp_cr_real(x) && cusp_cr_real(y) && cusp_cr_real(z);
+}
+CUARRAY_FN bool cusp_cr_inf3(const cusp_cd& x, const cusp_cd& y, const cusp_cd& z) {
+  return cusp_cr_inf(x) || cusp_cr_inf(y) || cusp_cr_inf(z);
+}
+CUARRAY_FN int cusp_cr_zeros(const cusp_cd& x, const cusp_cd& y, const cusp_cd& z) {
+  return cusp_cr_zero(x) + cusp_cr_zero(y) + cusp_cr_zero(z);
+}
+#define CUSP_CINF cusp_cd(CUSP_INF, 0.0)
+
 CUARRAY_FN cusp_cd cusp_elliprf(cusp_cd x, cusp_cd y, cusp_cd z) {
-  if (cusp_cr_nan(x) || cusp_cr_nan(y) || cusp_cr_nan(z)) return CUSP_CNAN;
-  if (cusp_cr_real(x) && cusp_cr_real(y) && cusp_cr_real(z))
-    return cusp_cd(cusp_rf_real(x.real(), y.real(), z.real()), 0.0);
-  if (cusp_cr_inf(x) || cusp_cr_inf(y) || cusp_cr_inf(z)) return cusp_cd(0.0, 0.0);
-  if (cusp_cr_zero(x) + cusp_cr_zero(y) + cusp_cr_zero(z) > 1) return CUSP_CNAN;
+  if (cusp_cr_bad3(x, y, z)) return CUSP_CNAN;
+  if (cusp_cr_real3(x, y, z)) return cusp_cd(cusp_rf_real(x.real(), y.real(), z.real()), 0.0);
+  if (cusp_cr_inf3(x, y, z)) return cusp_cd(0.0, 0.0);
+  if (cusp_cr_zeros(x, y, z) > 1) return CUSP_CINF;
   return cusp_rf_t(x, y, z);
 }
 CUARRAY_FN cusp_cf cusp_elliprf(cusp_cf x, cusp_cf y, cusp_cf z) {
@@ -226,11 +244,11 @@ CUARRAY_FN cusp_cf cusp_elliprf(cusp_cf x, cusp_cf y, cusp_cf z) {
 }
 
 CUARRAY_FN cusp_cd cusp_elliprd(cusp_cd x, cusp_cd y, cusp_cd z) {
-  if (cusp_cr_nan(x) || cusp_cr_nan(y) || cusp_cr_nan(z)) return CUSP_CNAN;
-  if (cusp_cr_real(x) && cusp_cr_real(y) && cusp_cr_real(z))
-    return cusp_cd(cusp_rd_real(x.real(), y.real(), z.real()), 0.0);
-  if (cusp_cr_inf(x) || cusp_cr_inf(y) || cusp_cr_inf(z)) return cusp_cd(0.0, 0.0);
-  if (cusp_cr_zero(z) || (cusp_cr_zero(x) && cusp_cr_zero(y))) return CUSP_CNAN;
+  if (cusp_cr_bad3(x, y, z)) return CUSP_CNAN;
+  if (cusp_cr_real3(x, y, z)) return cusp_cd(cusp_rd_real(x.real(), y.real(), z.real()), 0.0);
+  if (cusp_cr_zero(z)) return CUSP_CINF;
+  if (cusp_cr_inf3(x, y, z)) return cusp_cd(0.0, 0.0);
+  if (cusp_cr_zero(x) && cusp_cr_zero(y)) return CUSP_CINF;
   return cusp_rd_t(x, y, z);
 }
 CUARRAY_FN cusp_cf cusp_elliprd(cusp_cf x, cusp_cf y, cusp_cf z) {
@@ -238,14 +256,16 @@ CUARRAY_FN cusp_cf cusp_elliprd(cusp_cf x, cusp_cf y, cusp_cf z) {
 }
 
 CUARRAY_FN cusp_cd cusp_elliprg(cusp_cd x, cusp_cd y, cusp_cd z) {
+  // SciPy's RG takes a negative real argument beside a zero one (finite ones only)
   if (cusp_cr_nan(x) || cusp_cr_nan(y) || cusp_cr_nan(z)) return CUSP_CNAN;
-  if (cusp_cr_real(x) && cusp_cr_real(y) && cusp_cr_real(z))
-    return cusp_cd(cusp_rg_real(x.real(), y.real(), z.real()), 0.0);
-  if (cusp_cr_inf(x) || cusp_cr_inf(y) || cusp_cr_inf(z)) return CUSP_CNAN;
+  if (cusp_cr_neg(x) || cusp_cr_neg(y) || cusp_cr_neg(z)) {
+    if (cusp_cr_zeros(x, y, z) == 0 || cusp_cr_inf3(x, y, z)) return CUSP_CNAN;
+  }
+  if (cusp_cr_real3(x, y, z)) return cusp_cd(cusp_rg_real(x.real(), y.real(), z.real()), 0.0);
+  if (cusp_cr_inf3(x, y, z)) return CUSP_CINF;
   // a nonzero argument as z (RG is symmetric)
   if (cusp_cr_zero(z)) { const cusp_cd t = z; z = x; x = t; }
   if (cusp_cr_zero(z)) { const cusp_cd t = z; z = y; y = t; }
-  if (cusp_cr_zero(z)) return cusp_cd(0.0, 0.0);
   if (cusp_cr_zero(x) && cusp_cr_zero(y)) return 0.5 * sqrt(z);
   // scaled by the largest modulus, as the real one
   const double t = cusp_cr_max3(abs(x), abs(y), abs(z));
@@ -258,13 +278,15 @@ CUARRAY_FN cusp_cf cusp_elliprg(cusp_cf x, cusp_cf y, cusp_cf z) {
 }
 
 CUARRAY_FN cusp_cd cusp_elliprj(cusp_cd x, cusp_cd y, cusp_cd z, cusp_cd p) {
-  if (cusp_cr_nan(x) || cusp_cr_nan(y) || cusp_cr_nan(z) || cusp_cr_nan(p)) return CUSP_CNAN;
-  if (cusp_cr_real(x) && cusp_cr_real(y) && cusp_cr_real(z) && p.imag() == 0)
+  if (cusp_cr_bad3(x, y, z)) return CUSP_CNAN;
+  if (cusp_cr_real3(x, y, z) && p.imag() == 0)
     return cusp_cd(cusp_rj_real(x.real(), y.real(), z.real(), p.real()), 0.0);
-  if (cusp_cr_inf(x) || cusp_cr_inf(y) || cusp_cr_inf(z) || cusp_cr_inf(p))
-    return cusp_cd(0.0, 0.0);
-  if (cusp_cr_zero(p) || cusp_cr_zero(x) + cusp_cr_zero(y) + cusp_cr_zero(z) > 1)
-    return CUSP_CNAN;
+  if (cusp_cr_nan(p)) return CUSP_CNAN;
+  const bool anyinf = cusp_cr_inf3(x, y, z);
+  if (cusp_cr_zero(p)) return anyinf ? cusp_cd(0.0, 0.0) : CUSP_CNAN;
+  if (cusp_cr_zeros(x, y, z) > 1) return CUSP_CINF;
+  if (anyinf || cusp_cr_inf(p)) return cusp_cd(0.0, 0.0);
+  if (cusp_cr_neg(p)) return CUSP_CNAN;
   return cusp_rj_t(x, y, z, p);
 }
 CUARRAY_FN cusp_cf cusp_elliprj(cusp_cf x, cusp_cf y, cusp_cf z, cusp_cf p) {
