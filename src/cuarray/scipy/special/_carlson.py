@@ -5,15 +5,18 @@ betaincc, betainccinv).
 
 The integrals use Carlson's duplication algorithm (Numer. Algorithms 10, 1995): the
 arguments are pulled together by x <- (x + lambda) / 4 until their spread is below
-(r)^(1/6) of their mean for r about 1e-17, then the Taylor series in the spread, to the
-fifth order (seventh for RC), gives the value to double precision. Real RC and RJ with a
-negative last argument are Cauchy principal values, by Carlson's transformations to a
-positive one. RG comes from RF and RD with the middle argument as z, so that no term
-cancels. float32 and complex64 inputs compute in double and round once.
+r^(1/6) of their mean (r^(1/8) for RC) for r about 1e-17, then the Taylor series in the
+spread, to the fifth order (seventh for RC), gives the value to double precision. Real RC
+and RJ with a negative last argument are Cauchy principal values, by Carlson's
+transformations to a positive one. RG comes from RF and RD with the middle argument as z,
+so that no term cancels, scaled by the largest argument. float32 and complex64 inputs
+compute in double and round once. Special values (zeros, infinities, NaN, the negative
+real axis) follow SciPy's functions case by case.
 
 betaincc is the upper tail of the continued fraction of `_cdf` taken directly (no 1 - I
 on the side where I is near 1); betainccinv solves on whichever side the symmetry
-I_x(a, b) = 1 - I_{1-x}(b, a) keeps the target tail small.
+I_x(a, b) = 1 - I_{1-x}(b, a) keeps the target tail small, and polishes a small x by
+Newton steps on log betaincc.
 """
 from cuarray.scipy.special._cdf import SOURCE_CDF
 from cuarray.scipy.special._loops import _FFF
@@ -79,8 +82,9 @@ template <class T> CUARRAY_FN T cusp_rd_t(T x, T y, T z) {
                  9.0 * E2 * E3 / 52.0 + 3.0 * E5 / 26.0;
   return fac * poly / (A * sqrt(A)) + 3.0 * sum;
 }
-// RJ(x, y, z, p) for p off the negative real axis (duplication); RC(1, 1 + e) of each
-// step through RC(x, y) = RC(1, y / x) / sqrt(x) kept as is: 1 + e stays near 1
+// RJ(x, y, z, p) for p off the negative real axis (duplication); each step adds
+// 4^-m RC(1, 1 + e_m) / d_m with e_m = 4^-3m delta / d_m^2 (Carlson's form: 1 + e_m
+// stays near 1, where RC(1, .) is well conditioned)
 template <class T> CUARRAY_FN T cusp_rj_t(T x, T y, T z, T p) {
   const T A0 = (x + y + z + 2.0 * p) / 5.0, dx = A0 - x, dy = A0 - y, dz = A0 - z;
   const T delta = (p - x) * (p - y) * (p - z);
@@ -193,7 +197,9 @@ CUARRAY_FN float cusp_elliprj(float x, float y, float z, float p) {
 
 // ---- complex arguments ---------------------------------------------------------------------
 typedef complex<float> cusp_cf;
-CUARRAY_FN bool cusp_cr_nan(const cusp_cd& z) { return z.real() != z.real() || z.imag() != z.imag(); }
+CUARRAY_FN bool cusp_cr_nan(const cusp_cd& z) {
+  return z.real() != z.real() || z.imag() != z.imag();
+}
 CUARRAY_FN bool cusp_cr_inf(const cusp_cd& z) { return isinf(z.real()) || isinf(z.imag()); }
 CUARRAY_FN bool cusp_cr_zero(const cusp_cd& z) { return z.real() == 0 && z.imag() == 0; }
 CUARRAY_FN bool cusp_cr_real(const cusp_cd& z) { return z.imag() == 0 && z.real() >= 0; }
