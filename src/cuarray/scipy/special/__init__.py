@@ -24,3 +24,7 @@ from cuarray.scipy.special._more_functions import (  # noqa: E402
 
 __all__ += ["agm", "bernoulli", "diric", "euler", "factorial", "factorial2", "factorialk",
             "powm1", "softplus", "spence"]
+
+from cuarray.scipy.special._carlson import UFUNCS_CARLSON as _UFUNCS_CARLSON  # noqa: E402
+globals().update(_UFUNCS_CARLSON)
+__all__ = sorted(set(__all__) | set(_UFUNCS_CARLSON))
