@@ -166,7 +166,9 @@ def test_factorials_integer(cp, fname, k, dt):
     n = np.concatenate([rng.integers(lo, 200, 100), [0, 1, 2, 3]]).astype(dt)
     ref = getattr(ss, fname)
     args = () if fname != "factorialk" else (k,)
-    want = ref(n, *args)
+    # SciPy 1.18 forms uint8 factorials in float32 (inf past 34!); 1.17 and cuarray in
+    # float64, as for every other integer type: compare with SciPy's int64 answer
+    want = ref(n.astype(np.int64) if dt == np.uint8 else n, *args)
     got = getattr(special, fname)(cp.asarray(n), *args)
     assert got.dtype == want.dtype == np.float64
     np.testing.assert_allclose(got.get(), want, rtol=1e-13)
@@ -303,20 +305,24 @@ def test_bernoulli_euler_errors():
 
 @pytest.mark.gpu
 def test_against_cupy(gpu_cp):
+    """The names the installed CuPy has (its builds lack some its reference lists)."""
     cupy = pytest.importorskip("cupy")
     import cupyx.scipy.special as cs
     rng = np.random.default_rng(21)
     a, b = rng.uniform(0.1, 10, 500), rng.uniform(0.1, 10, 500)
-    for name, args in (("agm", (a, b)), ("powm1", (a, b - 5)), ("spence", (a,)),
-                       ("softplus", (a - 5,))):
-        got = getattr(special, name)(*[gpu_cp.asarray(x) for x in args]).get()
-        want = cupy.asnumpy(getattr(cs, name)(*[cupy.asarray(x) for x in args]))
-        np.testing.assert_allclose(got, want, rtol=1e-12, err_msg=name)
-    got = special.diric(gpu_cp.asarray(a), 5).get()
-    np.testing.assert_allclose(got, cupy.asnumpy(cs.diric(cupy.asarray(a), 5)), rtol=1e-10,
-                               atol=1e-12)
     n = np.floor(rng.uniform(0, 60, 100))
-    np.testing.assert_allclose(special.factorial(gpu_cp.asarray(n)).get(),
-                               cupy.asnumpy(cs.factorial(cupy.asarray(n))), rtol=1e-12)
-    np.testing.assert_allclose(special.euler(30).get(), cupy.asnumpy(cs.euler(30)),
-                               rtol=1e-12)
+    calls = (("agm", (a, b), 1e-12), ("powm1", (a, b - 5), 1e-12), ("spence", (a,), 1e-12),
+             ("softplus", (a - 5,), 1e-12), ("diric", (a, 5), 1e-10),
+             ("factorial", (n,), 1e-12), ("euler", (30,), 1e-12))
+    compared = 0
+    for name, args, rtol in calls:
+        if not hasattr(cs, name):
+            continue
+        dev = [gpu_cp.asarray(x) if isinstance(x, np.ndarray) else x for x in args]
+        cup = [cupy.asarray(x) if isinstance(x, np.ndarray) else x for x in args]
+        got = getattr(special, name)(*dev).get()
+        want = cupy.asnumpy(getattr(cs, name)(*cup))
+        np.testing.assert_allclose(got, want, rtol=rtol, atol=1e-12, err_msg=name)
+        compared += 1
+    if not compared:
+        pytest.skip("the installed CuPy has none of these names")
