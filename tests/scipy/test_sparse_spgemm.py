@@ -252,7 +252,7 @@ def test_spgemm_hash_declines_long_rows(cp):
     A, B = _dev(a), _dev(b)
     assert _spgemm_hash.matmul(A, B, np.dtype(np.float64)) is None
     assert _spgemm_hash.matmul(A, B, np.dtype(np.int64)) is None   # not its dtypes
-    small = _dev(ssp.csr_matrix(np.ones((2, 30)))) 
+    small = _dev(ssp.csr_matrix(np.ones((2, 30))))
     parts = _spgemm_hash.matmul(small, _dev(ssp.csr_matrix(np.ones((30, 30)))),
                                 np.dtype(np.float64))
     assert parts is not None

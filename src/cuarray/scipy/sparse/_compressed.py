@@ -330,10 +330,7 @@ class _compressed_matrix(_spbase):
         M, Kn = A.shape[0], B.shape[1]
         dt = numpy.result_type(A.dtype, B.dtype)
         from cuarray.scipy.sparse import _spgemm, _spgemm_hash
-        # a warp per row needs rows of B without repeated columns
-        Bc = B if B.has_canonical_format else B.copy()
-        Bc.sum_duplicates()
-        parts = _spgemm_hash.matmul(A, Bc, dt)
+        parts = _spgemm_hash.matmul(A, B, dt)
         if parts is not None:
             indptr, indices, data = parts
             res = self._cls("csr")._from_parts(data, indices, indptr, (M, Kn), True)

@@ -161,13 +161,17 @@ def _warps(tmax, vt):
 
 
 def matmul(A, B, dtype):
-    """(indptr, indices, data) of A @ B for CSR A and B (B in canonical form: no repeated
-    column in a row), columns sorted and zeros dropped, or None where this path does not
-    take it: values other than float32/64 and complex64/128, columns past int32, or a row
-    of more than _MAX_TABLE / 2 products."""
+    """(indptr, indices, data) of A @ B for CSR A and B, columns sorted and zeros dropped,
+    or None where this path does not take it: values other than float32/64 and
+    complex64/128, columns past int32, or a row of more than _MAX_TABLE / 2 products.
+    A B with repeated columns in a row is summed into a canonical copy first (a warp adds
+    a row of B at a time, each column once)."""
     M, N = A.shape[0], B.shape[1]
     if dtype.char not in _VALUES or N >= 2 ** 31 - 1 or M == 0:
         return None
+    if not B.has_canonical_format:
+        B = B.copy()
+        B.sum_duplicates()
     pa, ja, pb = A.indptr.dtype, A.indices.dtype, B.indptr.dtype
     name = f"cuarray_sp_spgemm_products_{K._chars(pa, ja, pb)}"
     entry = kernel(("spgemm_products", pa.char, ja.char, pb.char), lambda: (
