@@ -21,11 +21,12 @@ class _Fn:
 
     def __init__(self, packer):
         self.kernel = object()
+        self.handle = 12345   # what the driver is given (Function.handle)
         self.packer = packer
         self.calls = []
 
     def _launch(self, kernel, gx, gy, gz, bx, by, bz, shm, sp, address, extra):
-        assert kernel is self.kernel and extra == 0
+        assert kernel == self.handle and extra == 0
         first = (ctypes.c_void_p * 1).from_address(address)[0]
         raw = ctypes.string_at(first, self.packer._struct.size)
         self.calls.append(((gx, gy, gz), (bx, by, bz), shm, sp, self.packer._struct.unpack(raw),
