@@ -264,6 +264,45 @@ def test_getitem_repeated_layout(xp, view, ishape, rng):
     assert any(k[4] == di.shape for k in _indexing._fast) or ishape == ()
 
 
+@pytest.mark.parametrize("view", [lambda a: a, lambda a: a.T, lambda a: a[::-1, ::2], lambda a: a[1:, 3]])
+@pytest.mark.parametrize("ishape", [(5,), (2, 3)])
+def test_setitem_repeated_layout(xp, view, ishape, rng, monkeypatch):
+    """`a[idx] = v` in the same layouts again replays the first call's launch (setitem's
+    cache) with fresh arrays; a value of another dtype, a value sharing the target's memory
+    and the bounds check take the general path."""
+    from cuarray._core import _indexing
+    for round_ in range(3):
+        x = view(rng.standard_normal((9, 8)).astype(numpy.float32))
+        d = view(xp.asarray(numpy.ascontiguousarray(x.base if x.base is not None else x)))
+        # distinct indices: with repeated ones which write wins is not defined
+        i = rng.permutation(x.shape[0])[:int(numpy.prod(ishape))].reshape(ishape)
+        i[..., 0] -= x.shape[0]
+        v = rng.standard_normal(i.shape + x.shape[1:]).astype(numpy.float32)
+        with monkeypatch.context() as m:
+            if round_ == 2 and xp is not numpy:
+                def general(*args, **kwargs):
+                    raise AssertionError("the warm path went through the general path")
+                m.setattr(_indexing, "scatter", general)
+            d[xp.asarray(i)] = xp.asarray(v)
+        x[i] = v
+        same(d, x)
+        v64 = rng.standard_normal(v.shape)
+        d[xp.asarray(i)] = xp.asarray(v64)
+        x[i] = v64
+        same(d, x)
+    if xp is not numpy:
+        assert any(k[5] == ishape for k in _indexing._fast_set)
+    if x.ndim == 1:
+        d[xp.asarray(i)] = d[:i.size].reshape(i.shape)    # the value is a view of the target
+        x[i] = x[:i.size].reshape(i.shape).copy()
+        same(d, x)
+    monkeypatch.setenv("CUARRAY_CHECK_BOUNDS", "1")
+    bad = i.copy()
+    bad.flat[0] = 50
+    with pytest.raises(IndexError, match="out of bounds"):
+        d[xp.asarray(bad)] = xp.asarray(v)
+
+
 @pytest.mark.parametrize("view", [lambda a: a.T, lambda a: a[::-1, ::2], lambda a: a[1:, 3],
                                   lambda a: a.T[::2]])
 def test_getitem_on_views(xp, view, rng):

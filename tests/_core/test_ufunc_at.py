@@ -429,3 +429,67 @@ def test_reduceat_dtype_out_and_views(xp, rng):
     assert r is out
     same(out, numpy.add.reduceat(x, [0, 4], axis=0).astype(numpy.float64))
     same(xp.add.reduceat(xp.asarray(numpy.ones((2, 0))), [0], axis=0), numpy.ones((1, 0)))
+
+
+@dtypes(gpu="fdi", emu="f")
+def test_at_warm_path_replays_the_launch(xp, dtype, rng, monkeypatch):
+    # A second call with the layouts of a first replays its launch: new arrays, new data
+    # and the same answers as NumPy; the general path is not entered again.
+    from cuarray._core import _indexing
+    n, width = 1003, 300
+    idx = rng.integers(-width, width, n)
+    for round_ in range(3):
+        a, b = rand(width, dtype, rng), rand(n, dtype, rng)
+        want = a.copy()
+        numpy.add.at(want, idx, b)
+        numpy.negative.at(want, idx[:7])
+        d, xi, xb = xp.asarray(a), xp.asarray(idx), xp.asarray(b)
+        with monkeypatch.context() as m:
+            if round_ == 2 and xp is not numpy:
+                def general(*args):
+                    raise AssertionError("the warm path went through the general path")
+                m.setattr(_indexing, "prepare", general)
+            xp.add.at(d, xi, xb)
+            xp.negative.at(d, xi[:7])
+        _close(d, want, dtype)
+    if xp is not numpy:
+        assert len(ua._fast) == 2
+
+
+@dtypes(gpu="f", emu="f")
+def test_at_warm_path_keys(xp, dtype, rng, monkeypatch):
+    # What the key holds: an index misaligned for the vector loop, a value of another dtype
+    # (cast first), a value sharing the target's memory, and the bounds check switched on
+    # after a warm call each take the path their first call takes.
+    n = 64
+    idx = rng.integers(0, 50, n + 1)
+    a = rand(100, dtype, rng)
+    d = xp.asarray(a)
+    want = a.copy()
+    xi = xp.asarray(idx)
+    for _ in range(2):
+        for key in (slice(None, n), slice(1, None)):           # aligned, then misaligned
+            b = rand(n, dtype, rng)
+            numpy.add.at(want, idx[key], b)
+            xp.add.at(d, xi[key], xp.asarray(b))
+        b64 = rng.random(n)                                     # float64 into float32: cast
+        numpy.add.at(want, idx[:n], b64)
+        xp.add.at(d, xi[:n], xp.asarray(b64))
+        numpy.add.at(want, idx[:n], want[:n].copy())            # the value is a view of the target
+        xp.add.at(d, xi[:n], d[:n])
+        _close(d, want, dtype)
+    monkeypatch.setenv("CUARRAY_CHECK_BOUNDS", "1")
+    bad = idx[:n].copy()
+    bad[5] = 100
+    with pytest.raises(IndexError, match="index 100 is out of bounds"):
+        xp.add.at(d, xp.asarray(bad), xp.asarray(rand(n, dtype, rng)))
+
+
+def test_at_warm_cache_is_bounded(xp, rng):
+    if xp is numpy:
+        pytest.skip("a cuarray cache")
+    d = xp.asarray(numpy.zeros(8, numpy.float32))
+    for k in range(1, 260):
+        xp.add.at(d, xp.asarray(numpy.zeros(k, numpy.int64)), xp.asarray(numpy.ones(k, numpy.float32)))
+    assert len(ua._fast) <= 256
+    assert float(d.get()[0]) == sum(range(1, 260))

@@ -425,9 +425,29 @@ def _shared_bytes(plan, src):
     return size
 
 
+class FastScatter:
+    """A scatter into `a` through one integer index array with an array value (or none),
+    replayed for the same layouts: the LaunchPlan of the general path's launch with only
+    the pointers filled in per call (`a[idx] = v` and `ufunc.at`'s warm paths; the general
+    path costs tens of microseconds of Python per call)."""
+
+    __slots__ = ("plan", "offset", "has_value")
+
+    def __init__(self, fn, packer, vals, grid, block, slots, offset):
+        self.plan = LaunchPlan(fn, packer, grid, block, vals=vals, slots=slots)
+        self.offset = offset
+        self.has_value = len(slots) == 3
+
+    def run(self, a, idx, v=None):
+        if self.has_value:
+            self.plan.launch((a._ptr + self.offset, v._ptr, idx._ptr))
+        else:
+            self.plan.launch((a._ptr + self.offset, idx._ptr))
+
+
 def scatter_kernel(a, plan, entries, value, tag, stmt="*({T}*)_p = _v;", preamble="",
                    elem=None, vdtype=None, serial=False, mode="wrap", check=True, update="plain",
-                   flush=None):
+                   flush=None, record=None):
     """Run `stmt` on every element of `a` addressed by the plan.
 
     value: None, ('scalar', numpy scalar) or ('array', device array broadcastable to the
@@ -436,6 +456,8 @@ def scatter_kernel(a, plan, entries, value, tag, stmt="*({T}*)_p = _v;", preambl
     update: how a thread runs its elements (see gs_source; serial: always 'plain').
     flush: for update 'vector' whose `stmt` accumulates `_v` atomically, the statement
     adding `_v` at `_p`; with it a small enough target accumulates in shared memory first.
+    record: a callable given the FastScatter that repeats this launch, when the key is one
+    index array and the value an array (used as it is) or absent.
     """
     ensure_context()
     if check and mode == "wrap" and check_bounds_enabled():
@@ -475,6 +497,7 @@ def scatter_kernel(a, plan, entries, value, tag, stmt="*({T}*)_p = _v;", preambl
             vals.append(b if w == 16 else int.from_bytes(b, "little"))
     else:
         vspec = None
+    ipos = len(vals)   # where the index array's pointer goes
     _array_vals(vals, arrs, plan, ast)
     vals += list(sizes) + list(src) + [n]
     stmt = stmt.replace("{T}", elem)
@@ -500,6 +523,11 @@ def scatter_kernel(a, plan, entries, value, tag, stmt="*({T}*)_p = _v;", preambl
                         f"{'_serial' if serial else ''}{'' if update == 'plain' else '_' + update}"
                         f"{'_sm%d' % shared[0] if shared else ''}"),
            stmt, preamble)
-    _launch(key, lambda: gs_source(key[0], "scatter", nd, ctypes_, big, mode, elem, vspec, stmt,
-                                   preamble, block, unroll, update, shared),
-            vals, n, block, unroll, 1 if serial else grid)
+    grid = _launch(key, lambda: gs_source(key[0], "scatter", nd, ctypes_, big, mode, elem, vspec,
+                                          stmt, preamble, block, unroll, update, shared),
+                   vals, n, block, unroll, 1 if serial else grid)
+    if record is not None and len(arrs) == 1 and vmode != "scalar" and \
+            (vmode is None or v is value[1]):
+        fn, packer = _kernels[key]
+        slots = (0, 1, ipos) if vmode == "array" else (0, ipos)
+        record(FastScatter(fn, packer, vals, grid, block, slots, plan.offset))

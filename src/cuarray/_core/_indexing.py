@@ -20,9 +20,10 @@ from cuarray._core._gather_scatter import (check_bounds_enabled, first_out_of_ra
                                            scatter_kernel)
 from cuarray._core._index_plan import _is_array, check_key, plan_index, value_strides
 from cuarray._core.ndarray import ndarray
+from cuarray._runtime.device import get_device_id
 
 __all__ = [
-    "getitem", "setitem", "normalize_key", "expand_masks", "prepare", "scatter",
+    "getitem", "setitem", "normalize_key", "expand_masks", "prepare", "scatter", "remember",
     # planning, kernels and masks, from the modules named above
     "check_key", "plan_index", "value_strides", "check_bounds_enabled", "first_out_of_range",
     "gather", "scatter_kernel", "compress_flat", "count_true", "mask_fill", "nonzero",
@@ -149,18 +150,31 @@ def getitem(a, key):
     entries = expand_masks(a._shape, entries)
     record = None
     if fk is not None and a.size:
-        record = lambda fg: _remember(fk, fg)   # noqa: E731
+        record = lambda fg: remember(_fast, fk, fg)   # noqa: E731
     return gather(a, plan_index(a._shape, a._strides, entries), entries, record=record)
 
 
-def _remember(fk, fast_gather):
-    if len(_fast) >= 256:
-        _fast.pop(next(iter(_fast)))
-    _fast[fk] = fast_gather
+def remember(cache, fk, fast):
+    """Keep a replayable launch (FastGather, FastScatter) under its layouts, at most 256."""
+    if len(cache) >= 256:
+        cache.pop(next(iter(cache)))
+    cache[fk] = fast
+
+
+_fast_set = {}   # layouts of `a`, of one integer index array and of the value -> FastScatter
 
 
 def setitem(a, key, value):
     """a[key] = value; with repeated indices one of the writes wins, as in CuPy."""
+    fk = None
+    if type(key) is ndarray and key.dtype.kind in "iu" and type(value) is ndarray and \
+            value.dtype == a.dtype and a.dtype.kind != "V" and value._mem is not a._mem:
+        fk = (get_device_id(), a._shape, a._strides, a.dtype, a._device_id, key._shape,
+              key._strides, key.dtype, key._device_id, key._ptr & 127, value._shape,
+              value._strides, value._device_id, value._ptr & 127)
+        hit = _fast_set.get(fk)
+        if hit is not None and not check_bounds_enabled():
+            return hit.run(a, key, value)
     if a.dtype.kind == "V" or type(key) is str or type(key) is list:
         from cuarray._core import structured
         if structured.is_field_key(key):
@@ -172,7 +186,10 @@ def setitem(a, key, value):
     if m is not None:
         return _mask_assign(a, m, value)
     entries = expand_masks(a._shape, entries)
-    scatter(a, plan_index(a._shape, a._strides, entries), entries, value)
+    record = None
+    if fk is not None:
+        record = lambda fs: remember(_fast_set, fk, fs)   # noqa: E731
+    scatter(a, plan_index(a._shape, a._strides, entries), entries, value, record=record)
 
 
 def _value(value, dtype):
@@ -189,12 +206,13 @@ def _value(value, dtype):
     return "array", transfer.asarray(h.astype(dtype, copy=False))
 
 
-def scatter(a, plan, entries, value, mode="wrap"):
-    """a[planned key] = value (broadcast to the result's shape, cast to a's dtype)."""
+def scatter(a, plan, entries, value, mode="wrap", record=None):
+    """a[planned key] = value (broadcast to the result's shape, cast to a's dtype);
+    `record` as in scatter_kernel."""
     vmode, v = _value(value, a.dtype)
     if vmode == "array":
         value_strides(v._shape, v._strides, plan.shape)   # NumPy's error before any work
-    scatter_kernel(a, plan, entries, (vmode, v), "set", mode=mode)
+    scatter_kernel(a, plan, entries, (vmode, v), "set", mode=mode, record=record)
 
 
 def _mask_assign(a, mask, value):

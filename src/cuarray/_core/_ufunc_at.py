@@ -19,6 +19,7 @@ from cuarray._core import dtypes as _dt
 from cuarray._core import ufunc_table as _table
 from cuarray._core.ndarray import ndarray
 from cuarray._core.shapes import normalize_axis, prod
+from cuarray._runtime.device import get_device_id
 
 _f16 = numpy.dtype(numpy.float16)
 _f32 = numpy.dtype(numpy.float32)
@@ -131,10 +132,25 @@ def at_code(name, A, loop, nin):
     return kind, stmt, pre
 
 
+_fast = {}   # layouts of `a`, of one integer index array and of the value -> FastScatter
+
+
 def at(uf, a, indices, b=None):
     """ufunc.at on the GPU (cuarray version of `numpy.ufunc.at`): a[indices] = uf(a[indices], b)
     unbuffered, so repeated indices accumulate. Out-of-bounds indices wrap (raise under
     CUARRAY_CHECK_BOUNDS=1), as in indexing."""
+    fk = None
+    if type(a) is ndarray and type(indices) is ndarray and indices.dtype.kind in "iu" and \
+            (b is None or type(b) is ndarray and b._mem is not a._mem):
+        # The warm path: the same layouts as a call before, whose launch is replayed.
+        fk = (uf, AT_UPDATE, get_device_id(), a.dtype, a._shape, a._strides, a._device_id,
+              indices.dtype, indices._shape, indices._strides, indices._device_id,
+              indices._ptr & 127)
+        if b is not None:
+            fk += (b.dtype, b._shape, b._strides, b._device_id, b._ptr & 127)
+        hit = _fast.get(fk)
+        if hit is not None and not _indexing.check_bounds_enabled():
+            return hit.run(a, indices, b)
     name = uf.__name__
     a = _need(a, f"cuarray.{name}.at")
     if uf.nout != 1 or uf.nin > 2:
@@ -180,9 +196,12 @@ def at(uf, a, indices, b=None):
     update = at_update(name, A, loop, kind)
     # a vector update is an atomicAdd of `_v`; a block's shared copy is added back with add's
     flush = at_strategy("add", A, loop)[1] if update == "vector" else None
+    record = None
+    if fk is not None and (b is None or b.dtype == loop[1]):
+        record = lambda fs: _indexing.remember(_fast, fk, fs)   # noqa: E731
     _indexing.scatter_kernel(a, plan, entries, value, tag, stmt, pre, elem=_dt.ctype(A),
                              vdtype=None if unary else loop[1], serial=kind == "serial",
-                             update=update, flush=flush)
+                             update=update, flush=flush, record=record)
 
 
 # How ufunc.at's kernel runs a thread's updates (`_gather_scatter.gs_source`), where the
