@@ -81,11 +81,21 @@ class QueueDriver:
             self.ran[stream] = i + 1
             ops[i]()
 
+    def _is_pinned(self, ptr):
+        return any(a <= ptr < b for a, b in self.pinned)
+
     def cuMemcpyHtoDAsync(self, dst, src, n, stream):
+        if not self._is_pinned(src):
+            # as the driver: pageable memory is staged before the call returns
+            data = ctypes.string_at(src, n)
+            return self._queue(stream, lambda: ctypes.memmove(dst, data, n), ("HtoD", src))
         return self._queue(stream, lambda: ctypes.memmove(dst, src, n), ("HtoD", src))
 
     def cuMemcpyDtoHAsync(self, dst, src, n, stream):
-        return self._queue(stream, lambda: ctypes.memmove(dst, src, n), ("DtoH", dst))
+        r = self._queue(stream, lambda: ctypes.memmove(dst, src, n), ("DtoH", dst))
+        if not self._is_pinned(dst):
+            self.run(stream)   # as the driver: a copy into pageable memory is done on return
+        return r
 
     def cuStreamSynchronize(self, stream):
         self.log.append(("sync", stream))
@@ -98,7 +108,7 @@ class QueueDriver:
         return (0,)
 
     def cuPointerGetAttribute(self, attr, ptr):
-        if any(a <= ptr < b for a, b in self.pinned):
+        if self._is_pinned(ptr):
             return (0, 1)    # CU_MEMORYTYPE_HOST
         return (1, 0)        # CUDA_ERROR_INVALID_VALUE: pageable
 
@@ -128,6 +138,7 @@ def drv(monkeypatch):
     monkeypatch.setattr(pinned, "_STAGE_MAX", 8192)
     monkeypatch.setattr(pinned, "_CHUNK", 2048)
     monkeypatch.setattr(pinned, "_CHECK_PINNED_MIN", 1024)
+    monkeypatch.setattr(pinned, "_DIRECT_MAX", 512)
     return d
 
 
@@ -293,24 +304,43 @@ def test_host_to_device(drv, use_pool, nbytes, sync):
     drv.run(7)
     numpy.testing.assert_array_equal(dst, expect)
     assert pool.used_bytes() == 0           # staging blocks went back to the pool
+    if nbytes <= pinned._DIRECT_MAX:        # the driver staged it: no pinned buffer
+        assert drv.log[0] == (("HtoD", _ptr(src)), 7) and pool.total_bytes() == 0
+        return
     n = 1 if nbytes <= 8192 else 2
     assert pool.n_free_blocks() == n
     assert pool.total_bytes() == (memory_pool._round_size(nbytes) if n == 1 else 2 * 2048)
 
 
+def test_small_upload_from_pinned_memory_is_staged(drv, use_pool):
+    # a pinned source would be read when the stream runs the copy: it is copied at once
+    fake = FakeHost(drv)
+    pool = use_pool(fake)
+    host = pinned.PinnedMemoryPool(fake).malloc(256)
+    src = host.as_numpy()[:256]
+    src[:] = numpy.arange(256) % 251
+    expect = src.copy()
+    dst = numpy.zeros(256, numpy.uint8)
+    pinned.copy_host_to_device(_ptr(dst), src, 256, 3, False)
+    src[:] = 0
+    drv.run(3)
+    numpy.testing.assert_array_equal(dst, expect)
+    assert drv.log[0][0] != ("HtoD", host.ptr) and pool.total_bytes() == 512
+
+
 def test_host_to_device_async_keeps_block_until_copy_runs(drv, use_pool):
     fake = FakeHost(drv)
     pool = use_pool(fake)
-    src = numpy.arange(400, dtype=numpy.uint8)
-    dst = numpy.zeros(400, numpy.uint8)
-    pinned.copy_host_to_device(_ptr(dst), src, 400, 7, False)
+    src = numpy.arange(600, dtype=numpy.uint16).view(numpy.uint8)[:600]
+    dst = numpy.zeros(600, numpy.uint8)
+    pinned.copy_host_to_device(_ptr(dst), src, 600, 7, False)
     assert pool.n_free_blocks() == 1 and pool.used_bytes() == 0
-    blk = pinned.alloc_pinned_memory(400)   # the copy has not run: a new block
+    blk = pinned.alloc_pinned_memory(600)   # the copy has not run: a new block
     assert fake.calls == 2
     del blk
     drv.run(7)
-    blk = pinned.alloc_pinned_memory(400)
-    assert fake.calls == 2 and blk.size() == 512  # now reused
+    blk = pinned.alloc_pinned_memory(600)
+    assert fake.calls == 2 and blk.size() == 1024  # now reused
     numpy.testing.assert_array_equal(dst, src)
 
 
@@ -336,8 +366,13 @@ def test_device_to_host(drv, use_pool, nbytes):
     pinned.copy_device_to_host(out, _ptr(dev), nbytes, 5, True)
     numpy.testing.assert_array_equal(out, dev)
     assert pool.used_bytes() == 0
-    # Every synchronous copy into pageable memory stages through pinned memory: one
-    # buffer up to _STAGE_MAX, a pipeline of up to _D2H_BUFFERS chunk buffers above.
+    # A synchronous copy into pageable memory goes there directly up to _DIRECT_MAX,
+    # then stages through pinned memory: one buffer up to _STAGE_MAX, a pipeline of up
+    # to _D2H_BUFFERS chunk buffers above.
+    if nbytes <= pinned._DIRECT_MAX:
+        assert drv.log[:2] == [(("DtoH", _ptr(out)), 5), ("sync", 5)]
+        assert pool.total_bytes() == 0
+        return
     nb = min(pinned._D2H_BUFFERS, -(-nbytes // pinned._CHUNK))
     assert pool.total_bytes() == (((nbytes + 511) & -512) if nbytes <= pinned._STAGE_MAX
                                   else nb * pinned._CHUNK)
@@ -401,9 +436,9 @@ def test_unpooled_allocator_makes_async_copies_synchronous(drv):
     saved = pinned._current_allocator
     pinned.set_pinned_memory_allocator(FakeHost(drv))   # blocks that cannot wait for events
     try:
-        src = numpy.arange(300, dtype=numpy.uint8)
-        dst = numpy.zeros(300, numpy.uint8)
-        pinned.copy_host_to_device(_ptr(dst), src, 300, 9, False)
+        src = numpy.arange(600, dtype=numpy.uint16).view(numpy.uint8)[:600]
+        dst = numpy.zeros(600, numpy.uint8)
+        pinned.copy_host_to_device(_ptr(dst), src, 600, 9, False)
         assert ("sync", 9) in drv.log
         numpy.testing.assert_array_equal(dst, src)
     finally:
@@ -485,11 +520,11 @@ def test_gpu_async_staging_block_counts_as_free():
     pool = pinned.PinnedMemoryPool()
     pinned.set_pinned_memory_allocator(pool.malloc)
     try:
-        src = numpy.arange(100, dtype=numpy.float32)
-        d = memory.alloc(400)
-        pinned.copy_host_to_device(d.ptr, src, 400, 0, False)
+        src = numpy.arange(20000, dtype=numpy.float32)   # above _DIRECT_MAX: staged
+        d = memory.alloc(80000)
+        pinned.copy_host_to_device(d.ptr, src, 80000, 0, False)
         assert pool.n_free_blocks() == 1 and pool.used_bytes() == 0
-        assert pool.total_bytes() == 512
+        assert pool.total_bytes() == 80384
         memory._sync_current()
         pool.free_all_blocks()
         assert pool.n_free_blocks() == pool.total_bytes() == 0

@@ -424,9 +424,13 @@ class HostDriver:
         return (0,)
 
     def cuPointerGetAttribute(self, attr, ptr):
-        # As the driver for host memory it did not allocate: not pinned (uploads then
-        # stage through a pinned buffer from cuMemHostAlloc).
-        return (1, 0)   # CUDA_ERROR_INVALID_VALUE
+        # Host memory from cuMemHostAlloc is pinned (CU_MEMORYTYPE_HOST); for other host
+        # memory the driver answers CUDA_ERROR_INVALID_VALUE, as here.
+        ptr = int(ptr)
+        for base, buf in self._host.items():
+            if base <= ptr < base + buf.nbytes - 64:
+                return (0, 1)
+        return (1, 0)
 
     def cuMemHostAlloc(self, size, flags):
         buf = numpy.empty(size + 64, dtype=numpy.uint8)
