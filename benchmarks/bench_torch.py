@@ -322,10 +322,11 @@ for _dt in ("float32", "float64", "complex64"):
     _attach("linalg", f"matmul 8192² {_dt}")(_matmul(_dt))
 
 
-def _norm(axis, ord=None, dtype="float32"):
+def _norm(axis, ord=None, dtype="float32", back_to_back=False):
     def body(torch, ctx):
         a = _dev(torch, bench_linalg._host((4096, 4096), dtype))
-        ms = _ms(lambda: torch.linalg.vector_norm(a, 2 if ord is None else ord, dim=axis), torch, ctx)
+        fn = lambda: torch.linalg.vector_norm(a, 2 if ord is None else ord, dim=axis)  # noqa: E731
+        ms = bench_linalg._back_to_back(fn, torch, ctx.repeat) if back_to_back else _ms(fn, torch, ctx)
         return a.numel() * a.element_size() / (ms * 1e-3) / 1e9
     return body
 
@@ -334,5 +335,7 @@ for _axis in (1, 0):
     _attach("linalg", f"linalg.norm(a, axis={_axis}) 4096² float32",
             *(f"linalg.norm(a, axis={_axis}) 4096² float32 [unroll {_u}]" for _u in (4, 8)))(
         _norm(_axis))
+    _attach("linalg", f"linalg.norm(a, axis={_axis}) 4096² float32, back to back")(
+        _norm(_axis, back_to_back=True))
 _attach("linalg", "linalg.norm(a, 1, axis=1) 4096² complex64")(_norm(1, 1, "complex64"))
 _attach("linalg", "linalg.norm(a, inf, axis=0) 4096² float32")(_norm(0, numpy.inf))

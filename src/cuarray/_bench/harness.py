@@ -52,6 +52,26 @@ def device_time(fn, xp, warmup=3, repeat=20):
     return statistics.median(times)
 
 
+def device_time_back_to_back(fn, xp, calls=20, warmup=3, repeat=5):
+    """Device time of one call, in ms, as a stream of `calls` calls runs: CUDA events
+    around the whole stream, the best of `repeat`. Where the host issues a call faster
+    than the GPU runs one, this is the kernels' own time: the launch latency and the
+    Python before the first launch, which `device_time` counts in every call, are paid
+    once per stream."""
+    for _ in range(warmup):
+        fn()
+    start, end, elapsed = _events(xp)
+    times = []
+    for _ in range(repeat):
+        start.record()
+        for _ in range(calls):
+            fn()
+        end.record()
+        end.synchronize()
+        times.append(elapsed() / calls)
+    return min(times)
+
+
 def host_time(fn, sync, n=1000, loops=5):
     """Per-call cost in µs: host clock around `n` calls and one synchronise, median of `loops`.
 
