@@ -12,7 +12,7 @@ import numpy
 
 import cuarray
 from cuarray.scipy.interpolate import _kernels
-from cuarray.scipy.interpolate._ppoly import asdevice, coef_dtype, finish, mode_of, points
+from cuarray.scipy.interpolate._ppoly import asdevice, coef_dtype, evaluate, points
 
 __all__ = ["BSpline", "make_interp_spline", "make_lsq_spline", "splder", "splantider"]
 
@@ -116,11 +116,7 @@ class BSpline:
 
     def __call__(self, x, nu=0, extrapolate=None):
         """Evaluate the spline (or its `nu`-th derivative) at x."""
-        if extrapolate is None:
-            extrapolate = self.extrapolate
-        xv, shape = points(x)
-        out = self._evaluate(xv, nu, mode_of(extrapolate))
-        return finish(out, shape, self.c.shape[1:], self.axis)
+        return evaluate(self, x, nu, extrapolate, self.c.shape[1:])
 
     def _evaluate(self, xv, nu, mode):
         if nu < 0:

@@ -56,6 +56,15 @@ def finish(out, x_shape, trailing, axis):
     return out
 
 
+def evaluate(spline, x, nu, extrapolate, trailing):
+    """`spline._evaluate(points, nu, mode)` at x in SciPy's layout (`trailing`: the
+    coefficients' trailing shape); `extrapolate` None takes the spline's own."""
+    if extrapolate is None:
+        extrapolate = spline.extrapolate
+    xv, shape = points(x)
+    return finish(spline._evaluate(xv, nu, mode_of(extrapolate)), shape, trailing, spline.axis)
+
+
 def monotonic(x):
     """(ascending or descending, strictly?) of the breakpoints: one read back."""
     dx = cuarray.diff(x)
@@ -124,11 +133,7 @@ class _PPolyBase:
 
     def __call__(self, x, nu=0, extrapolate=None):
         """Evaluate the piecewise polynomial or its `nu`-th derivative at x."""
-        if extrapolate is None:
-            extrapolate = self.extrapolate
-        xv, shape = points(x)
-        out = self._evaluate(xv, nu, mode_of(extrapolate))
-        return finish(out, shape, self.c.shape[2:], self.axis)
+        return evaluate(self, x, nu, extrapolate, self.c.shape[2:])
 
     def _eval_kernel(self, name, c, xv, extra):
         k, m = c.shape[0], c.shape[1]

@@ -164,53 +164,16 @@ extern "C" __global__ void iir_apply(const {T}* H, const {T}* e, {T}* y, long lo
   }
 }
 
-// A cascade of second-order sections (transposed direct form II, a0 = 1) as one linear
-// system whose state is the P = 2 * sections delay values. One thread per unit state j:
-// the last section's output for L samples (H), and the state after Llast and L samples.
-extern "C" __global__ void sos_impulse(const {T}* sos, {T}* H, {T}* Tm, {T}* Tl, long long L,
-                                       long long Llast) {
-  for (long long j = (long long)blockIdx.x * blockDim.x + threadIdx.x; j < {P};
-       j += (long long)gridDim.x * blockDim.x) {
-    {T} z[{P}];
-    for (int k = 0; k < {P}; ++k) z[k] = {T}(k == j ? 1 : 0);
-    for (long long m = 0; m < L; ++m) {
-      {T} x = {T}(0);
-      for (int q = 0; q < {P} / 2; ++q) {
-        const {T}* c = sos + q * 6;
-        const {T} y = c[0] * x + z[2 * q];
-        z[2 * q] = c[1] * x - c[4] * y + z[2 * q + 1];
-        z[2 * q + 1] = c[2] * x - c[5] * y;
-        x = y;
-      }
-      H[j * L + m] = x;
-      if (m == Llast - 1) for (int i = 0; i < {P}; ++i) Tl[i * {P} + j] = z[i];
-      if (m == L - 1) for (int i = 0; i < {P}; ++i) Tm[i * {P} + j] = z[i];
-    }
+// A cascade of second-order sections c (6 per section, transposed direct form II,
+// a0 = 1): one sample x through it, its P = 2 * sections delays z the state.
+__device__ __forceinline__ sig_t sos_step(const sig_t* c, sig_t* z, sig_t x) {
+  for (int q = 0; q < {P} / 2; ++q) {
+    const sig_t y = c[q * 6] * x + z[2 * q];
+    z[2 * q] = c[q * 6 + 1] * x - c[q * 6 + 4] * y + z[2 * q + 1];
+    z[2 * q + 1] = c[q * 6 + 2] * x - c[q * 6 + 5] * y;
+    x = y;
   }
-}
-
-extern "C" __global__ void sos_local(const {T}* sos, const {T}* x, {T}* y, {T}* e,
-                                     long long N, long long L, long long nb,
-                                     long long total) {
-  for (long long t = (long long)blockIdx.x * blockDim.x + threadIdx.x; t < total;
-       t += (long long)gridDim.x * blockDim.x) {
-    const long long s = t / nb, b = t % nb;
-    const long long lo = b * L, hi = lo + L < N ? lo + L : N;
-    {T} c[{P} * 3], z[{P}];
-    for (int k = 0; k < {P} * 3; ++k) c[k] = sos[(k / 6) * 6 + k % 6];
-    for (int k = 0; k < {P}; ++k) z[k] = {T}(0);
-    for (long long n = lo; n < hi; ++n) {
-      {T} v = x[s * N + n];
-      for (int q = 0; q < {P} / 2; ++q) {
-        const {T} out = c[q * 6] * v + z[2 * q];
-        z[2 * q] = c[q * 6 + 1] * v - c[q * 6 + 4] * out + z[2 * q + 1];
-        z[2 * q + 1] = c[q * 6 + 2] * v - c[q * 6 + 5] * out;
-        v = out;
-      }
-      y[s * N + n] = v;
-    }
-    for (int k = 0; k < {P}; ++k) e[t * {P} + k] = z[k];
-  }
+  return x;
 }
 
 // A transfer function b/a (length P + 1, a0 = 1) in transposed direct form II, SciPy's
@@ -222,36 +185,6 @@ __device__ __forceinline__ sig_t tf_step(const sig_t* b, const sig_t* a, sig_t* 
   z[{P} - 1] = b[{P}] * v - a[{P}] * out;
   return out;
 }
-
-extern "C" __global__ void tf_impulse(const {T}* b, const {T}* a, {T}* H, {T}* Tm, {T}* Tl,
-                                      long long L, long long Llast) {
-  for (long long j = (long long)blockIdx.x * blockDim.x + threadIdx.x; j < {P};
-       j += (long long)gridDim.x * blockDim.x) {
-    {T} z[{P}];
-    for (int k = 0; k < {P}; ++k) z[k] = {T}(k == j ? 1 : 0);
-    for (long long m = 0; m < L; ++m) {
-      H[j * L + m] = tf_step(b, a, z, {T}(0));
-      if (m == Llast - 1) for (int i = 0; i < {P}; ++i) Tl[i * {P} + j] = z[i];
-      if (m == L - 1) for (int i = 0; i < {P}; ++i) Tm[i * {P} + j] = z[i];
-    }
-  }
-}
-
-extern "C" __global__ void tf_local(const {T}* bg, const {T}* ag, const {T}* x, {T}* y,
-                                    {T}* e, long long N, long long L, long long nb,
-                                    long long total) {
-  for (long long t = (long long)blockIdx.x * blockDim.x + threadIdx.x; t < total;
-       t += (long long)gridDim.x * blockDim.x) {
-    const long long s = t / nb, b = t % nb;
-    const long long lo = b * L, hi = lo + L < N ? lo + L : N;
-    {T} bc[{P} + 1], ac[{P} + 1], z[{P}];
-    for (int k = 0; k <= {P}; ++k) { bc[k] = bg[k]; ac[k] = ag[k]; }
-    for (int k = 0; k < {P}; ++k) z[k] = {T}(0);
-    for (long long n = lo; n < hi; ++n) y[s * N + n] = tf_step(bc, ac, z, x[s * N + n]);
-    for (int k = 0; k < {P}; ++k) e[t * {P} + k] = z[k];
-  }
-}
-
 // zf = last + Tl @ entering for each row (the last block's local end state plus its
 // entering state carried over the block's Llast samples).
 extern "C" __global__ void state_final(const {T}* last, const {T}* e, const {T}* Tl, {T}* zf,
@@ -292,6 +225,56 @@ def _scan(kern, Tm, H, e, y, s0, S, N, L, nb, G, ng):
         return
     _k.launch(kern["iir_apply"], S * N, (H, e, y, N, L, nb, S * N))
 
+
+def _system(kind, coeffs, names, copy, copies):
+    """The `<kind>_impulse` and `<kind>_local` kernels of a system whose state is its P
+    delays, run one sample at a time by `<kind>_step(<coefficients>, z, x)`: `coeffs` the
+    coefficient parameters named `names`; the local kernel first copies them to registers
+    by `copy`, as `copies`.
+
+    The impulse kernel has one thread per unit state j: the output for L samples (H) and
+    the state after Llast and L samples (column j of Tl and Tm)."""
+    step = kind + "_step("
+    return ("""
+extern "C" __global__ void KIND_impulse(COEFFS, {T}* H, {T}* Tm, {T}* Tl, long long L,
+                                        long long Llast) {
+  for (long long j = (long long)blockIdx.x * blockDim.x + threadIdx.x; j < {P};
+       j += (long long)gridDim.x * blockDim.x) {
+    {T} z[{P}];
+    for (int k = 0; k < {P}; ++k) z[k] = {T}(k == j ? 1 : 0);
+    for (long long m = 0; m < L; ++m) {
+      H[j * L + m] = STEPNAMES, z, {T}(0));
+      if (m == Llast - 1) for (int i = 0; i < {P}; ++i) Tl[i * {P} + j] = z[i];
+      if (m == L - 1) for (int i = 0; i < {P}; ++i) Tm[i * {P} + j] = z[i];
+    }
+  }
+}
+
+extern "C" __global__ void KIND_local(COEFFS, const {T}* x, {T}* y, {T}* e, long long N,
+                                      long long L, long long nb, long long total) {
+  for (long long t = (long long)blockIdx.x * blockDim.x + threadIdx.x; t < total;
+       t += (long long)gridDim.x * blockDim.x) {
+    const long long s = t / nb, b = t % nb;
+    const long long lo = b * L, hi = lo + L < N ? lo + L : N;
+    COPY
+    {T} z[{P}];
+    for (int k = 0; k < {P}; ++k) z[k] = {T}(0);
+    for (long long n = lo; n < hi; ++n) y[s * N + n] = STEPCOPIES, z, x[s * N + n]);
+    for (int k = 0; k < {P}; ++k) e[t * {P} + k] = z[k];
+  }
+}
+""".replace("KIND", kind).replace("COEFFS", coeffs).replace("STEPNAMES", step + names)
+            .replace("STEPCOPIES", step + copies).replace("COPY", copy))
+
+
+_COMMON += _system("sos", "const {T}* sos", "sos",
+                   "{T} c[{P} * 3];\n    for (int k = 0; k < {P} * 3; ++k) c[k] = sos[k];",
+                   "c")
+# (bg, ag: b is the local kernel's block index)
+_COMMON += _system("tf", "const {T}* bg, const {T}* ag", "bg, ag",
+                   "{T} bc[{P} + 1], ac[{P} + 1];\n"
+                   "    for (int k = 0; k <= {P}; ++k) { bc[k] = bg[k]; ac[k] = ag[k]; }",
+                   "bc, ac")
 
 _NAMES = ("iir_impulse", "iir_local", "iir_carry", "iir_top", "iir_fix", "iir_apply",
           "sos_impulse", "sos_local", "tf_impulse", "tf_local", "state_final")

@@ -229,8 +229,21 @@ class _compressed_matrix(_spbase):
         return self._cls("coo")._from_parts(data, row, col, self._shape,
                                       bool(self._canonical) and self._major == 0)
 
-    def _to_other_major(self, cls):
-        """The same matrix compressed along the other axis (stable: duplicates kept)."""
+    def tocsr(self, copy=False):
+        """CSR (from CSC, a stable sort of the entries by row; duplicates are kept, as SciPy)."""
+        return self._compressed("csr", copy)
+
+    def tocsc(self, copy=False):
+        """CSC (from CSR, a stable sort of the entries by column; duplicates are kept, as
+        SciPy)."""
+        return self._compressed("csc", copy)
+
+    def _compressed(self, fmt, copy):
+        """This matrix in `fmt`; in the other one, compressed along the other axis (stable:
+        duplicates kept)."""
+        if fmt == self.format:
+            return self.copy() if copy else self
+        cls = self._cls(fmt)
         n_major, n_minor = self._swap(self._shape)
         major = K.expand_major(self.indptr, self.nnz)
         indptr, indices, data = K.compress(self.indices, major, self.data, n_minor, n_major,

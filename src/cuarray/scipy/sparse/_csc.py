@@ -12,13 +12,6 @@ class _csc_base(_compressed_matrix):
     format = "csc"
     _major = 1
 
-    def tocsc(self, copy=False):
-        return self.copy() if copy else self
-
-    def tocsr(self, copy=False):
-        """CSR (a stable sort of the entries by row; duplicates are kept, as SciPy)."""
-        return self._to_other_major(self._cls("csr"))
-
 
 class csc_matrix(spmatrix, _csc_base):
     """A sparse matrix in Compressed Sparse Column format (cuarray version of

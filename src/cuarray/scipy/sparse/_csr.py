@@ -17,13 +17,6 @@ class _csr_base(_compressed_matrix):
     format = "csr"
     _major = 0
 
-    def tocsr(self, copy=False):
-        return self.copy() if copy else self
-
-    def tocsc(self, copy=False):
-        """CSC (a stable sort of the entries by column; duplicates are kept, as SciPy)."""
-        return self._to_other_major(self._cls("csc"))
-
 
 class csr_matrix(spmatrix, _csr_base):
     """A sparse matrix in Compressed Sparse Row format (cuarray version of

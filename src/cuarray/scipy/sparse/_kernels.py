@@ -109,20 +109,23 @@ def _split(key, n_minor, dtype):
     return a, b
 
 
+def flags(name, x, cond, raw=False):
+    """0/1 int64 flags, one per element of `x`: 1 where the C condition `cond` holds.
+    `cond` reads the element as `x`, or with `raw` the whole array as `x[i]`, `x.size()`."""
+    dt = x.dtype
+    op = _op(("flags", name, dt.char), lambda: Op(
+        f"cuarray_sp_{name}_{dt.char}",
+        [Param("x", "raw" if raw else "in", dt), Param("f", "out", _i64)],
+        f"f = ({cond}) ? 1 : 0;"))
+    return _new(op, x.shape, _i64, x)
+
+
 def _run_starts(skey):
-    op = _op(("starts",), lambda: Op(
-        "cuarray_sp_run_starts",
-        [Param("k", "raw", _i64), Param("f", "out", _i64)],
-        "f = (i == 0 || k[i] != k[i - 1]) ? 1 : 0;"))
-    return _new(op, skey.shape, _i64, skey)
+    return flags("run_starts", skey, "i == 0 || x[i] != x[i - 1]", raw=True)
 
 
 def _nonzero_flags(x):
-    op = _op(("nzflag", x.dtype.char), lambda: Op(
-        f"cuarray_sp_nzflag_{x.dtype.char}",
-        [Param("x", "in", x.dtype), Param("f", "out", _i64)],
-        "f = cuarray_nonzero(x) ? 1 : 0;"))
-    return _new(op, x.shape, _i64, x)
+    return flags("nzflag", x, "cuarray_nonzero(x)")
 
 
 def _count(flags):

@@ -9,7 +9,7 @@ import numpy
 
 from cuarray._core import dtypes as _dt
 from cuarray._core.elementwise import Op, Param
-from cuarray.scipy.sparse._kernels import _chars, _empty, _i64, _new, _op, index_dtype
+from cuarray.scipy.sparse._kernels import _chars, _empty, _i64, _new, _op, flags, index_dtype
 
 
 def run_lengths(keys, indptr):
@@ -190,20 +190,12 @@ def scatter_found(data, off, vals):
 
 def last_of_runs(skey):
     """0/1 int64 flags: 1 where a sorted key differs from the next (last of its run)."""
-    op = _op(("lastrun",), lambda: Op(
-        "cuarray_sp_last_of_runs",
-        [Param("k", "raw", _i64), Param("f", "out", _i64)],
-        "f = (i + 1 == k.size() || k[i] != k[i + 1]) ? 1 : 0;"))
-    return _new(op, skey.shape, _i64, skey)
+    return flags("last_of_runs", skey, "i + 1 == x.size() || x[i] != x[i + 1]", raw=True)
 
 
 def missing_flags(off):
     """0/1 int64 flags: 1 where no entry is stored (offset -1)."""
-    op = _op(("missing",), lambda: Op(
-        "cuarray_sp_missing",
-        [Param("o", "in", _i64), Param("f", "out", _i64)],
-        "f = o < 0 ? 1 : 0;"))
-    return _new(op, off.shape, _i64, off)
+    return flags("missing", off, "x < 0")
 
 
 def wrap_check(idx, n):

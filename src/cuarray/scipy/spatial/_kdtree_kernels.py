@@ -50,6 +50,20 @@ __device__ __forceinline__ double kd_dist(const double* pts, long long i, const 
 QUERY = _COMMON + r"""
 #define KLOCAL ${KLOCAL}
 
+// Put (d, i) at the root of the max-heap HD/HI of its first n entries and sift it down.
+__device__ __forceinline__ void kd_sift(double* HD, long long* HI, int n, double d,
+                                        long long i) {
+  int c = 0;
+  while (true) {
+    int l = 2 * c + 1;
+    if (l >= n) break;
+    if (l + 1 < n && HD[l + 1] > HD[l]) ++l;
+    if (HD[l] <= d) break;
+    HD[c] = HD[l]; HI[c] = HI[l]; c = l;
+  }
+  HD[c] = d; HI[c] = i;
+}
+
 extern "C" __global__ void kd_query(const double* pts, const long long* idx, const int* sdim,
     const double* sval, const double* x, const long long* order, long long nq, long long n,
     int depth, int k, double p, double ub, double epsfac, double* out_d, long long* out_i) {
@@ -85,17 +99,7 @@ extern "C" __global__ void kd_query(const double* pts, const long long* idx, con
         const long long lo = (j * n) >> depth, hi = ((j + 1) * n) >> depth;
         for (long long i = lo; i < hi; ++i) {
           const double dd = kd_dist(pts, i, q, p, HD[0]);
-          if (dd < HD[0]) {   // replace the root, sift down
-            int c = 0;
-            while (true) {
-              int l = 2 * c + 1;
-              if (l >= k) break;
-              if (l + 1 < k && HD[l + 1] > HD[l]) ++l;
-              if (HD[l] <= dd) break;
-              HD[c] = HD[l]; HI[c] = HI[l]; c = l;
-            }
-            HD[c] = dd; HI[c] = idx[i];
-          }
+          if (dd < HD[0]) kd_sift(HD, HI, k, dd, idx[i]);   // replace the root
         }
       }
       if (sp == 0) break;
@@ -105,15 +109,7 @@ extern "C" __global__ void kd_query(const double* pts, const long long* idx, con
     for (int end = k - 1; end > 0; --end) {
       const double vd = HD[end]; const long long vi = HI[end];
       HD[end] = HD[0]; HI[end] = HI[0];
-      int c = 0;
-      while (true) {
-        int l = 2 * c + 1;
-        if (l >= end) break;
-        if (l + 1 < end && HD[l + 1] > HD[l]) ++l;
-        if (HD[l] <= vd) break;
-        HD[c] = HD[l]; HI[c] = HI[l]; c = l;
-      }
-      HD[c] = vd; HI[c] = vi;
+      kd_sift(HD, HI, end, vd, vi);
     }
     for (int j = 0; j < k; ++j) {
       const double dd = HD[j];

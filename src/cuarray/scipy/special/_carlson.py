@@ -23,6 +23,20 @@ from cuarray.scipy.special._loops import _FFF
 from cuarray.scipy.special._math import SOURCE as _BASE
 from cuarray.scipy.special._ufuncs import UFUNCS, SpecialUfunc
 
+
+def _overloads(r, n):
+    """The entry points cusp_ellip<r> of `n` arguments: double and complex<double> call the
+    code above; float and complex<float> compute in double and round once."""
+    v = "xyzp"[:n]
+    sig = {t: ", ".join(f"{t} {a}" for a in v) for t in ("double", "float", "cusp_cf")}
+    return (f"CUARRAY_FN double cusp_ellip{r}({sig['double']}) {{\n"
+            f"  return cusp_{r}_real({', '.join(v)});\n}}\n"
+            f"CUARRAY_FN float cusp_ellip{r}({sig['float']}) {{\n"
+            f"  return (float)cusp_{r}_real({', '.join(v)});\n}}\n"
+            f"CUARRAY_FN cusp_cf cusp_ellip{r}({sig['cusp_cf']}) {{\n"
+            f"  return CUSP_CF(cusp_ellip{r}({', '.join(f'cusp_cd({a})' for a in v)}));\n}}\n")
+
+
 SOURCE_CARLSON = _BASE + r"""
 typedef complex<double> cusp_cd;
 CUARRAY_FN double cusp_cr_abs(double x) { return fabs(x); }
@@ -121,18 +135,12 @@ CUARRAY_FN double cusp_rc_real(double x, double y) {
   if (y < 0) return sqrt(x / (x - y)) * cusp_rc_t(x - y, -y);   // principal value
   return cusp_rc_t(x, y);
 }
-CUARRAY_FN double cusp_elliprc(double x, double y) { return cusp_rc_real(x, y); }
-CUARRAY_FN float cusp_elliprc(float x, float y) { return (float)cusp_rc_real(x, y); }
 
 CUARRAY_FN double cusp_rf_real(double x, double y, double z) {
   if (x != x || y != y || z != z || x < 0 || y < 0 || z < 0) return CUSP_NAN;
   if (isinf(x) || isinf(y) || isinf(z)) return 0.0;
   if ((x == 0) + (y == 0) + (z == 0) > 1) return CUSP_INF;
   return cusp_rf_t(x, y, z);
-}
-CUARRAY_FN double cusp_elliprf(double x, double y, double z) { return cusp_rf_real(x, y, z); }
-CUARRAY_FN float cusp_elliprf(float x, float y, float z) {
-  return (float)cusp_rf_real(x, y, z);
 }
 
 CUARRAY_FN double cusp_rd_real(double x, double y, double z) {
@@ -142,10 +150,6 @@ CUARRAY_FN double cusp_rd_real(double x, double y, double z) {
   if (isinf(x) || isinf(y) || isinf(z)) return 0.0;
   if (x == 0 && y == 0) return CUSP_INF;
   return cusp_rd_t(x, y, z);
-}
-CUARRAY_FN double cusp_elliprd(double x, double y, double z) { return cusp_rd_real(x, y, z); }
-CUARRAY_FN float cusp_elliprd(float x, float y, float z) {
-  return (float)cusp_rd_real(x, y, z);
 }
 
 CUARRAY_FN double cusp_rg_real(double x, double y, double z) {
@@ -163,10 +167,6 @@ CUARRAY_FN double cusp_rg_real(double x, double y, double z) {
   x /= y; z /= y;
   return 0.5 * sc * (z * cusp_rf_t(x, 1.0, z) - (x - z) * (1 - z) * cusp_rd_t(x, 1.0, z) / 3 +
                      sqrt(x) / sqrt(z));
-}
-CUARRAY_FN double cusp_elliprg(double x, double y, double z) { return cusp_rg_real(x, y, z); }
-CUARRAY_FN float cusp_elliprg(float x, float y, float z) {
-  return (float)cusp_rg_real(x, y, z);
 }
 
 CUARRAY_FN double cusp_rj_real(double x, double y, double z, double p) {
@@ -187,12 +187,6 @@ CUARRAY_FN double cusp_rj_real(double x, double y, double z, double p) {
   const double q = y + (z - y) * (y - x) / (y - p);
   return ((q - y) * cusp_rj_t(x, y, z, q) - 3 * cusp_rf_t(x, y, z) +
           3 * cusp_rc_real(x * z / y, p * q / y)) / (y - p);
-}
-CUARRAY_FN double cusp_elliprj(double x, double y, double z, double p) {
-  return cusp_rj_real(x, y, z, p);
-}
-CUARRAY_FN float cusp_elliprj(float x, float y, float z, float p) {
-  return (float)cusp_rj_real(x, y, z, p);
 }
 
 // ---- complex arguments ---------------------------------------------------------------------
@@ -219,9 +213,6 @@ CUARRAY_FN cusp_cd cusp_elliprc(cusp_cd x, cusp_cd y) {
   if (cusp_cr_neg(y)) return sqrt(x / (x - y)) * cusp_rc_t(x - y, -y);   // principal value
   return cusp_rc_t(x, y);
 }
-CUARRAY_FN cusp_cf cusp_elliprc(cusp_cf x, cusp_cf y) {
-  return CUSP_CF(cusp_elliprc(cusp_cd(x), cusp_cd(y)));
-}
 
 CUARRAY_FN bool cusp_cr_bad3(const cusp_cd& x, const cusp_cd& y, const cusp_cd& z) {
   return cusp_cr_nan(x) || cusp_cr_nan(y) || cusp_cr_nan(z) || cusp_cr_neg(x) ||
@@ -245,9 +236,6 @@ CUARRAY_FN cusp_cd cusp_elliprf(cusp_cd x, cusp_cd y, cusp_cd z) {
   if (cusp_cr_zeros(x, y, z) > 1) return CUSP_CINF;
   return cusp_rf_t(x, y, z);
 }
-CUARRAY_FN cusp_cf cusp_elliprf(cusp_cf x, cusp_cf y, cusp_cf z) {
-  return CUSP_CF(cusp_elliprf(cusp_cd(x), cusp_cd(y), cusp_cd(z)));
-}
 
 CUARRAY_FN cusp_cd cusp_elliprd(cusp_cd x, cusp_cd y, cusp_cd z) {
   if (cusp_cr_bad3(x, y, z)) return CUSP_CNAN;
@@ -256,9 +244,6 @@ CUARRAY_FN cusp_cd cusp_elliprd(cusp_cd x, cusp_cd y, cusp_cd z) {
   if (cusp_cr_inf3(x, y, z)) return cusp_cd(0.0, 0.0);
   if (cusp_cr_zero(x) && cusp_cr_zero(y)) return CUSP_CINF;
   return cusp_rd_t(x, y, z);
-}
-CUARRAY_FN cusp_cf cusp_elliprd(cusp_cf x, cusp_cf y, cusp_cf z) {
-  return CUSP_CF(cusp_elliprd(cusp_cd(x), cusp_cd(y), cusp_cd(z)));
 }
 
 CUARRAY_FN cusp_cd cusp_elliprg(cusp_cd x, cusp_cd y, cusp_cd z) {
@@ -279,9 +264,6 @@ CUARRAY_FN cusp_cd cusp_elliprg(cusp_cd x, cusp_cd y, cusp_cd z) {
   return 0.5 * sqrt(t) * (z * cusp_rf_t(x, y, z) - (x - z) * (y - z) * cusp_rd_t(x, y, z) /
                           3.0 + sqrt(x) * sqrt(y) / sqrt(z));
 }
-CUARRAY_FN cusp_cf cusp_elliprg(cusp_cf x, cusp_cf y, cusp_cf z) {
-  return CUSP_CF(cusp_elliprg(cusp_cd(x), cusp_cd(y), cusp_cd(z)));
-}
 
 CUARRAY_FN cusp_cd cusp_elliprj(cusp_cd x, cusp_cd y, cusp_cd z, cusp_cd p) {
   if (cusp_cr_bad3(x, y, z)) return CUSP_CNAN;
@@ -295,23 +277,11 @@ CUARRAY_FN cusp_cd cusp_elliprj(cusp_cd x, cusp_cd y, cusp_cd z, cusp_cd p) {
   if (cusp_cr_neg(p)) return CUSP_CNAN;
   return cusp_rj_t(x, y, z, p);
 }
-CUARRAY_FN cusp_cf cusp_elliprj(cusp_cf x, cusp_cf y, cusp_cf z, cusp_cf p) {
-  return CUSP_CF(cusp_elliprj(cusp_cd(x), cusp_cd(y), cusp_cd(z), cusp_cd(p)));
-}
-"""
+""" + "".join(_overloads(r, n) for r, n in (("rc", 2), ("rf", 3), ("rd", 3), ("rg", 3), ("rj", 4)))
 
 SOURCE_BETAINCC = SOURCE_CDF + r"""
-// 1 - I_x(a, b): the continued fraction of the upper tail where it converges, else 1 - I
 CUARRAY_FN double cusp_betaincc(double a, double b, double x) {
-  if (a != a || b != b || x != x || a < 0 || b < 0 || x < 0 || x > 1) return CUSP_NAN;
-  if (a == 0 && b == 0) return CUSP_NAN;
-  if (isinf(a) && isinf(b)) return CUSP_NAN;
-  if (a == 0 || isinf(b)) return x > 0 ? 0.0 : 1.0;
-  if (b == 0 || isinf(a)) return x < 1 ? 1.0 : 0.0;
-  if (x == 0) return 1.0;
-  if (x == 1) return 0.0;
-  if (x > (a + 1) / (a + b + 2)) return cusp_incbet_cf(b, a, 1 - x, x);
-  return 1 - cusp_incbet_cf(a, b, x, 1 - x);
+  return cusp_ibeta_tail(a, b, x, true);
 }
 CUSP_CALL double cusp_betaincc_call(double a, double b, double x) {
   return cusp_betaincc(a, b, x);

@@ -206,16 +206,26 @@ CUARRAY_FN double cusp_incbet_cf(double a, double b, double x, double y) {
   }
   return cusp_ibeta_fac(a, b, x, y) / a * h;
 }
-CUARRAY_FN double cusp_betainc(double a, double b, double x) {
+// I_x(a, b), or with `upper` 1 - I_x(a, b): SciPy's special values, then the continued
+// fraction of the tail where it converges (no 1 - I taken where I is near 1 for betaincc)
+CUARRAY_FN double cusp_ibeta_tail(double a, double b, double x, bool upper) {
   if (a != a || b != b || x != x || a < 0 || b < 0 || x < 0 || x > 1) return CUSP_NAN;
   if (a == 0 && b == 0) return CUSP_NAN;
   if (isinf(a) && isinf(b)) return CUSP_NAN;
-  if (a == 0 || isinf(b)) return x > 0 ? 1.0 : 0.0;
-  if (b == 0 || isinf(a)) return x < 1 ? 0.0 : 1.0;
-  if (x == 0) return 0.0;
-  if (x == 1) return 1.0;
-  if (x > (a + 1) / (a + b + 2)) return 1 - cusp_incbet_cf(b, a, 1 - x, x);
-  return cusp_incbet_cf(a, b, x, 1 - x);
+  const double lo = upper ? 1.0 : 0.0, hi = 1 - lo;   // the values at x = 0 and x = 1
+  if (a == 0 || isinf(b)) return x > 0 ? hi : lo;
+  if (b == 0 || isinf(a)) return x < 1 ? lo : hi;
+  if (x == 0) return lo;
+  if (x == 1) return hi;
+  if (x > (a + 1) / (a + b + 2)) {
+    const double q = cusp_incbet_cf(b, a, 1 - x, x);
+    return upper ? q : 1 - q;
+  }
+  const double p = cusp_incbet_cf(a, b, x, 1 - x);
+  return upper ? 1 - p : p;
+}
+CUARRAY_FN double cusp_betainc(double a, double b, double x) {
+  return cusp_ibeta_tail(a, b, x, false);
 }
 CUSP_CALL double cusp_betainc_call(double a, double b, double x) {
   return cusp_betainc(a, b, x);

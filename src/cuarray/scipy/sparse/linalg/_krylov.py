@@ -17,14 +17,34 @@ def _inner(x, y):
     return v
 
 
-def _tolerances(b, rtol, atol, name):
+def _setup(A, M, x0, b, rtol, atol, maxiter, name):
+    """(A, M, x, b, norm of b, absolute tolerance, maxiter) of cgs, bicgstab and gmres:
+    SciPy's checks of `atol` and its default of 10 n iterations."""
+    A, M, x, b = _make_system(A, M, x0, b, name)
     if atol is None:
         atol = 0.0
     if isinstance(atol, str) or atol < 0:
         raise ValueError(f"'scipy.sparse.linalg.{name}' called with invalid `atol`={atol}; "
                          "if set, `atol` must be a real, non-negative number.")
     bnrm2 = float(_norm(b))
-    return bnrm2, max(float(atol), float(rtol) * bnrm2)
+    maxiter = b.shape[0] * 10 if maxiter is None else maxiter
+    return A, M, x, b, bnrm2, max(float(atol), float(rtol) * bnrm2), maxiter
+
+
+def _residual(A, x, x0, b):
+    """The starting residual b - A x (b itself when no x0 was given: x is 0)."""
+    return b - A.matvec(x) if x0 is not None else b.copy()
+
+
+def _rho(rtilde, r, atol, rhotol):
+    """(info, rho) at the top of a cgs/bicgstab iteration: info 0 when r has converged,
+    -10 when rho = rtilde^H r breaks down, else None and rho."""
+    if float(_norm(r)) < atol:
+        return 0, None
+    rho = _inner(rtilde, r)
+    if abs(rho) < rhotol:
+        return -10, None
+    return None, rho
 
 
 def cgs(A, b, x0=None, rtol=1e-5, atol=0.0, maxiter=None, M=None, callback=None, *,
@@ -34,23 +54,17 @@ def cgs(A, b, x0=None, rtol=1e-5, atol=0.0, maxiter=None, M=None, callback=None,
     `maxiter` ran out, -10/-11 on a breakdown (SciPy's codes)."""
     if tol is not None:
         rtol = tol
-    A, M, x, b = _make_system(A, M, x0, b, "cgs")
-    bnrm2, atol = _tolerances(b, rtol, atol, "cgs")
+    A, M, x, b, bnrm2, atol, maxiter = _setup(A, M, x0, b, rtol, atol, maxiter, "cgs")
     if bnrm2 == 0:
         return b, 0
-    n = b.shape[0]
-    maxiter = n * 10 if maxiter is None else maxiter
-    eps = numpy.finfo(x.dtype).eps
-    rhotol = eps ** 2
-    r = b - A.matvec(x) if x0 is not None else b.copy()
+    rhotol = numpy.finfo(x.dtype).eps ** 2
+    r = _residual(A, x, x0, b)
     rtilde = r.copy()
     rho_prev = p = q = u = None
     for iteration in range(maxiter):
-        if float(_norm(r)) < atol:
-            return x, 0
-        rho_cur = _inner(rtilde, r)
-        if abs(rho_cur) < rhotol:
-            return x, -10
+        info, rho_cur = _rho(rtilde, r, atol, rhotol)
+        if info is not None:
+            return x, info
         if iteration > 0:
             beta = rho_cur / rho_prev
             u = r + beta * q
@@ -76,23 +90,18 @@ def bicgstab(A, b, x0=None, *, rtol=1e-5, atol=0.0, maxiter=None, M=None, callba
     """BIConjugate Gradient STABilized iteration for A x = b (cuarray version of
     `scipy.sparse.linalg.bicgstab`): info 0 on convergence, the iteration count when
     `maxiter` ran out, -10 (rho) or -11 (omega) on a breakdown (SciPy's codes)."""
-    A, M, x, b = _make_system(A, M, x0, b, "bicgstab")
-    bnrm2, atol = _tolerances(b, rtol, atol, "bicgstab")
+    A, M, x, b, bnrm2, atol, maxiter = _setup(A, M, x0, b, rtol, atol, maxiter, "bicgstab")
     if bnrm2 == 0:
         return b, 0
-    n = b.shape[0]
-    maxiter = n * 10 if maxiter is None else maxiter
     # SciPy's breakdown thresholds (eps squared, from the original Fortran).
     rhotol = omegatol = numpy.finfo(x.dtype).eps ** 2
-    r = b - A.matvec(x) if x0 is not None else b.copy()
+    r = _residual(A, x, x0, b)
     rtilde = r.copy()
     rho_prev = omega = alpha = p = v = None
     for iteration in range(maxiter):
-        if float(_norm(r)) < atol:
-            return x, 0
-        rho = _inner(rtilde, r)
-        if abs(rho) < rhotol:
-            return x, -10
+        info, rho = _rho(rtilde, r, atol, rhotol)
+        if info is not None:
+            return x, info
         if iteration > 0:
             if abs(omega) < omegatol:
                 return x, -11
@@ -140,13 +149,11 @@ def gmres(A, b, x0=None, rtol=1e-5, atol=0.0, restart=None, maxiter=None, M=None
         callback_type = "pr_norm"
     if callback_type not in ("x", "pr_norm", "legacy"):
         raise ValueError(f"Unknown callback_type: {callback_type!r}")
-    A, M, x, b = _make_system(A, M, x0, b, "gmres")
-    bnrm2, atol = _tolerances(b, rtol, atol, "gmres")
+    A, M, x, b, bnrm2, atol, maxiter = _setup(A, M, x0, b, rtol, atol, maxiter, "gmres")
     if bnrm2 == 0:
         return b, 0
     n = b.shape[0]
     restart = min(20 if restart is None else int(restart), n)
-    maxiter = n * 10 if maxiter is None else maxiter
     V = empty((restart + 1, n), dtype=x.dtype)
     cdt = numpy.complex128 if x.dtype.kind == "c" else numpy.float64
     for cycle in range(maxiter):
@@ -226,7 +233,7 @@ def minres(A, b, x0=None, shift=0.0, tol=None, maxiter=None, M=None, callback=No
     n = b.shape[0]
     maxiter = 5 * n if maxiter is None else maxiter
     eps = numpy.finfo(x.dtype).eps
-    r1 = b - A.matvec(x) if x0 is not None else b.copy()
+    r1 = _residual(A, x, x0, b)
     y = M.matvec(r1)
     beta1 = _inner(r1, y).real
     if beta1 < 0:
