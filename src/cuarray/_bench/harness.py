@@ -37,27 +37,8 @@ def _events(xp):
     return start, end, lambda: xp.cuda.get_elapsed_time(start, end)
 
 
-def device_time(fn, xp, warmup=3, repeat=20):
-    """Median device time of one call, in ms, from CUDA events around each call."""
-    for _ in range(warmup):
-        fn()
-    start, end, elapsed = _events(xp)
-    times = []
-    for _ in range(repeat):
-        start.record()
-        fn()
-        end.record()
-        end.synchronize()
-        times.append(elapsed())
-    return statistics.median(times)
-
-
-def device_time_back_to_back(fn, xp, calls=20, warmup=3, repeat=5):
-    """Device time of one call, in ms, as a stream of `calls` calls runs: CUDA events
-    around the whole stream, the best of `repeat`. Where the host issues a call faster
-    than the GPU runs one, this is the kernels' own time: the launch latency and the
-    Python before the first launch, which `device_time` counts in every call, are paid
-    once per stream."""
+def _event_times(fn, xp, warmup, repeat, calls):
+    """Device ms per call of `repeat` runs of `calls` calls each, CUDA events around a run."""
     for _ in range(warmup):
         fn()
     start, end, elapsed = _events(xp)
@@ -69,7 +50,21 @@ def device_time_back_to_back(fn, xp, calls=20, warmup=3, repeat=5):
         end.record()
         end.synchronize()
         times.append(elapsed() / calls)
-    return min(times)
+    return times
+
+
+def device_time(fn, xp, warmup=3, repeat=20):
+    """Median device time of one call, in ms, from CUDA events around each call."""
+    return statistics.median(_event_times(fn, xp, warmup, repeat, 1))
+
+
+def device_time_back_to_back(fn, xp, calls=20, warmup=3, repeat=5):
+    """Device time of one call, in ms, as a stream of `calls` calls runs: CUDA events
+    around the whole stream, the best of `repeat`. Where the host issues a call faster
+    than the GPU runs one, this is the kernels' own time: the launch latency and the
+    Python before the first launch, which `device_time` counts in every call, are paid
+    once per stream."""
+    return min(_event_times(fn, xp, warmup, repeat, calls))
 
 
 def host_time(fn, sync, n=1000, loops=5):
