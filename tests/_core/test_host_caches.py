@@ -293,10 +293,11 @@ def test_staging_events_are_reused_and_bounded(cp, monkeypatch):
             super().__init__(*args, **kwargs)
             made.append(self)
 
+    # blocks of earlier uploads still waiting on their events would hand those over
+    pinned.get_default_pinned_memory_pool().free_all_blocks()
     monkeypatch.setattr(pinned, "Event", CountedEvent)
     monkeypatch.setattr(pinned, "_spare_events", {})
     monkeypatch.setattr(pinned, "_SPARE_MAX", 2)
-    monkeypatch.setattr(pinned, "_DIRECT_MAX", 0)   # these small uploads stage too
     rng = numpy.random.default_rng(1906)
     hosts = [rng.standard_normal(100 + 10 * i).astype(numpy.float32) for i in range(10)]
     devs = []

@@ -138,7 +138,7 @@ def drv(monkeypatch):
     monkeypatch.setattr(pinned, "_STAGE_MAX", 8192)
     monkeypatch.setattr(pinned, "_CHUNK", 2048)
     monkeypatch.setattr(pinned, "_CHECK_PINNED_MIN", 1024)
-    monkeypatch.setattr(pinned, "_DIRECT_MAX", 512)
+    monkeypatch.setattr(pinned, "_D2H_DIRECT_MAX", 512)
     return d
 
 
@@ -304,28 +304,9 @@ def test_host_to_device(drv, use_pool, nbytes, sync):
     drv.run(7)
     numpy.testing.assert_array_equal(dst, expect)
     assert pool.used_bytes() == 0           # staging blocks went back to the pool
-    if nbytes <= pinned._DIRECT_MAX:        # the driver staged it: no pinned buffer
-        assert drv.log[0] == (("HtoD", _ptr(src)), 7) and pool.total_bytes() == 0
-        return
     n = 1 if nbytes <= 8192 else 2
     assert pool.n_free_blocks() == n
     assert pool.total_bytes() == (memory_pool._round_size(nbytes) if n == 1 else 2 * 2048)
-
-
-def test_small_upload_from_pinned_memory_is_staged(drv, use_pool):
-    # a pinned source would be read when the stream runs the copy: it is copied at once
-    fake = FakeHost(drv)
-    pool = use_pool(fake)
-    host = pinned.PinnedMemoryPool(fake).malloc(256)
-    src = host.as_numpy()[:256]
-    src[:] = numpy.arange(256) % 251
-    expect = src.copy()
-    dst = numpy.zeros(256, numpy.uint8)
-    pinned.copy_host_to_device(_ptr(dst), src, 256, 3, False)
-    src[:] = 0
-    drv.run(3)
-    numpy.testing.assert_array_equal(dst, expect)
-    assert drv.log[0][0] != ("HtoD", host.ptr) and pool.total_bytes() == 512
 
 
 def test_host_to_device_async_keeps_block_until_copy_runs(drv, use_pool):
@@ -366,10 +347,10 @@ def test_device_to_host(drv, use_pool, nbytes):
     pinned.copy_device_to_host(out, _ptr(dev), nbytes, 5, True)
     numpy.testing.assert_array_equal(out, dev)
     assert pool.used_bytes() == 0
-    # A synchronous copy into pageable memory goes there directly up to _DIRECT_MAX,
+    # A synchronous copy into pageable memory goes there directly up to _D2H_DIRECT_MAX,
     # then stages through pinned memory: one buffer up to _STAGE_MAX, a pipeline of up
     # to _D2H_BUFFERS chunk buffers above.
-    if nbytes <= pinned._DIRECT_MAX:
+    if nbytes <= pinned._D2H_DIRECT_MAX:
         assert drv.log[:2] == [(("DtoH", _ptr(out)), 5), ("sync", 5)]
         assert pool.total_bytes() == 0
         return
@@ -520,11 +501,11 @@ def test_gpu_async_staging_block_counts_as_free():
     pool = pinned.PinnedMemoryPool()
     pinned.set_pinned_memory_allocator(pool.malloc)
     try:
-        src = numpy.arange(20000, dtype=numpy.float32)   # above _DIRECT_MAX: staged
-        d = memory.alloc(80000)
-        pinned.copy_host_to_device(d.ptr, src, 80000, 0, False)
+        src = numpy.arange(100, dtype=numpy.float32)
+        d = memory.alloc(400)
+        pinned.copy_host_to_device(d.ptr, src, 400, 0, False)
         assert pool.n_free_blocks() == 1 and pool.used_bytes() == 0
-        assert pool.total_bytes() == 80384
+        assert pool.total_bytes() == 512
         memory._sync_current()
         pool.free_all_blocks()
         assert pool.n_free_blocks() == pool.total_bytes() == 0

@@ -24,11 +24,11 @@ _MEMORYTYPE_HOST = 1          # CU_MEMORYTYPE_HOST
 _STAGE_MAX = 64 << 20         # above this, stream through bounded buffers (2 in, _D2H_BUFFERS out)
 _CHUNK = 16 << 20             # size of each of those buffers
 _CHECK_PINNED_MIN = 64 << 10  # below this, staging costs less than asking the driver
-# Up to this size a copy between pageable memory and the device goes to the driver as it is.
-# An upload is staged by the driver before the call returns (the source may change at once)
-# without waiting for the stream: on an H100 host 8-20 µs against 30-40 through a pooled
-# pinned buffer (at 256 KiB the driver's path took 180 µs, the pool's 47).
-_DIRECT_MAX = 64 << 10
+# Up to this size a synchronous copy from the device into pageable memory goes there
+# directly. (Uploads keep staging through the pinned pool as CuPy's do, whose memory page
+# shows the pinned block an upload leaves; the driver's own staging was faster for small
+# uploads: 8-20 µs against 30-40 on an H100 host.)
+_D2H_DIRECT_MAX = 64 << 10
 
 
 class PinnedMemory:
@@ -365,9 +365,9 @@ def _hand_back(buf, event):
 def copy_host_to_device(dst_ptr, host, nbytes, stream_ptr, sync):
     """Copy `nbytes` from a contiguous host array (or host address) to device address `dst_ptr`.
 
-    Up to 64 KiB pageable memory goes to the driver, which stages it before returning;
-    above, it is staged through a pooled pinned buffer, so with `sync` false the copy runs
-    asynchronously and the buffer goes back to the pool once the stream has read it. Above 64 MiB the copy streams through two 16 MiB buffers so that filling
+    Pageable memory is staged through a pooled pinned buffer, so with `sync` false the
+    copy runs asynchronously and the buffer goes back to the pool once the stream has
+    read it. Above 64 MiB the copy streams through two 16 MiB buffers so that filling
     one overlaps the transfer of the other. Pinned memory is copied directly.
     """
     if nbytes <= 0:
@@ -375,10 +375,7 @@ def copy_host_to_device(dst_ptr, host, nbytes, stream_ptr, sync):
     src = _host_address(host, nbytes, False)
     ensure_context()
     drv = _drv()
-    if nbytes <= _DIRECT_MAX and not _is_pinned(src):
-        # (a pinned source would be read when the stream gets there: it is staged below)
-        check(drv.cuMemcpyHtoDAsync(dst_ptr, src, nbytes, stream_ptr))
-    elif nbytes >= _CHECK_PINNED_MIN and _is_pinned(src):
+    if nbytes >= _CHECK_PINNED_MIN and _is_pinned(src):
         check(drv.cuMemcpyHtoDAsync(dst_ptr, src, nbytes, stream_ptr))
     elif nbytes <= _STAGE_MAX:
         buf = alloc_pinned_memory(nbytes)
@@ -426,7 +423,7 @@ def copy_device_to_host(host, src_ptr, nbytes, stream_ptr, sync):
         if sync:
             check(drv.cuStreamSynchronize(stream_ptr))
         return
-    if nbytes <= _DIRECT_MAX:
+    if nbytes <= _D2H_DIRECT_MAX:
         # straight into the destination, then the stream's end: 30 µs for a float(a.sum())
         # on an H100 host against 37 through a pinned buffer (the sync also covers a
         # pinned destination, which the driver would not wait for)
