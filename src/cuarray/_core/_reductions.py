@@ -285,22 +285,23 @@ def _uf(name):
 
 
 # Each checks the warm path first (see _key): `a.sum()` on a small array is a benchmark row.
-def sum(a, axis=None, dtype=None, out=None, keepdims=False, initial=None, where=True):
-    """cuarray version of `numpy.sum`."""
-    key = _key("sum", a, axis, keepdims, dtype) if out is None and initial is None and where is True else None
-    warm = _warm.get(key)
-    if warm is not None:
-        return warm(a)
-    return reduce(_uf("add"), a, axis, dtype, out, keepdims, initial, where, _name="sum", warm_key=key)
+def _accumulation(name, ufunc_name):
+    """numpy.`name` (sum, prod): the reduction by `ufunc_name` with a `dtype` argument."""
+    def accumulate(a, axis=None, dtype=None, out=None, keepdims=False, initial=None, where=True):
+        key = _key(name, a, axis, keepdims, dtype) if out is None and initial is None and \
+            where is True else None
+        warm = _warm.get(key)
+        if warm is not None:
+            return warm(a)
+        return reduce(_uf(ufunc_name), a, axis, dtype, out, keepdims, initial, where, _name=name,
+                      warm_key=key)
+    accumulate.__name__ = accumulate.__qualname__ = name
+    accumulate.__doc__ = f"cuarray version of `numpy.{name}`."
+    return accumulate
 
 
-def prod(a, axis=None, dtype=None, out=None, keepdims=False, initial=None, where=True):
-    """cuarray version of `numpy.prod`."""
-    key = _key("prod", a, axis, keepdims, dtype) if out is None and initial is None and where is True else None
-    warm = _warm.get(key)
-    if warm is not None:
-        return warm(a)
-    return reduce(_uf("multiply"), a, axis, dtype, out, keepdims, initial, where, _name="prod", warm_key=key)
+sum = _accumulation("sum", "add")
+prod = _accumulation("prod", "multiply")
 
 
 def _complex_extreme(name, a, axis, out, keepdims, greater):
@@ -319,26 +320,26 @@ def _complex_extreme(name, a, axis, out, keepdims, greater):
                        _arg_preamble(a.dtype, greater, False), key, value=True)
 
 
-def amax(a, axis=None, out=None, keepdims=False, initial=None, where=True):
-    """cuarray version of `numpy.amax`."""
-    if isinstance(a, ndarray) and a.dtype.kind == "c" and initial is None and where is True:
-        return _complex_extreme("max", a, axis, out, keepdims, True)
-    key = _key("max", a, axis, keepdims) if out is None and initial is None and where is True else None
-    warm = _warm.get(key)
-    if warm is not None:
-        return warm(a)
-    return reduce(_uf("maximum"), a, axis, None, out, keepdims, initial, where, _name="max", warm_key=key)
+def _extreme(name, ufunc_name, greater):
+    """numpy.a`name` (amax, amin): the reduction by `ufunc_name`, complex input ordered as
+    NumPy orders it."""
+    def extreme(a, axis=None, out=None, keepdims=False, initial=None, where=True):
+        if isinstance(a, ndarray) and a.dtype.kind == "c" and initial is None and where is True:
+            return _complex_extreme(name, a, axis, out, keepdims, greater)
+        key = _key(name, a, axis, keepdims) if out is None and initial is None and where is True \
+            else None
+        warm = _warm.get(key)
+        if warm is not None:
+            return warm(a)
+        return reduce(_uf(ufunc_name), a, axis, None, out, keepdims, initial, where, _name=name,
+                      warm_key=key)
+    extreme.__name__ = extreme.__qualname__ = f"a{name}"
+    extreme.__doc__ = f"cuarray version of `numpy.a{name}`."
+    return extreme
 
 
-def amin(a, axis=None, out=None, keepdims=False, initial=None, where=True):
-    """cuarray version of `numpy.amin`."""
-    if isinstance(a, ndarray) and a.dtype.kind == "c" and initial is None and where is True:
-        return _complex_extreme("min", a, axis, out, keepdims, False)
-    key = _key("min", a, axis, keepdims) if out is None and initial is None and where is True else None
-    warm = _warm.get(key)
-    if warm is not None:
-        return warm(a)
-    return reduce(_uf("minimum"), a, axis, None, out, keepdims, initial, where, _name="min", warm_key=key)
+amax = _extreme("max", "maximum", True)
+amin = _extreme("min", "minimum", False)
 
 
 def nanmax(a, axis=None, out=None, keepdims=False, initial=None, where=True):
@@ -701,23 +702,21 @@ def nanmean(a, axis=None, dtype=None, out=None, keepdims=False, *, where=True):
     return mean(a, axis, dtype, out, keepdims, where=mask)
 
 
-def nanvar(a, axis=None, dtype=None, out=None, ddof=0, keepdims=False, *, where=True, mean=None,
-           correction=None):
-    """cuarray version of `numpy.nanvar`."""
-    a = _check(a, "nanvar")
-    ddof = _ddof(ddof, correction)
-    if a.dtype.kind not in "fc":
-        return var(a, axis, dtype, out, ddof, keepdims, where=where, mean=mean)
-    mask = _not_nan(a, where, "nanvar")
-    return _var("nanvar", a, axis, dtype, out, ddof, keepdims, False, mask, mean)
+def _nan_spread(name, plain, root):
+    """numpy.`name` (nanvar, nanstd): `plain` (var, std) over the non-NaN elements; `root`:
+    the square root of the variance."""
+    def spread(a, axis=None, dtype=None, out=None, ddof=0, keepdims=False, *, where=True,
+               mean=None, correction=None):
+        a = _check(a, name)
+        ddof = _ddof(ddof, correction)
+        if a.dtype.kind not in "fc":
+            return plain(a, axis, dtype, out, ddof, keepdims, where=where, mean=mean)
+        mask = _not_nan(a, where, name)
+        return _var(name, a, axis, dtype, out, ddof, keepdims, root, mask, mean)
+    spread.__name__ = spread.__qualname__ = name
+    spread.__doc__ = f"cuarray version of `numpy.{name}`."
+    return spread
 
 
-def nanstd(a, axis=None, dtype=None, out=None, ddof=0, keepdims=False, *, where=True, mean=None,
-           correction=None):
-    """cuarray version of `numpy.nanstd`."""
-    a = _check(a, "nanstd")
-    ddof = _ddof(ddof, correction)
-    if a.dtype.kind not in "fc":
-        return std(a, axis, dtype, out, ddof, keepdims, where=where, mean=mean)
-    mask = _not_nan(a, where, "nanstd")
-    return _var("nanstd", a, axis, dtype, out, ddof, keepdims, True, mask, mean)
+nanvar = _nan_spread("nanvar", var, False)
+nanstd = _nan_spread("nanstd", std, True)

@@ -201,15 +201,7 @@ class Op:
         plan = self._kernels.get(key)
         if plan is None:
             plan = self._flat_plan(key, args, vec, idx64)
-        vals = []
-        for p, a in zip(self.params, args):
-            role = p.role
-            if role == "in" or role == "out":
-                vals.append(a._ptr)
-            elif role == "scalar":
-                _append_scalar(vals, a)
-            else:
-                _append_raw(vals, a)
+        vals = self._values(args)
         vals.append(n)
         plan.launch(vals, n)
 
@@ -232,16 +224,21 @@ class Op:
                 fill.append(a._ptr)
             plan.launch(fill)
             return
-        fill = []
+        plan.launch(self._values(args))
+
+    def _values(self, args):
+        """The kernel's argument values for `args`: pointers of arrays, scalars and raw
+        values as packed."""
+        vals = []
         for p, a in zip(self.params, args):
             role = p.role
             if role == "in" or role == "out":
-                fill.append(a._ptr)
+                vals.append(a._ptr)
             elif role == "scalar":
-                _append_scalar(fill, a)
+                _append_scalar(vals, a)
             else:
-                _append_raw(fill, a)
-        plan.launch(fill)
+                _append_raw(vals, a)
+        return vals
 
     def _plan_nd(self, args, arrays, key):
         """(function, packer, collapsed strides per array, collapsed shape + size, grid) for
