@@ -397,24 +397,23 @@ def _simple(name, a, axis, out, keepdims, res, acc, in_dt, mp, red, post, ident,
     return outa
 
 
-def all(a, axis=None, out=None, keepdims=False, *, where=True):
-    """cuarray version of `numpy.all`."""
-    key = _key("all", a, axis, keepdims) if out is None and where is True else None
-    warm = _warm.get(key)
-    if warm is not None:
-        return warm(a)
-    return _simple("all", a, axis, out, keepdims, _bool, "bool", a.dtype if isinstance(a, ndarray) else _bool,
-                   "cuarray_nonzero(in0)", "a && b", "out0 = a", "true", where=where, warm_key=key)
+def _truth(name, combine, identity):
+    """numpy.`name` (all, any): every element's truth folded by `combine` from `identity`."""
+    def truth(a, axis=None, out=None, keepdims=False, *, where=True):
+        key = _key(name, a, axis, keepdims) if out is None and where is True else None
+        warm = _warm.get(key)
+        if warm is not None:
+            return warm(a)
+        return _simple(name, a, axis, out, keepdims, _bool, "bool",
+                       a.dtype if isinstance(a, ndarray) else _bool, "cuarray_nonzero(in0)",
+                       combine, "out0 = a", identity, where=where, warm_key=key)
+    truth.__name__ = truth.__qualname__ = name
+    truth.__doc__ = f"cuarray version of `numpy.{name}`."
+    return truth
 
 
-def any(a, axis=None, out=None, keepdims=False, *, where=True):
-    """cuarray version of `numpy.any`."""
-    key = _key("any", a, axis, keepdims) if out is None and where is True else None
-    warm = _warm.get(key)
-    if warm is not None:
-        return warm(a)
-    return _simple("any", a, axis, out, keepdims, _bool, "bool", a.dtype if isinstance(a, ndarray) else _bool,
-                   "cuarray_nonzero(in0)", "a || b", "out0 = a", "false", where=where, warm_key=key)
+all = _truth("all", "a && b", "true")
+any = _truth("any", "a || b", "false")
 
 
 def count_nonzero(a, axis=None, *, keepdims=False):

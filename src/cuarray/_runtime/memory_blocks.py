@@ -218,6 +218,16 @@ def _stream_ptr(stream):
     return current_stream_ptr() if stream is None else stream.ptr
 
 
+def _copy_stream(size, stream):
+    """The stream handle a copy or memset of `size` bytes goes to, with the current
+    device's context made current; None when there are no bytes."""
+    if size <= 0:
+        return None
+    s = _stream_ptr(stream)
+    ensure_context()
+    return s
+
+
 class PointerArithmetic:
     """`p + n`, `n + p`, `p - n` (a pointer n bytes further that keeps the same block
     alive), `p -= n` and `int(p)`, for pointer classes built as `cls(mem, offset)` with
@@ -287,10 +297,9 @@ class MemoryPointer(PointerArithmetic):
 
     def copy_from_device_async(self, src, size, stream=None):
         """Copy `size` bytes from the device pointer `src`, possibly on another device."""
-        if size <= 0:
+        s = _copy_stream(size, stream)
+        if s is None:
             return
-        s = _stream_ptr(stream)
-        ensure_context()
         if src.device_id == self.device_id:
             check(_drv().cuMemcpyAsync(self.ptr, src.ptr, size, s))
         else:
@@ -305,11 +314,9 @@ class MemoryPointer(PointerArithmetic):
 
     def copy_from_host_async(self, mem, size, stream=None):
         """Copy `size` bytes from host address `mem` (int or ctypes.c_void_p); async only if it is pinned."""
-        # Each transfer runs one of these: the size/stream/context preamble stays inline.
-        if size <= 0:
+        s = _copy_stream(size, stream)
+        if s is None:
             return
-        s = _stream_ptr(stream)
-        ensure_context()
         check(_drv().cuMemcpyHtoDAsync(self.ptr, _host_ptr(mem), size, s))
 
     def copy_from_host(self, mem, size):
@@ -329,10 +336,9 @@ class MemoryPointer(PointerArithmetic):
 
     def copy_to_host_async(self, mem, size, stream=None):
         """Copy `size` bytes to host address `mem` (int or ctypes.c_void_p)."""
-        if size <= 0:
+        s = _copy_stream(size, stream)
+        if s is None:
             return
-        s = _stream_ptr(stream)
-        ensure_context()
         check(_drv().cuMemcpyDtoHAsync(_host_ptr(mem), self.ptr, size, s))
 
     def copy_to_host(self, mem, size):
@@ -341,10 +347,9 @@ class MemoryPointer(PointerArithmetic):
 
     def memset_async(self, value, size, stream=None):
         """Set `size` bytes to the low byte of `value`."""
-        if size <= 0:
+        s = _copy_stream(size, stream)
+        if s is None:
             return
-        s = _stream_ptr(stream)
-        ensure_context()
         check(_drv().cuMemsetD8Async(self.ptr, value & 0xFF, size, s))
 
     def memset(self, value, size):
