@@ -173,16 +173,8 @@ def _launch(fn, grid, block, args, shared_mem, stream, cooperative, plans=None):
             if len(plans) >= 256:
                 plans.clear()
             entry = plans[key] = (LaunchPlan(fn, sig[0], cooperative=cooperative),) + sig[1:]
-    target, conv, ptrs = entry
-    if ptrs is not None:
-        # Arrays and scalars only (the common call): arrays become their pointers in place.
-        vals = list(args)
-        for i in ptrs:
-            a = args[i]
-            if a._device_id != dev:
-                check_same_device([a], dev)
-            vals[i] = a._ptr
-        return _go(fn, target, vals, grid, block, args, shared_mem, stream, cooperative)
+    # (RawKernel.__call__ replays a plan whose arguments are arrays and scalars itself)
+    target, conv = entry[0], entry[1]
     vals = []
     for c, a in zip(conv, args):
         if c == 0:
