@@ -29,6 +29,10 @@ LAZY_MODULES = [
     "fractions", "decimal",   # datetime unit ratios are exact integers
     "json",        # read with a disk-cache entry's metadata
     "string",      # kernel templates (its Template regex compiles at import)
+    # engines the first calls do not reach: host transfers, scans, datetime loops, the
+    # tiled transpose copy, arg-reductions, the routine-name table
+    "cuarray._core.transfer", "cuarray._core.scan", "cuarray._core.datetimes",
+    "cuarray._core._transpose", "cuarray._core._argwhole", "cuarray._routines._names",
 ]
 
 

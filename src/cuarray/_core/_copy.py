@@ -1,9 +1,8 @@
 """Copies, casts, fill and assignment: thin users of the elementwise engine."""
 import numpy
 
-from cuarray._core import datetimes as _datetimes
 from cuarray._core import dtypes as _dt
-from cuarray._core import _transpose
+from cuarray._core._lazy import lazy_module
 from cuarray._core.elementwise import Op, Param
 from cuarray._core.ndarray import ndarray
 from cuarray._runtime import driver as _driver
@@ -11,6 +10,10 @@ from cuarray._runtime.device import Device, ensure_context, get_device_id
 from cuarray._runtime import stream as _stream
 from cuarray._runtime.memory import memset_zero
 from cuarray._runtime.memory_blocks import memset_words
+
+# Datetime casts and the tiled transpose copy load with their first use.
+_datetimes = lazy_module(globals(), "_datetimes", "cuarray._core.datetimes")
+_transpose = lazy_module(globals(), "_transpose", "cuarray._core._transpose")
 
 _copy_ops = {}
 _fill_ops = {}

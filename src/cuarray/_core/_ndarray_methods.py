@@ -11,14 +11,18 @@ nvmath, most of a second), fancy indexing, sorting, interop.
 """
 import sys
 
-from cuarray._core import _copy, transfer
+from cuarray._core import _copy
 from cuarray._core import _ops as _u
 from cuarray._core import _reductions as _r
 from cuarray._core import dtypes as _dt
-from cuarray._core import scan as _s
 from cuarray._core import shapes as _sh
+from cuarray._core._lazy import lazy_module
 from cuarray._core.host_policy import comparison_operand as _cmp
 from cuarray._core.ndarray import _defer, ndarray
+
+# Host transfers and scans load with their first call (the first array operations need neither).
+transfer = lazy_module(globals(), "transfer", "cuarray._core.transfer")
+_s = lazy_module(globals(), "_s", "cuarray._core.scan")
 
 _BOTH = (True, True)      # (C, F) contiguity of a view, for the 1-d indexing fast path
 _NEITHER = (False, False)

@@ -9,14 +9,17 @@ A call repeated on the same layout with the same keywords takes the warm path (`
 """
 import numpy
 
-from cuarray._core import _argwhole, _copy
+from cuarray._core import _copy
 from cuarray._core._kernel_helpers import Cache, render
+from cuarray._core._lazy import lazy_module
 from cuarray._core import dtypes as _dt
 from cuarray._core import ufunc_table as _table
 from cuarray._core.ndarray import ndarray
 from cuarray._core.reduction import ReduceOp, RParam
 from cuarray._core.shapes import normalize_axes
 from cuarray._runtime.peer import check_same_device
+
+_argwhole = lazy_module(globals(), "_argwhole", "cuarray._core._argwhole")   # argmax/argmin only
 
 _f16 = numpy.dtype(numpy.float16)
 _f32 = numpy.dtype(numpy.float32)

@@ -10,7 +10,18 @@ from cuarray._core.ndarray import ndarray
 from cuarray._core import _copy
 from cuarray._core.device_arg import scope as _device_scope
 from cuarray._core.elementwise import Op, Param
-from cuarray._core.transfer import array, asarray, ascontiguousarray, asfortranarray  # noqa: F401
+from cuarray._core._lazy import lazy_module
+
+# The host-data constructors live with the transfers, which load with their first use:
+# `creation.array` and its siblings resolve through __getattr__.
+_transfer = lazy_module(globals(), "_transfer", "cuarray._core.transfer")
+_FROM_TRANSFER = ("array", "asarray", "ascontiguousarray", "asfortranarray")
+
+
+def __getattr__(name):
+    if name in _FROM_TRANSFER:
+        return getattr(_transfer, name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 _float = numpy.dtype(numpy.float64)
 _INT64 = numpy.dtype(numpy.int64)
@@ -210,5 +221,5 @@ def _arange_op(cd):
 def copy(a, order="K"):
     """cuarray version of `numpy.copy`."""
     if not isinstance(a, ndarray):
-        return array(a, order=order)
+        return _transfer.array(a, order=order)
     return a.copy(order)
