@@ -35,8 +35,7 @@ from cuarray._core.ufunc import ufunc  # noqa: F401
 from cuarray._core._ops import *  # noqa: F401,F403  (every ufunc and its NumPy aliases)
 from cuarray._core._ops import real, imag, angle, where, clip  # noqa: F401
 from cuarray._core._reductions import (  # noqa: F401
-    sum, prod, amax, amin, nanmax, nanmin, ptp, all, any, count_nonzero, mean, var, std,
-    argmax, argmin, nanargmax, nanargmin, nansum, nanprod, nanmean, nanvar, nanstd)
+    sum, prod, amax, amin, nanmax, nanmin, ptp, all, any, count_nonzero)
 from cuarray._runtime.memory import get_default_memory_pool  # noqa: F401
 
 
@@ -73,6 +72,9 @@ _LAZY = {"fuse": "cuarray._core.fusion", "from_dlpack": "cuarray._core.interop",
 _LAZY.update(dict.fromkeys(("array", "asarray", "asanyarray", "ascontiguousarray",
                             "asfortranarray", "asnumpy"), "cuarray._core.transfer"))
 _RENAMED = {"asanyarray": "asarray"}
+_LAZY.update(dict.fromkeys(("mean", "var", "std", "argmax", "argmin", "nanargmax", "nanargmin",
+                            "nansum", "nanprod", "nanmean", "nanvar", "nanstd"),
+                           "cuarray._core._reductions_stats"))
 # poly1d and its routines sit above linalg (roots, polyfit and poly of a matrix need it).
 _LAZY.update(dict.fromkeys(("poly", "poly1d", "polyadd", "polyder", "polydiv", "polyfit",
                             "polyint", "polymul", "polysub", "polyval", "roots"),
