@@ -10,7 +10,6 @@ import numpy as _numpy
 from cuarray._version import __version__  # noqa: F401
 from cuarray import cuda  # noqa: F401
 from cuarray._core.ndarray import ndarray  # noqa: F401
-from cuarray._core._copy import copyto  # noqa: F401
 # NumPy's scalar types and dtype utilities are cuarray's too, as in CuPy.
 from numpy import (  # noqa: F401
     bool_, int8, int16, int32, int64, uint8, uint16, uint32, uint64, float16, float32, float64,
@@ -72,6 +71,7 @@ _LAZY = {"fuse": "cuarray._core.fusion", "from_dlpack": "cuarray._core.interop",
 _LAZY.update(dict.fromkeys(("array", "asarray", "asanyarray", "ascontiguousarray",
                             "asfortranarray", "asnumpy"), "cuarray._core.transfer"))
 _RENAMED = {"asanyarray": "asarray"}
+_LAZY["copyto"] = "cuarray._core._copy"
 _LAZY.update(dict.fromkeys(("mean", "var", "std", "argmax", "argmin", "nanargmax", "nanargmin",
                             "nansum", "nanprod", "nanmean", "nanvar", "nanstd"),
                            "cuarray._core._reductions_stats"))

@@ -11,7 +11,6 @@ nvmath, most of a second), fancy indexing, sorting, interop.
 """
 import sys
 
-from cuarray._core import _copy
 from cuarray._core import _ops as _u
 from cuarray._core import _reductions as _r
 from cuarray._core import dtypes as _dt
@@ -20,7 +19,9 @@ from cuarray._core._lazy import lazy_module
 from cuarray._core.host_policy import comparison_operand as _cmp
 from cuarray._core.ndarray import _defer, ndarray
 
-# Host transfers and scans load with their first call (the first array operations need neither).
+# Copies and casts, host transfers and scans load with their first call (the first array
+# operations need none of them).
+_copy = lazy_module(globals(), "_copy", "cuarray._core._copy")
 transfer = lazy_module(globals(), "transfer", "cuarray._core.transfer")
 _s = lazy_module(globals(), "_s", "cuarray._core.scan")
 

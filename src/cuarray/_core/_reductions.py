@@ -10,7 +10,6 @@ A call repeated on the same layout with the same keywords takes the warm path (`
 """
 import numpy
 
-from cuarray._core import _copy
 from cuarray._core._kernel_helpers import Cache
 from cuarray._core._lazy import lazy_module
 from cuarray._core import dtypes as _dt
@@ -20,6 +19,7 @@ from cuarray._core.reduction import ReduceOp, RParam
 from cuarray._core.shapes import normalize_axes
 from cuarray._runtime.peer import check_same_device
 
+_copy = lazy_module(globals(), "_copy", "cuarray._core._copy")   # datetime reductions' out=
 _stats = lazy_module(globals(), "_stats", "cuarray._core._reductions_stats")
 # The names of _reductions_stats this module hands out (`_reductions.mean`), each read from
 # there once and then kept here.
@@ -209,8 +209,7 @@ def reduce(uf, a, axis=0, dtype=None, out=None, keepdims=False, initial=None, wh
     post = "out0 = a"
     if initial is not None:
         # `initial` joins the result once (each thread starts from the true identity).
-        from cuarray._core._copy import to_scalar
-        init_v = to_scalar(initial, acc)
+        init_v = _dt.to_scalar(initial, acc)
         post = "a = _red(a, _init); " + post
     if ident is None and initial is None:
         if masked:
@@ -222,8 +221,7 @@ def reduce(uf, a, axis=0, dtype=None, out=None, keepdims=False, initial=None, wh
     if ident is None:
         ident_v = _sentinel(npuf.__name__, acc)
     else:
-        from cuarray._core._copy import to_scalar
-        ident_v = to_scalar(ident, acc)
+        ident_v = _dt.to_scalar(ident, acc)
     outa, _ = _prepare_out(out, shape, axes, keepdims, res, name)
     if outa.size == 0:
         return outa

@@ -7,9 +7,9 @@ import numpy
 from cuarray._core import dtypes as _dt
 from cuarray._core import shapes as _sh
 from cuarray._core.ndarray import ndarray
-from cuarray._core import _copy
 from cuarray._core.device_arg import scope as _device_scope
 from cuarray._core.elementwise import Op, Param
+from cuarray._core._alloc import zeros as _zeros
 from cuarray._core._lazy import lazy_module
 
 # The host-data constructors live with the transfers, which load with their first use:
@@ -73,7 +73,7 @@ def _creation(name, alloc):
 
 
 empty = _creation("empty", ndarray._alloc)
-zeros = _creation("zeros", _copy.zeros)
+zeros = _creation("zeros", _zeros)
 
 
 def ones(shape, dtype=float, order="C", *, device=None):
