@@ -48,7 +48,7 @@ _CACHES = [("cuarray._core._copy", "_copy_ops"), ("cuarray._core._copy", "_fill_
            ("cuarray._core._copy", "_datetime_casts"),
            ("cuarray._core._gather_scatter", "_flag_ops"), ("cuarray._core._gather_scatter", "_kernels"),
            ("cuarray._core._compact", "_compact_kernels"), ("cuarray._core._compact", "_mask_ops"),
-           ("cuarray._core._ufunc_like", "_where_ops"), ("cuarray._core._ufunc_at", "_reduceat_ops"),
+           ("cuarray._core._ops", "_where_ops"), ("cuarray._core._ufunc_at", "_reduceat_ops"),
            ("cuarray._core.scan", "_ops"), ("cuarray._core.scan", "_status"),
            ("cuarray._core._argwhole", "_kernels"), ("cuarray._core._argwhole", "_part"),
            ("cuarray._core._indexing", "_fast"),

@@ -32,6 +32,7 @@ from cuarray._routines.creation import (  # noqa: F401
     empty, zeros, ones, full, empty_like, zeros_like, ones_like, full_like, arange, copy)
 from cuarray._core.ufunc import ufunc  # noqa: F401
 from cuarray._core._ops import *  # noqa: F401,F403  (every ufunc and its NumPy aliases)
+from cuarray._core._ops import real, imag, angle, where, clip  # noqa: F401
 from cuarray._core._reductions import (  # noqa: F401
     sum, prod, amax, amin, nanmax, nanmin, ptp, all, any, count_nonzero)
 from cuarray._runtime.memory import get_default_memory_pool  # noqa: F401
@@ -71,7 +72,6 @@ _LAZY.update(dict.fromkeys(("array", "asarray", "asanyarray", "ascontiguousarray
                             "asfortranarray", "asnumpy"), "cuarray._core.transfer"))
 _RENAMED = {"asanyarray": "asarray"}
 _LAZY["copyto"] = "cuarray._core._copy"
-_LAZY.update(dict.fromkeys(("real", "imag", "angle", "where", "clip"), "cuarray._core._ufunc_like"))
 _LAZY.update(dict.fromkeys(("mean", "var", "std", "argmax", "argmin", "nanargmax", "nanargmin",
                             "nansum", "nanprod", "nanmean", "nanvar", "nanstd"),
                            "cuarray._core._reductions_stats"))

@@ -12,7 +12,7 @@ import numpy
 from cuarray._core import _copy, _gemm_kernel, transfer
 from cuarray._core import _ops as _u
 from cuarray._core import shapes as _sh
-from cuarray._core._ufunc_like import _need as as_array
+from cuarray._core._ops import _need as as_array
 from cuarray._core.ndarray import ndarray
 from cuarray._libs import cublas as _cublas
 
