@@ -1,6 +1,8 @@
 """Reductions on the reduction engine: ufunc.reduce, sum/prod/min/max, all/any and
-count_nonzero; mean/var/std, the arg-reductions and the nan* forms are in
-_reductions_stats, loaded on first use (start-up time is measured) and reachable here too.
+count_nonzero. mean/var/std, the arg-reductions and the nan* forms are in
+_reductions_stats, loaded on first use (start-up time is measured). No module __getattr__
+forwards them: it would keep CPython from specializing `_reductions.sum` lookups, which
+every `a.sum()` makes.
 
 Result dtypes come from NumPy itself (`numpy.<ufunc>.reduce` on a one-element host
 array, cached), so accumulator rules (int8 sums give int64, ...) match NumPy exactly.
@@ -20,18 +22,7 @@ from cuarray._core.shapes import normalize_axes
 from cuarray._runtime.peer import check_same_device
 
 _copy = lazy_module(globals(), "_copy", "cuarray._core._copy")   # datetime reductions' out=
-_stats = lazy_module(globals(), "_stats", "cuarray._core._reductions_stats")
-# The names of _reductions_stats this module hands out (`_reductions.mean`), each read from
-# there once and then kept here.
-_STATS = frozenset(("mean", "var", "std", "argmax", "argmin", "nanargmax", "nanargmin",
-                    "nansum", "nanprod", "nanmean", "nanvar", "nanstd"))
-
-
-def __getattr__(name):
-    if name in _STATS:
-        value = globals()[name] = getattr(_stats, name)
-        return value
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+_stats = lazy_module(globals(), "_stats", "cuarray._core._reductions_stats")   # complex max/min
 
 _f16 = numpy.dtype(numpy.float16)
 _f32 = numpy.dtype(numpy.float32)

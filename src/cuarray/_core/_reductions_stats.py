@@ -1,6 +1,6 @@
 """mean/var/std, the arg-reductions (complex max/min too: their (value, index) pairs carry
 the value), and the nan* forms: the reductions a program's first calls do not need, on
-_reductions' engine and warm path. `_reductions.mean` and the others resolve here."""
+_reductions' engine and warm path."""
 import numpy
 
 from cuarray._core import _copy
