@@ -12,16 +12,9 @@ from cuarray._core.elementwise import Op, Param
 from cuarray._core._alloc import zeros as _zeros
 from cuarray._core._lazy import lazy_module
 
-# The host-data constructors live with the transfers, which load with their first use:
-# `creation.array` and its siblings resolve through __getattr__.
+# array, asarray, ascontiguousarray and asfortranarray live with the host transfers
+# (_core.transfer), which load with their first use.
 _transfer = lazy_module(globals(), "_transfer", "cuarray._core.transfer")
-_FROM_TRANSFER = ("array", "asarray", "ascontiguousarray", "asfortranarray")
-
-
-def __getattr__(name):
-    if name in _FROM_TRANSFER:
-        return getattr(_transfer, name)
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 _float = numpy.dtype(numpy.float64)
 _INT64 = numpy.dtype(numpy.int64)
