@@ -8,6 +8,14 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 
+# Modules the cold-start rows' first calls (`arange`, `a + 1`, `a.sum()`, `sin(a)`) must not
+# load either.
+FIRST_CALLS_LEAVE_UNLOADED = [
+    "cuarray._core.transfer", "cuarray._core._copy", "cuarray._core.scan",
+    "cuarray._core.datetimes", "cuarray._core._transpose", "cuarray._core._argwhole",
+    "cuarray._core._reductions_stats",
+]
+
 # Modules `import cuarray` must not load: not used by `a + 1`, `a.sum()`, `sin(a)`.
 LAZY_MODULES = [
     "cuarray._core.raw", "cuarray._core.kernel", "cuarray._runtime.runtime_api",
@@ -29,6 +37,10 @@ LAZY_MODULES = [
     "fractions", "decimal",   # datetime unit ratios are exact integers
     "json",        # read with a disk-cache entry's metadata
     "string",      # kernel templates (its Template regex compiles at import)
+    # what the first calls do not reach: host transfers, the copy engine, scans, datetime
+    # loops, the tiled transpose copy, mean/var/std and the arg- and nan-reductions, the
+    # routine-name table, Dask's registration
+    *FIRST_CALLS_LEAVE_UNLOADED, "cuarray._routines._names", "cuarray._dask_backend",
 ]
 
 
@@ -44,6 +56,30 @@ def test_import_leaves_these_modules_unloaded():
     loaded = _run("import sys, cuarray; loaded = sorted(m for m in %r if m in sys.modules); "
                   "import json; print(json.dumps(loaded))" % (LAZY_MODULES,))
     assert loaded == []
+
+
+def test_names_of_lazy_engines_resolve():
+    """The public names whose modules load on first use, and the private ones other
+    modules reach them by."""
+    code = """
+import json, sys, cuarray
+from cuarray import asarray, copyto, mean
+from cuarray._core import _reductions, _copy
+from cuarray._core._reductions_stats import nanstd
+from cuarray._core.transfer import array
+out = [asarray is cuarray.asarray, cuarray.asanyarray is asarray, copyto is cuarray.copyto,
+       mean is cuarray.mean is cuarray.ndarray.mean.__globals__["_rs"].mean,
+       nanstd is cuarray.nanstd,
+       array is cuarray.array, cuarray.asnumpy.__name__,
+       _copy.zeros is sys.modules["cuarray._core._alloc"].zeros,
+       _copy.to_scalar is sys.modules["cuarray._core.dtypes"].to_scalar,
+       hasattr(_reductions, "mean"),
+       all(n in dir(cuarray) for n in ("asarray", "asanyarray", "copyto", "mean", "argmax")),
+       cuarray.ndarray.cumsum.__name__, cuarray.add.accumulate.__name__]
+print(json.dumps(out))
+"""
+    assert _run(code) == [True, True, True, True, True, True, "asnumpy", True, True, False,
+                          True, "cumsum", "accumulate"]
 
 
 def test_lazy_names_resolve():
@@ -171,7 +207,8 @@ def test_first_calls_and_transfers_after_lazy_loads(emulated):
 
 def test_warm_kernel_cache_first_calls_leave_nvrtc_unloaded(tmp_path):
     """The cold-start rows' first calls in a fresh process (null driver of
-    tools/host_overhead.py): with the kernels on disk, NVRTC and cuda.core stay unloaded."""
+    tools/host_overhead.py): with the kernels on disk, NVRTC and cuda.core stay unloaded,
+    and so do the engines those calls do not use."""
     code = """
 import json, sys
 sys.path.insert(0, "tools")
@@ -183,8 +220,8 @@ a = xp.arange(1000, dtype=xp.float32)
 xp.sin(a)
 a.sum()
 xp.cuda.Device().synchronize()
-print(json.dumps(sorted(m for m in ("cuda.bindings.nvrtc", "cuda.core") if m in sys.modules)))
-"""
+print(json.dumps(sorted(m for m in ("cuda.bindings.nvrtc", "cuda.core") + %r if m in sys.modules)))
+""" % (tuple(FIRST_CALLS_LEAVE_UNLOADED),)
     env = dict(os.environ, CUARRAY_CACHE_DIR=str(tmp_path), PYTHONPATH=str(ROOT / "src"))
     runs = []
     for _ in range(2):   # the first fills the cache

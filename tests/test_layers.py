@@ -51,9 +51,9 @@ def _layer(module):
 
 
 def _imports(path, package):
-    """(line, imported module) for every import in the file, function-level ones included;
-    `from cuarray import name` counts as the subpackage `name` if there is one, else as
-    the namespace."""
+    """(line, imported module) for every import in the file, function-level and deferred
+    (`lazy_module`) ones included; `from cuarray import name` counts as the subpackage
+    `name` if there is one, else as the namespace."""
     tree = ast.parse(path.read_text(), str(path))
     for node in ast.walk(tree):
         if isinstance(node, ast.Import):
@@ -71,6 +71,10 @@ def _imports(path, package):
                     yield node.lineno, f"cuarray.{alias.name}" if is_pkg else "cuarray"
             else:
                 yield node.lineno, base
+        elif (isinstance(node, ast.Call) and getattr(node.func, "id", None) == "lazy_module"
+              and len(node.args) == 3 and isinstance(node.args[2], ast.Constant)):
+            # lazy_module(globals(), name, "cuarray.x"): an import deferred to first use
+            yield node.lineno, node.args[2].value
 
 
 def _rank(layer):
@@ -161,6 +165,8 @@ def test_known_exceptions_still_exist():
     ("def f():\n    from cuarray._routines import math", ["x/_core/m.py:2: _core imports cuarray._routines"]),
     ("from cuarray._runtime import memory", []),
     ("from cuarray import asarray", ["x/_core/m.py:1: _core imports cuarray"]),
+    ("s = lazy_module(globals(), 's', 'cuarray.fft._fft')",
+     ["x/_core/m.py:1: _core imports cuarray.fft._fft"]),
 ])
 def test_the_check_sees_upward_imports(tmp_path, source, expected):
     """The scan itself: function-level imports and the namespace count, downward ones pass."""

@@ -10,10 +10,7 @@ the pool cannot serve from its free lists.
     PYTHONPATH=src python tools/host_overhead.py            # table of µs per call
     python tools/host_overhead.py --profile 'a + b'   # cProfile of one row
 """
-import argparse
-import cProfile
 import itertools
-import pstats
 import threading
 import time
 
@@ -119,6 +116,11 @@ def time_row(fn, n=20000):
 
 
 def main():
+    # here, not at the top: tools/cold_start.py installs the null driver in the processes it
+    # times
+    import argparse
+    import cProfile
+    import pstats
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--profile", metavar="ROW", help="cProfile one row")
     ap.add_argument("rows", nargs="*", help="rows to time (default: all)")

@@ -10,8 +10,6 @@ import numpy as _numpy
 from cuarray._version import __version__  # noqa: F401
 from cuarray import cuda  # noqa: F401
 from cuarray._core.ndarray import ndarray  # noqa: F401
-from cuarray._core.transfer import asnumpy  # noqa: F401
-from cuarray._core._copy import copyto  # noqa: F401
 # NumPy's scalar types and dtype utilities are cuarray's too, as in CuPy.
 from numpy import (  # noqa: F401
     bool_, int8, int16, int32, int64, uint8, uint16, uint32, uint64, float16, float32, float64,
@@ -30,16 +28,13 @@ from cuarray._runtime.syncdetect import allow_synchronize, DeviceSynchronized  #
 # The NumPy routines (by NumPy's reference chapters in cuarray._routines) load on first use:
 # see __getattr__ below. result_type, can_cast, min_scalar_type and common_type come from
 # _routines.logic, whose versions accept cuarray arrays.
-from cuarray._routines._names import NAMES as _ROUTINES
 from cuarray._routines.creation import (  # noqa: F401
-    array, asarray, ascontiguousarray, asfortranarray, empty, zeros, ones, full, empty_like,
-    zeros_like, ones_like, full_like, arange, copy)
+    empty, zeros, ones, full, empty_like, zeros_like, ones_like, full_like, arange, copy)
 from cuarray._core.ufunc import ufunc  # noqa: F401
 from cuarray._core._ops import *  # noqa: F401,F403  (every ufunc and its NumPy aliases)
 from cuarray._core._ops import real, imag, angle, where, clip  # noqa: F401
 from cuarray._core._reductions import (  # noqa: F401
-    sum, prod, amax, amin, nanmax, nanmin, ptp, all, any, count_nonzero, mean, var, std,
-    argmax, argmin, nanargmax, nanargmin, nansum, nanprod, nanmean, nanvar, nanstd)
+    sum, prod, amax, amin, nanmax, nanmin, ptp, all, any, count_nonzero)
 from cuarray._runtime.memory import get_default_memory_pool  # noqa: F401
 
 
@@ -57,7 +52,6 @@ NINF = -inf
 NAN = NaN = nan
 PZERO = 0.0
 NZERO = -0.0
-asanyarray = asarray
 disable_experimental_feature_warning = False
 # Array API standard version this namespace follows.
 __array_api_version__ = "2024.12"
@@ -73,6 +67,14 @@ _LAZY = {"fuse": "cuarray._core.fusion", "from_dlpack": "cuarray._core.interop",
          "nancumsum": "cuarray._core.scan", "nancumprod": "cuarray._core.scan",
          "make_aligned_dtype": "cuarray._core.structured",
          "get_default_pinned_memory_pool": "cuarray._runtime.pinned"}
+# Host data in and out (the first transfer loads them).
+_LAZY.update(dict.fromkeys(("array", "asarray", "asanyarray", "ascontiguousarray",
+                            "asfortranarray", "asnumpy"), "cuarray._core.transfer"))
+_RENAMED = {"asanyarray": "asarray"}
+_LAZY["copyto"] = "cuarray._core._copy"
+_LAZY.update(dict.fromkeys(("mean", "var", "std", "argmax", "argmin", "nanargmax", "nanargmin",
+                            "nansum", "nanprod", "nanmean", "nanvar", "nanstd"),
+                           "cuarray._core._reductions_stats"))
 # poly1d and its routines sit above linalg (roots, polyfit and poly of a matrix need it).
 _LAZY.update(dict.fromkeys(("poly", "poly1d", "polyadd", "polyder", "polydiv", "polyfit",
                             "polyint", "polymul", "polysub", "polyval", "roots"),
@@ -85,6 +87,10 @@ _SUBPACKAGES = ("linalg", "fft", "random", "testing", "jit", "profiler", "scipy"
 def __getattr__(name):
     # Subpackages and routine modules load on first use: `import cuarray` stays light
     # (start-up time is measured), and `cp.linalg`, `cp.pad` work.
+    if name[:1] == "_" and name[:2] != "__":
+        # private: never a routine (`from cuarray import _dask` asks here first)
+        raise AttributeError(f"module 'cuarray' has no attribute {name!r}")
+    from cuarray._routines._names import NAMES as _ROUTINES
     mod = _ROUTINES.get(name)
     if mod is not None:
         mod = f"cuarray._routines.{mod}"
@@ -92,7 +98,7 @@ def __getattr__(name):
         mod = _LAZY.get(name)
     if mod is not None:
         import importlib
-        value = getattr(importlib.import_module(mod), name)
+        value = getattr(importlib.import_module(mod), _RENAMED.get(name, name))
         globals()[name] = value
         return value
     if name in _SUBPACKAGES:
@@ -131,6 +137,7 @@ def __dir__():
     # The names loaded on first use too (dir(), tab completion, help()); listing them
     # loads nothing. `testing` needs pytest: without it, help() and inspect.getmembers()
     # must not meet its ImportError.
+    from cuarray._routines._names import NAMES as _ROUTINES
     names = (set(globals()) | _ROUTINES.keys() | _LAZY.keys() | set(_SUBPACKAGES)
              | set(_LINALG_TOP) | {"einsum", "__all__"})
     if "cuarray.testing" not in _sys.modules:

@@ -1,16 +1,20 @@
 """Copies, casts, fill and assignment: thin users of the elementwise engine."""
 import numpy
 
-from cuarray._core import datetimes as _datetimes
 from cuarray._core import dtypes as _dt
-from cuarray._core import _transpose
+from cuarray._core._alloc import zeros  # noqa: F401  (here for the engines that use it)
+from cuarray._core._lazy import lazy_module
+from cuarray._core.dtypes import to_scalar
 from cuarray._core.elementwise import Op, Param
 from cuarray._core.ndarray import ndarray
 from cuarray._runtime import driver as _driver
 from cuarray._runtime.device import Device, ensure_context, get_device_id
 from cuarray._runtime import stream as _stream
-from cuarray._runtime.memory import memset_zero
 from cuarray._runtime.memory_blocks import memset_words
+
+# Datetime casts and the tiled transpose copy load with their first use.
+_datetimes = lazy_module(globals(), "_datetimes", "cuarray._core.datetimes")
+_transpose = lazy_module(globals(), "_transpose", "cuarray._core._transpose")
 
 _copy_ops = {}
 _fill_ops = {}
@@ -45,15 +49,6 @@ def into_out(res, out, name):
                          f"{res._shape}, got {out._shape}")
     copy_into(out, res)
     return out
-
-
-def zeros(shape, dtype, order="C"):
-    """A new zero-filled array; `shape` a tuple of ints, `dtype` a numpy.dtype (both valid):
-    `numpy.zeros` without the argument checks, one memset."""
-    a = ndarray._alloc(shape, dtype, order)
-    if a.size:
-        memset_zero(a._ptr, a.size * dtype.itemsize)
-    return a
 
 
 def _copy_op(dtype, src=None):
@@ -258,27 +253,6 @@ def fill(a, value):
         memset_words(a._ptr, int.from_bytes(v.tobytes(), "little"), it, a.size)
         return
     _fill_op(a.dtype).launch((v, a))
-
-
-def to_scalar(value, dtype):
-    """A Python/NumPy scalar as a NumPy scalar of `dtype` (NumPy's conversion rules)."""
-    if dtype.kind in "Mm":
-        return _datetimes.scalar(value, dtype)
-    if isinstance(value, numpy.generic) and value.dtype == dtype:
-        return value
-    if dtype.kind in "iu" and type(value) is float:
-        # NumPy: a Python float goes through int() and must fit (NaN: ValueError)
-        return to_scalar(int(value), dtype)
-    if dtype.kind in "iu" and type(value) is int:
-        info = numpy.iinfo(dtype)
-        if not info.min <= value <= info.max:
-            raise OverflowError(f"Python integer {value} out of bounds for {dtype}")
-        return dtype.type(value)
-    if dtype.kind in "biu" and isinstance(value, (float, numpy.floating, complex, numpy.complexfloating)):
-        return numpy.array(value).astype(dtype)[()]
-    if dtype.kind != "c" and isinstance(value, (complex, numpy.complexfloating)):
-        return numpy.array(value).real.astype(dtype)[()]
-    return dtype.type(value)
 
 
 def assign(view, value):

@@ -11,14 +11,20 @@ nvmath, most of a second), fancy indexing, sorting, interop.
 """
 import sys
 
-from cuarray._core import _copy, transfer
 from cuarray._core import _ops as _u
 from cuarray._core import _reductions as _r
 from cuarray._core import dtypes as _dt
-from cuarray._core import scan as _s
 from cuarray._core import shapes as _sh
+from cuarray._core._lazy import lazy_module
 from cuarray._core.host_policy import comparison_operand as _cmp
 from cuarray._core.ndarray import _defer, ndarray
+
+# Copies and casts, statistics, host transfers and scans load with their first call (the
+# first array operations need none of them).
+_copy = lazy_module(globals(), "_copy", "cuarray._core._copy")
+_rs = lazy_module(globals(), "_rs", "cuarray._core._reductions_stats")   # mean, var, arg*
+transfer = lazy_module(globals(), "transfer", "cuarray._core.transfer")
+_s = lazy_module(globals(), "_s", "cuarray._core.scan")
 
 _BOTH = (True, True)      # (C, F) contiguity of a view, for the 1-d indexing fast path
 _NEITHER = (False, False)
@@ -388,21 +394,21 @@ class _Methods:
         return _r.amin(self, axis, out, keepdims, initial, where)
 
     def argmax(self, axis=None, out=None, *, keepdims=False):
-        return _r.argmax(self, axis, out, keepdims=keepdims)
+        return _rs.argmax(self, axis, out, keepdims=keepdims)
 
     def argmin(self, axis=None, out=None, *, keepdims=False):
-        return _r.argmin(self, axis, out, keepdims=keepdims)
+        return _rs.argmin(self, axis, out, keepdims=keepdims)
 
     def mean(self, axis=None, dtype=None, out=None, keepdims=False, *, where=True):
-        return _r.mean(self, axis, dtype, out, keepdims, where=where)
+        return _rs.mean(self, axis, dtype, out, keepdims, where=where)
 
     def var(self, axis=None, dtype=None, out=None, ddof=0, keepdims=False, *, where=True,
             mean=None):
-        return _r.var(self, axis, dtype, out, ddof, keepdims, where=where, mean=mean)
+        return _rs.var(self, axis, dtype, out, ddof, keepdims, where=where, mean=mean)
 
     def std(self, axis=None, dtype=None, out=None, ddof=0, keepdims=False, *, where=True,
             mean=None):
-        return _r.std(self, axis, dtype, out, ddof, keepdims, where=where, mean=mean)
+        return _rs.std(self, axis, dtype, out, ddof, keepdims, where=where, mean=mean)
 
     def all(self, axis=None, out=None, keepdims=False, *, where=True):
         return _r.all(self, axis, out, keepdims, where=where)

@@ -92,7 +92,7 @@ def where(condition, x=None, y=None):
         op = _where_ops[key] = Op(f"cuarray_where_{dt.char}_{''.join(r[0] for r in roles)}",
                                   [Param("c", "in", numpy.dtype(bool)), Param("x", roles[0], dt),
                                    Param("y", roles[1], dt), Param("z", "out", dt)], "z = c ? x : y;")
-    from cuarray._core._copy import to_scalar
+    from cuarray._core.dtypes import to_scalar
     vals = [v if isinstance(v, ndarray) else to_scalar(v, dt) for v in xs]
     if dt.kind in "Mm":   # datetimes of another unit: their counts converted first
         vals = [v.astype(dt) if isinstance(v, ndarray) and v.dtype != dt else v for v in vals]

@@ -1,4 +1,5 @@
-"""The dtypes cuarray supports, their C names in generated code, and kind groups."""
+"""The dtypes cuarray supports, their C names in generated code, kind groups, and scalars
+converted to a dtype by NumPy's rules."""
 import numpy
 
 _d = numpy.dtype
@@ -130,3 +131,25 @@ def _numeric_fields(dt, whole):
         elif (base.kind, base.itemsize) not in _CTYPE:
             raise TypeError(f"cuarray supports structured dtypes of numeric fields only; field "
                             f"{name!r} of {whole!r} is {base!r}")
+
+
+def to_scalar(value, dtype):
+    """A Python/NumPy scalar as a NumPy scalar of `dtype` (NumPy's conversion rules)."""
+    if dtype.kind in "Mm":
+        from cuarray._core import datetimes
+        return datetimes.scalar(value, dtype)
+    if isinstance(value, numpy.generic) and value.dtype == dtype:
+        return value
+    if dtype.kind in "iu" and type(value) is float:
+        # NumPy: a Python float goes through int() and must fit (NaN: ValueError)
+        return to_scalar(int(value), dtype)
+    if dtype.kind in "iu" and type(value) is int:
+        info = numpy.iinfo(dtype)
+        if not info.min <= value <= info.max:
+            raise OverflowError(f"Python integer {value} out of bounds for {dtype}")
+        return dtype.type(value)
+    if dtype.kind in "biu" and isinstance(value, (float, numpy.floating, complex, numpy.complexfloating)):
+        return numpy.array(value).astype(dtype)[()]
+    if dtype.kind != "c" and isinstance(value, (complex, numpy.complexfloating)):
+        return numpy.array(value).real.astype(dtype)[()]
+    return dtype.type(value)

@@ -87,7 +87,7 @@ def _scalar(v, dt, kname, pname):
         raise _host_error(kname, v)
     if not isinstance(v, (bool, int, float, complex, numpy.generic)):
         raise TypeError(f"{kname}: parameter {pname} got unsupported type {type(v).__name__}")
-    from cuarray._core._copy import to_scalar
+    from cuarray._core.dtypes import to_scalar
     return to_scalar(v, dt)
 
 

@@ -512,7 +512,7 @@ def _make_op(name, npuf, in_dt, acc, nan_neutral):
         from cuarray._core._reductions import _sentinel
         ident_v = _sentinel(nm, acc)
     else:
-        from cuarray._core._copy import to_scalar
+        from cuarray._core.dtypes import to_scalar
         ident_v = to_scalar(ident, acc)
     return ScanOp(f"cuarray_{name}_{in_dt.char}{acc.char}", in_dt, acc, mp, "_red(a, b)", ident_v,
                   assoc, pre)

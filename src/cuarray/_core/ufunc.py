@@ -9,9 +9,9 @@ import operator
 
 import numpy
 
-from cuarray._core import _reductions, scan
-from cuarray._core import datetimes as _datetimes
+from cuarray._core import _reductions
 from cuarray._core import dtypes as _dt
+from cuarray._core._lazy import lazy_module
 from cuarray._core import ufunc_table as _table
 from cuarray._core.elementwise import Op, Param
 from cuarray._core.ndarray import ndarray
@@ -19,6 +19,10 @@ from cuarray._core.shapes import broadcast_shapes
 from cuarray._runtime.device import ensure_context as _ensure_context, get_device_id
 from cuarray._runtime.peer import check_same_device as _check_same_device
 from cuarray._runtime.memory import memset_zero as _memset_zero
+
+# accumulate's engine and the datetime loops load with their first use.
+scan = lazy_module(globals(), "scan", "cuarray._core.scan")
+_datetimes = lazy_module(globals(), "_datetimes", "cuarray._core.datetimes")
 
 _PY_SCALARS = (bool, int, float, complex)
 _alloc = ndarray._alloc
@@ -125,7 +129,7 @@ class ufunc:
             guard = "_where"
         body = _table.body(self.__name__, in_dt, out_dt, datetime=True)
         preamble = ""
-        is_dt = any(_datetimes.is_datetime(d) for d in in_dt + out_dt)
+        is_dt = any(d.kind in "Mm" for d in in_dt + out_dt)
         if is_dt:
             # Array operands in another unit than the loop's are converted in the kernel;
             # scalars were converted on the host (_to_loop_scalar).

@@ -19,8 +19,10 @@ import functools
 
 import numpy
 
-from cuarray._core import datetimes as _datetimes
 from cuarray._core import dtypes as _dt
+from cuarray._core._lazy import lazy_module
+
+_datetimes = lazy_module(globals(), "_datetimes", "cuarray._core.datetimes")   # datetime loops only
 
 INT = "bBhHiIlLqQ"
 FLOAT = "efd"

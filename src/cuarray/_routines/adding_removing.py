@@ -183,14 +183,14 @@ def trim_zeros(filt, trim="fb", axis=None):
         return filt
     if filt.size == 0:  # no non-zero element: every trimmed axis becomes empty
         return filt[tuple(slice(0, 0) if d in axes else slice(None) for d in range(nd))]
-    from cuarray._core import _ops, _reductions
+    from cuarray._core import _ops, _reductions, _reductions_stats
     nz = _ops.not_equal(filt, 0)
     parts = []
     for d in range(nd):
         other = tuple(x for x in range(nd) if x != d)
         line = _reductions.any(nz, axis=other) if other else nz
-        parts.append(_reductions.argmax(line).astype(_i64))
-        parts.append(_reductions.argmax(line[::-1]).astype(_i64))
+        parts.append(_reductions_stats.argmax(line).astype(_i64))
+        parts.append(_reductions_stats.argmax(line[::-1]).astype(_i64))
     parts.append(_reductions.any(nz).astype(_i64))
     bounds = [int(v) for v in stack(parts).get()]
     start = [bounds[2 * d] for d in range(nd)]

@@ -7,10 +7,14 @@ import numpy
 from cuarray._core import dtypes as _dt
 from cuarray._core import shapes as _sh
 from cuarray._core.ndarray import ndarray
-from cuarray._core import _copy
 from cuarray._core.device_arg import scope as _device_scope
 from cuarray._core.elementwise import Op, Param
-from cuarray._core.transfer import array, asarray, ascontiguousarray, asfortranarray  # noqa: F401
+from cuarray._core._alloc import zeros as _zeros
+from cuarray._core._lazy import lazy_module
+
+# array, asarray, ascontiguousarray and asfortranarray live with the host transfers
+# (_core.transfer), which load with their first use.
+_transfer = lazy_module(globals(), "_transfer", "cuarray._core.transfer")
 
 _float = numpy.dtype(numpy.float64)
 _INT64 = numpy.dtype(numpy.int64)
@@ -62,7 +66,7 @@ def _creation(name, alloc):
 
 
 empty = _creation("empty", ndarray._alloc)
-zeros = _creation("zeros", _copy.zeros)
+zeros = _creation("zeros", _zeros)
 
 
 def ones(shape, dtype=float, order="C", *, device=None):
@@ -210,5 +214,5 @@ def _arange_op(cd):
 def copy(a, order="K"):
     """cuarray version of `numpy.copy`."""
     if not isinstance(a, ndarray):
-        return array(a, order=order)
+        return _transfer.array(a, order=order)
     return a.copy(order)

@@ -15,7 +15,8 @@ from cuarray._core._kernel_helpers import Cache
 from cuarray._core.elementwise import Op, Param
 from cuarray._core.ndarray import ndarray
 from cuarray._routines._args import _array_like, _device, _host_error
-from cuarray._routines.creation import arange, array, empty, zeros
+from cuarray._core.transfer import array
+from cuarray._routines.creation import arange, empty, zeros
 from cuarray._routines.manipulation import broadcast_arrays, moveaxis
 
 _i64 = numpy.dtype(numpy.int64)

@@ -295,6 +295,7 @@ def _host_float(x):
 def _bin_width(name, a, range):
     """NumPy's bin-width estimators on device statistics read back to the host."""
     from cuarray._core import _reductions as _r
+    from cuarray._core import _reductions_stats as _rs
     n = a.size
     lo, hi = _minmax(a)
     ptp = _unsigned_subtract(hi, lo)
@@ -305,7 +306,7 @@ def _bin_width(name, a, range):
     if name == "rice":
         return ptp / (2.0 * n ** (1.0 / 3))
     if name == "scott":
-        return (24.0 * numpy.pi ** 0.5 / n) ** (1.0 / 3.0) * _host_float(_r.std(a))
+        return (24.0 * numpy.pi ** 0.5 / n) ** (1.0 / 3.0) * _host_float(_rs.std(a))
     if name == "fd":
         p75, p25 = percentile(a, [75, 25]).get()
         return 2.0 * numpy.subtract(p75, p25) * n ** (-1.0 / 3.0)
@@ -317,10 +318,10 @@ def _bin_width(name, a, range):
     if name == "doane":
         if n > 2:
             sg1 = numpy.sqrt(6.0 * (n - 2) / ((n + 1.0) * (n + 3)))
-            sigma = _host_float(_r.std(a))
+            sigma = _host_float(_rs.std(a))
             if sigma > 0.0:
-                t = _uf("true_divide")(_uf("subtract")(a, _r.mean(a)), sigma)
-                g1 = _host_float(_r.mean(_uf("power")(t, 3)))
+                t = _uf("true_divide")(_uf("subtract")(a, _rs.mean(a)), sigma)
+                g1 = _host_float(_rs.mean(_uf("power")(t, 3)))
                 return ptp / (1.0 + numpy.log2(n) + numpy.log2(1.0 + numpy.absolute(g1) / sg1))
         return 0.0
     # stone: minimise the cross-validated integrated squared error over the bin count

@@ -10,7 +10,7 @@ import numpy
 from numpy import get_printoptions, printoptions, set_printoptions  # noqa: F401
 
 from cuarray._core.ndarray import ndarray
-from cuarray._routines.creation import array
+from cuarray._core.transfer import array
 
 __all__ = [
     "load", "save", "savez", "savez_compressed", "loadtxt", "savetxt", "genfromtxt", "fromfile",

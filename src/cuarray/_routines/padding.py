@@ -97,7 +97,8 @@ def _stat_function(mode):
     if mode == "minimum":
         return _reductions.amin
     if mode == "mean":
-        return _reductions.mean
+        from cuarray._core._reductions_stats import mean
+        return mean
     from cuarray._routines.statistics import median
     return median
 

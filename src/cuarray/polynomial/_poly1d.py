@@ -14,6 +14,7 @@ import numpy
 
 from cuarray._core import _ops as _u
 from cuarray._core import _reductions as _r
+from cuarray._core import _reductions_stats as _rs
 from cuarray._core import dtypes as _dt
 from cuarray._core._kernel_helpers import Cache
 from cuarray._core.elementwise import Op, Param
@@ -175,7 +176,7 @@ def polydiv(u, v):
         r[k:k + n + 1] -= _u.multiply(d, v)
     # NumPy drops leading remainder terms while allclose(r[0], 0): |r[0]| <= 1e-8.
     close = _u.less_equal(_u.absolute(r), 1e-8)
-    nz = int(_r.argmin(close).get()) if r.size and not bool(_r.all(close)) else max(r.size - 1, 0)
+    nz = int(_rs.argmin(close).get()) if r.size and not bool(_r.all(close)) else max(r.size - 1, 0)
     r = r[nz:]
     if truepoly:
         return poly1d(q), poly1d(r)
@@ -215,7 +216,7 @@ def roots(p):
     from cuarray._routines.creation import ones
     from cuarray._routines.joining import stack
     nz = _u.not_equal(p, 0)
-    first, back, anyv = (int(v) for v in stack([_r.argmax(nz), _r.argmax(nz[::-1]),
+    first, back, anyv = (int(v) for v in stack([_rs.argmax(nz), _rs.argmax(nz[::-1]),
                                                 _r.any(nz).astype(_i64)]).get()) \
         if p.size else (0, 0, 0)
     if not anyv:

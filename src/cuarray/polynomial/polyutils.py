@@ -3,6 +3,7 @@ import operator
 
 from cuarray._core import _ops as _u
 from cuarray._core import _reductions as _r
+from cuarray._core import _reductions_stats as _rs
 from cuarray._routines._args import _device
 
 __all__ = ["as_series", "trimseq", "trimcoef"]
@@ -66,7 +67,7 @@ def trimcoef(c, tol=0):
     c = _coefficients(c, "trimcoef", "bool inputs are not allowed")
     c = c.astype(common_type(c), copy=False)
     keep = _u.greater(_u.absolute(c), tol)
-    n = int(_r.any(keep).get()) and c.size - int(_r.argmax(keep[::-1]).get())
+    n = int(_r.any(keep).get()) and c.size - int(_rs.argmax(keep[::-1]).get())
     if n == 0:
         return c[:1] * 0
     return c[:n]
