@@ -708,6 +708,22 @@ class sparray:
         return self.power(n)
 
 
+def format_classes(base):
+    """(<format>_matrix, <format>_array) of a format's shared class `base`: `base` under
+    `spmatrix` and under `sparray`, defined in `base`'s module and registered in CLASSES."""
+    fmt = base.format
+    made = []
+    for family, iface, what in (("matrix", spmatrix, "A sparse matrix"),
+                                ("array", sparray, "A 2-D sparse array")):
+        name = f"{fmt}_{family}"
+        CLASSES[family, fmt] = cls = type(name, (iface, base), {
+            "__module__": base.__module__, "__qualname__": name,
+            "__doc__": f"{what} in {_FORMAT_NAMES[fmt]} format (cuarray version of "
+                       f"`scipy.sparse.{name}`)."})
+        made.append(cls)
+    return tuple(made)
+
+
 def _power(A, n):
     """A ** n (matrix power, n >= 1) of square sparse A by repeated squaring, as CSR."""
     result, base = None, A.tocsr()
