@@ -60,7 +60,7 @@ class OpTemplate:
         self._ops = Cache()
 
     def __call__(self, *dts, **values):
-        key = (*dts, *values.values()) if values else dts
+        key = (dts, *values.values()) if values else dts
         op = self._ops.get(key)
         if op is None:
             op = self._ops(key, lambda: self._build(dts, values))

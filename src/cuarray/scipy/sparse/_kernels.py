@@ -345,16 +345,20 @@ def diagonal(indptr, indices, data, shape, k, major_axis):
     return out
 
 
-_SORTED = OpTemplate(
-    "cuarray_sp_sorted", "p:raw:0 q:raw:1 f:out:int64",
-    "long long ok = 1; for (long long j = (long long)p[i] + 1, e = p[i + 1]; j < e; ++j) "
-    "if (q[j - 1] ${CMP} q[j]) { ok = 0; break; } f = ok;")
+def _sorted_op(name, cmp):
+    return OpTemplate(
+        f"cuarray_sp_{name}", "p:raw:0 q:raw:1 f:out:int64",
+        "long long ok = 1; for (long long j = (long long)p[i] + 1, e = p[i + 1]; j < e; ++j) "
+        f"if (q[j - 1] {cmp} q[j]) {{ ok = 0; break; }} f = ok;")
+
+
+_SORTED, _STRICTLY_SORTED = _sorted_op("sorted", ">"), _sorted_op("strictly_sorted", ">=")
 
 
 def canonical_flags(indptr, indices, strict):
     """0/1 int64 per major line: 1 where the line's indices are increasing (strictly when
     `strict`: sorted with no duplicates)."""
-    op = _SORTED(indptr.dtype, indices.dtype, CMP=">=" if strict else ">")
+    op = (_STRICTLY_SORTED if strict else _SORTED)(indptr.dtype, indices.dtype)
     return _new(op, (indptr.size - 1,), _i64, indptr, indices)
 
 
