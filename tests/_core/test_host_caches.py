@@ -422,3 +422,6 @@ def test_op_template_builds_one_op_per_dtypes_and_values():
     assert op.body == "y = a + (float)b[n] * 2;"
     with pytest.raises(KeyError):   # a placeholder without a value
         t(f4, i4)
+    assert OpTemplate("cuarray_u", "s:raw:int64", "s[i] = i;")().name == "cuarray_u"
+    with pytest.raises(ValueError, match="'s'"):
+        OpTemplate("cuarray_u", "s:rw:int64", "s[i] = i;")

@@ -57,6 +57,9 @@ class OpTemplate:
         self.name, self.body, self.op_kw = name, body, op_kw
         self.params = tuple((n, role, int(t) if t.isdigit() else numpy.dtype(t))
                             for n, role, t in (w.split(":") for w in params.split()))
+        bad = [n for n, role, _ in self.params if role not in ("in", "out", "raw", "scalar")]
+        if bad:
+            raise ValueError(f"{name}: parameters {bad} have no role in, out, raw or scalar")
         self._ops = Cache()
 
     def __call__(self, *dts, **values):
@@ -70,7 +73,7 @@ class OpTemplate:
         import string   # here: its Template regex is compiled at import (start-up time)
         subs = {f"T{k}": _dt.ctype(d) for k, d in enumerate(dts)}
         subs.update((k, str(v)) for k, v in values.items())
-        name = "_".join([self.name, "".join(d.char for d in dts),
+        name = "_".join([self.name, *(["".join(d.char for d in dts)] if dts else []),
                          *(f"{k}{v}" for k, v in values.items())])
         params = [Param(n, role, dts[t] if isinstance(t, int) else t)
                   for n, role, t in self.params]
