@@ -408,3 +408,21 @@ def test_op_cache_builds_once_and_is_bounded(monkeypatch):
     assert cache(4, lambda: build(4)) == ("op", 4)   # past the limit: the oldest (1) goes
     assert list(cache) == [2, 3, 4]
     assert cache(1, lambda: build(1)) == ("op", 1) and built == [1, 2, 3, 4, 1]
+
+
+def test_op_template_builds_one_op_per_dtypes_and_values():
+    from cuarray._core._kernel_helpers import OpTemplate
+    f4, i4, i8 = numpy.dtype("f4"), numpy.dtype("i4"), numpy.dtype("i8")
+    t = OpTemplate("cuarray_t", "a:in:0 b:raw:1 n:scalar:int64 y:out:0",
+                   "y = a + (${T0})b[n] * ${G};")
+    op = t(f4, i4, G=2)
+    assert t(f4, i4, G=2) is op and t(f4, i8, G=2) is not op and t(f4, i4, G=3) is not op
+    assert op.name == "cuarray_t_fi_G2"
+    assert [(p.name, p.role, p.dtype) for p in op.params] == [
+        ("a", "in", f4), ("b", "raw", i4), ("n", "scalar", i8), ("y", "out", f4)]
+    assert op.body == "y = a + (float)b[n] * 2;"
+    with pytest.raises(KeyError):   # a placeholder without a value
+        t(f4, i4)
+    assert OpTemplate("cuarray_u", "s:raw:int64", "s[i] = i;")().name == "cuarray_u"
+    with pytest.raises(ValueError, match="'s'"):
+        OpTemplate("cuarray_u", "s:rw:int64", "s[i] = i;")

@@ -1,8 +1,11 @@
 """Small pieces every hand-written kernel module uses: source templates, a cache of built
-objects, raw kernels compiled once per source key and device, their launch, and the grid
-that fills the device once.
+objects, elementwise Ops declared once and built per dtypes, raw kernels compiled once per
+source key and device, their launch, and the grid that fills the device once.
 """
-from cuarray._core.elementwise import _sm_count
+import numpy
+
+from cuarray._core import dtypes as _dt
+from cuarray._core.elementwise import Op, Param, _sm_count
 from cuarray._runtime.compiler import compile_module
 from cuarray._runtime.device import ensure_context, get_device_id
 from cuarray._runtime.launch import ArgPacker
@@ -37,6 +40,44 @@ class Cache(dict):
                 del self[next(iter(self))]
             v = self[key] = build()
         return v
+
+
+class OpTemplate:
+    """An elementwise `Op` declared once and built per tuple of dtypes on first use:
+    `OpTemplate(name, params, body)(dt0, dt1, ..., G=4)` is the Op `<name>_<dtype chars>_G4`.
+
+    `params`: space-separated `name:role:type` words (role 'in', 'out', 'raw' or 'scalar'),
+    type a digit k for the k-th dtype given or a NumPy dtype name ('int64', 'bool'). In
+    `body`, ${Tk} is the C type of the k-th dtype and ${G} the value given as G=. `op_kw`
+    (preamble=, ...) go to every Op. The call is one dictionary lookup once built."""
+
+    __slots__ = ("name", "params", "body", "op_kw", "_ops")
+
+    def __init__(self, name, params, body, **op_kw):
+        self.name, self.body, self.op_kw = name, body, op_kw
+        self.params = tuple((n, role, int(t) if t.isdigit() else numpy.dtype(t))
+                            for n, role, t in (w.split(":") for w in params.split()))
+        bad = [n for n, role, _ in self.params if role not in ("in", "out", "raw", "scalar")]
+        if bad:
+            raise ValueError(f"{name}: parameters {bad} have no role in, out, raw or scalar")
+        self._ops = Cache()
+
+    def __call__(self, *dts, **values):
+        key = (dts, *values.values()) if values else dts
+        op = self._ops.get(key)
+        if op is None:
+            op = self._ops(key, lambda: self._build(dts, values))
+        return op
+
+    def _build(self, dts, values):
+        import string   # here: its Template regex is compiled at import (start-up time)
+        subs = {f"T{k}": _dt.ctype(d) for k, d in enumerate(dts)}
+        subs.update((k, str(v)) for k, v in values.items())
+        name = "_".join([self.name, *(["".join(d.char for d in dts)] if dts else []),
+                         *(f"{k}{v}" for k, v in values.items())])
+        params = [Param(n, role, dts[t] if isinstance(t, int) else t)
+                  for n, role, t in self.params]
+        return Op(name, params, string.Template(self.body).substitute(subs), **self.op_kw)
 
 
 _kernels = {}

@@ -12,6 +12,7 @@ import operator
 
 import numpy
 
+from cuarray._core._kernel_helpers import OpTemplate
 from cuarray._core._out import into_out
 from cuarray._core.host_policy import host_error
 from cuarray._core.ndarray import ndarray
@@ -605,35 +606,34 @@ class _spbase(DataMixin, MinMaxMixin):
                         "with toarray()")
 
 
+_INSIDE = OpTemplate("cuarray_sp_inside",
+                     "r:in:int64 c:in:int64 M:scalar:int64 N:scalar:int64 f:out:int64",
+                     "f = (r < M && c < N) ? 1 : 0;")
+
+
 def _inside(row, col, shape):
-    from cuarray.scipy.sparse._kernels import _empty, _i64, _op
-    from cuarray._core.elementwise import Op, Param
-    op = _op(("inside",), lambda: Op(
-        "cuarray_sp_inside",
-        [Param("r", "in", _i64), Param("c", "in", _i64), Param("M", "scalar", _i64),
-         Param("N", "scalar", _i64), Param("f", "out", _i64)],
-        "f = (r < M && c < N) ? 1 : 0;"))
+    from cuarray.scipy.sparse._kernels import _empty, _i64
     out = _empty(row.shape, _i64)
     if out.size:
-        op.launch([row, col, numpy.int64(shape[0]), numpy.int64(shape[1]), out])
+        _INSIDE().launch([row, col, numpy.int64(shape[0]), numpy.int64(shape[1]), out])
     return out
 
 
+_RELINEARIZE = OpTemplate(
+    "cuarray_sp_reshape",
+    "r:in:int64 c:in:int64 M:scalar:int64 N:scalar:int64 M2:scalar:int64 N2:scalar:int64 "
+    "f:scalar:bool ro:out:0 co:out:0",
+    "if (f) { const long long t = c * M + r; co = t / M2; ro = t - (t / M2) * M2; } "
+    "else { const long long t = r * N + c; ro = t / N2; co = t - (t / N2) * N2; }")
+
+
 def _relinearize(row, col, old, new, order, idt):
-    from cuarray.scipy.sparse._kernels import _empty, _i64, _op
-    from cuarray._core.elementwise import Op, Param
-    op = _op(("relin", idt.char), lambda: Op(
-        f"cuarray_sp_reshape_{idt.char}",
-        [Param("r", "in", _i64), Param("c", "in", _i64), Param("M", "scalar", _i64),
-         Param("N", "scalar", _i64), Param("M2", "scalar", _i64),
-         Param("N2", "scalar", _i64), Param("f", "scalar", numpy.dtype(bool)),
-         Param("ro", "out", idt), Param("co", "out", idt)],
-        "if (f) { const long long t = c * M + r; co = t / M2; ro = t - (t / M2) * M2; } "
-        "else { const long long t = r * N + c; ro = t / N2; co = t - (t / N2) * N2; }"))
+    from cuarray.scipy.sparse._kernels import _empty
     ro, co = _empty(row.shape, idt), _empty(row.shape, idt)
     if row.size:
-        op.launch([row, col, numpy.int64(old[0]), numpy.int64(old[1]), numpy.int64(new[0]),
-                   numpy.int64(new[1]), numpy.bool_(order == "F"), ro, co])
+        _RELINEARIZE(idt).launch([row, col, numpy.int64(old[0]), numpy.int64(old[1]),
+                                  numpy.int64(new[0]), numpy.int64(new[1]),
+                                  numpy.bool_(order == "F"), ro, co])
     return ro, co
 
 
@@ -706,6 +706,22 @@ class sparray:
 
     def __pow__(self, n):
         return self.power(n)
+
+
+def format_classes(base):
+    """(<format>_matrix, <format>_array) of a format's shared class `base`: `base` under
+    `spmatrix` and under `sparray`, defined in `base`'s module and registered in CLASSES."""
+    fmt = base.format
+    made = []
+    for family, iface, what in (("matrix", spmatrix, "A sparse matrix"),
+                                ("array", sparray, "A 2-D sparse array")):
+        name = f"{fmt}_{family}"
+        CLASSES[family, fmt] = cls = type(name, (iface, base), {
+            "__module__": base.__module__, "__qualname__": name,
+            "__doc__": f"{what} in {_FORMAT_NAMES[fmt]} format (cuarray version of "
+                       f"`scipy.sparse.{name}`)."})
+        made.append(cls)
+    return tuple(made)
 
 
 def _power(A, n):

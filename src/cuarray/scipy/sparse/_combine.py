@@ -6,7 +6,7 @@ Where SciPy returns BSR (kron), cuarray returns COO, as CuPy: it has no BSR form
 """
 import numpy
 
-from cuarray._core.elementwise import Op, Param
+from cuarray._core._kernel_helpers import OpTemplate
 from cuarray._core.ndarray import ndarray
 from cuarray.scipy.sparse import _kernels as K
 from cuarray.scipy.sparse._base import CLASSES, as_family, check_dtype, issparse
@@ -27,6 +27,16 @@ def _coo(x, family="matrix"):
 
 # ---- kron -------------------------------------------------------------------------------------
 
+_KRON = OpTemplate(
+    "cuarray_sp_kron",
+    "ar:raw:2 ac:raw:2 av:raw:0 br:raw:3 bc:raw:3 bv:raw:1 nb:scalar:int64 p:scalar:int64 "
+    "q:scalar:int64 r:out:4 c:out:4 v:out:5",
+    "const long long a = i / nb, b = i - a * nb; "
+    "r = (long long)ar[a] * p + (long long)br[b]; "
+    "c = (long long)ac[a] * q + (long long)bc[b]; "
+    "v = cuarray_cast<${T5}>(av[a]) * cuarray_cast<${T5}>(bv[b]);")
+
+
 def kron(A, B, format=None):
     """The Kronecker product of A and B (cuarray version of `scipy.sparse.kron`): one
     thread per product entry, a COO result unless `format` names another."""
@@ -40,21 +50,7 @@ def kron(A, B, format=None):
     rows, cols = K._empty((na * nb,), idt), K._empty((na * nb,), idt)
     vals = K._empty((na * nb,), dt)
     if na * nb:
-        at, bt, it = A.row.dtype, B.row.dtype, idt
-        from cuarray._core import dtypes as _dt
-        C = _dt.ctype(dt)
-        op = K._op(("kron", A.dtype.char, B.dtype.char, at.char, bt.char, it.char, dt.char),
-                   lambda: Op(
-            f"cuarray_sp_kron_{K._chars(A.dtype, B.dtype, at, bt, it, dt)}",
-            [Param("ar", "raw", at), Param("ac", "raw", at), Param("av", "raw", A.dtype),
-             Param("br", "raw", bt), Param("bc", "raw", bt), Param("bv", "raw", B.dtype),
-             Param("nb", "scalar", K._i64), Param("p", "scalar", K._i64),
-             Param("q", "scalar", K._i64), Param("r", "out", it), Param("c", "out", it),
-             Param("v", "out", dt)],
-            f"const long long a = i / nb, b = i - a * nb; "
-            f"r = (long long)ar[a] * p + (long long)br[b]; "
-            f"c = (long long)ac[a] * q + (long long)bc[b]; "
-            f"v = cuarray_cast<{C}>(av[a]) * cuarray_cast<{C}>(bv[b]);"))
+        op = _KRON(A.dtype, B.dtype, A.row.dtype, B.row.dtype, idt, dt)
         op.launch([A.row, A.col, A.data, B.row, B.col, B.data, numpy.int64(nb),
                    numpy.int64(p), numpy.int64(q), rows, cols, vals])
     out = CLASSES[fam, "coo"]._from_parts(vals, rows, cols, shape, False)
@@ -192,18 +188,19 @@ def block_diag(mats, format=None, dtype=None):
 
 # ---- triangles, find --------------------------------------------------------------------------
 
+_TRIL = OpTemplate("cuarray_sp_tril", "r:in:int64 c:in:int64 k:scalar:int64 f:out:int64",
+                   "f = (c - r <= k) ? 1 : 0;")
+_TRIU = OpTemplate("cuarray_sp_triu", "r:in:int64 c:in:int64 k:scalar:int64 f:out:int64",
+                   "f = (c - r >= k) ? 1 : 0;")
+
+
 def _triangle(A, k, format, lower):
     if not issparse(A):
         raise TypeError("tril/triu need a cuarray sparse matrix or array; use cuarray.tril "
                         "for dense arrays")
     fam = A._family
     C = A.tocoo()
-    ct = C.row.dtype
-    op = K._op(("tri", ct.char, lower), lambda: Op(
-        f"cuarray_sp_{'tril' if lower else 'triu'}_{ct.char}",
-        [Param("r", "in", K._i64), Param("c", "in", K._i64), Param("k", "scalar", K._i64),
-         Param("f", "out", K._i64)],
-        f"f = (c - r {'<=' if lower else '>='} k) ? 1 : 0;"))
+    op = (_TRIL if lower else _TRIU)(C.row.dtype)
     flags = K._empty((C.nnz,), K._i64)
     if C.nnz:
         op.launch([C.row, C.col, numpy.int64(k), flags])

@@ -1,6 +1,6 @@
 """Compressed Sparse Column format (cuarray version of `scipy.sparse.csc_matrix` and
 `scipy.sparse.csc_array`)."""
-from cuarray.scipy.sparse._base import CLASSES, sparray, spmatrix
+from cuarray.scipy.sparse._base import format_classes
 from cuarray.scipy.sparse._compressed import _compressed_matrix
 
 
@@ -13,14 +13,4 @@ class _csc_base(_compressed_matrix):
     _major = 1
 
 
-class csc_matrix(spmatrix, _csc_base):
-    """A sparse matrix in Compressed Sparse Column format (cuarray version of
-    `scipy.sparse.csc_matrix`)."""
-
-
-class csc_array(sparray, _csc_base):
-    """A 2-D sparse array in Compressed Sparse Column format (cuarray version of
-    `scipy.sparse.csc_array`)."""
-
-
-CLASSES["matrix", "csc"], CLASSES["array", "csc"] = csc_matrix, csc_array
+csc_matrix, csc_array = format_classes(_csc_base)

@@ -1,6 +1,6 @@
 """Compressed Sparse Row format (cuarray version of `scipy.sparse.csr_matrix` and
 `scipy.sparse.csr_array`)."""
-from cuarray.scipy.sparse._base import CLASSES, sparray, spmatrix
+from cuarray.scipy.sparse._base import format_classes
 from cuarray.scipy.sparse._compressed import _compressed_matrix
 
 
@@ -18,14 +18,4 @@ class _csr_base(_compressed_matrix):
     _major = 0
 
 
-class csr_matrix(spmatrix, _csr_base):
-    """A sparse matrix in Compressed Sparse Row format (cuarray version of
-    `scipy.sparse.csr_matrix`)."""
-
-
-class csr_array(sparray, _csr_base):
-    """A 2-D sparse array in Compressed Sparse Row format (cuarray version of
-    `scipy.sparse.csr_array`)."""
-
-
-CLASSES["matrix", "csr"], CLASSES["array", "csr"] = csr_matrix, csr_array
+csr_matrix, csr_array = format_classes(_csr_base)

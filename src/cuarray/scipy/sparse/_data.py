@@ -10,7 +10,7 @@ import warnings
 
 import numpy
 
-from cuarray._core.elementwise import Op, Param
+from cuarray._core._kernel_helpers import OpTemplate
 
 # Ufuncs with f(0) == 0: as methods they act on the stored values only (SciPy's list).
 ZERO_PRESERVING = ("arcsin", "arcsinh", "arctan", "arctanh", "ceil", "deg2rad", "expm1",
@@ -63,6 +63,19 @@ def _warn(msg):
     warnings.warn(msg, SparseEfficiencyWarning, stacklevel=4)
 
 
+_ALIGN = OpTemplate(
+    "cuarray_sp_align",
+    "k:raw:int64 q:raw:int64 xa:raw:0 xb:raw:1 na:scalar:int64 f:out:int64 a:out:2 b:out:2",
+    "const bool first = i == 0 || k[i - 1] != k[i]; "
+    "const bool pair = i + 1 < k.size() && k[i + 1] == k[i]; f = first ? 1 : 0; "
+    "a = b = cuarray_cast<${T2}>(0); "
+    "if (first) { const long long s = q[i], t = pair ? q[i + 1] : -1; "
+    "if (s < na) { a = cuarray_cast<${T2}>(xa[s]); "
+    "if (pair) b = cuarray_cast<${T2}>(xb[t - na]); } "
+    "else { b = cuarray_cast<${T2}>(xb[s - na]); "
+    "if (pair) a = cuarray_cast<${T2}>(xa[t]); } }")
+
+
 def aligned(A, B):
     """(rows, cols, a, b): every position stored in A or B (sparse, one shape), in
     row-major order, with A's and B's values there (0 where one stores nothing)."""
@@ -78,22 +91,7 @@ def aligned(A, B):
         return e, e, K._empty((0,), dt), K._empty((0,), dt)
     perm = argsort(keys)
     skey = K.gather(keys, perm)
-    at, bt = A.dtype, B.dtype
-    from cuarray._core import dtypes as _dt
-    C = _dt.ctype(dt)
-    op = K._op(("align", at.char, bt.char, dt.char), lambda: Op(
-        f"cuarray_sp_align_{K._chars(at, bt, dt)}",
-        [Param("k", "raw", K._i64), Param("q", "raw", K._i64), Param("xa", "raw", at),
-         Param("xb", "raw", bt), Param("na", "scalar", K._i64), Param("f", "out", K._i64),
-         Param("a", "out", dt), Param("b", "out", dt)],
-        "const bool first = i == 0 || k[i - 1] != k[i]; "
-        "const bool pair = i + 1 < k.size() && k[i + 1] == k[i]; f = first ? 1 : 0; "
-        f"a = b = cuarray_cast<{C}>(0); "
-        f"if (first) {{ const long long s = q[i], t = pair ? q[i + 1] : -1; "
-        f"if (s < na) {{ a = cuarray_cast<{C}>(xa[s]); "
-        f"if (pair) b = cuarray_cast<{C}>(xb[t - na]); }} "
-        f"else {{ b = cuarray_cast<{C}>(xb[s - na]); "
-        f"if (pair) a = cuarray_cast<{C}>(xa[t]); }} }}"))
+    op = _ALIGN(A.dtype, B.dtype, dt)
     flags = K._empty(skey.shape, K._i64)
     a, b = K._empty(skey.shape, dt), K._empty(skey.shape, dt)
     op.launch([skey, perm, A.data, B.data, numpy.int64(A.nnz), flags, a, b])

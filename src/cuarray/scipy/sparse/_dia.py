@@ -5,8 +5,8 @@ import numpy
 from cuarray._core.ndarray import ndarray
 from cuarray.scipy.sparse import _kernels as K
 from cuarray.scipy.sparse._base import (
-    CLASSES, _spbase, check_dtype, check_shape, is_scipy_sparse, isshape, issparse, sparray,
-    spmatrix, to_device)
+    _spbase, check_dtype, check_shape, format_classes, is_scipy_sparse, isshape, issparse,
+    to_device)
 
 
 class _dia_base(_spbase):
@@ -162,12 +162,4 @@ class _dia_base(_spbase):
         return K.dia_matmul(self.data, self.offsets, self._shape, x, out)
 
 
-class dia_matrix(spmatrix, _dia_base):
-    """A sparse matrix in DIAgonal format (cuarray version of `scipy.sparse.dia_matrix`)."""
-
-
-class dia_array(sparray, _dia_base):
-    """A 2-D sparse array in DIAgonal format (cuarray version of `scipy.sparse.dia_array`)."""
-
-
-CLASSES["matrix", "dia"], CLASSES["array", "dia"] = dia_matrix, dia_array
+dia_matrix, dia_array = format_classes(_dia_base)

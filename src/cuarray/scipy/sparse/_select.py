@@ -7,19 +7,16 @@ counted on the device, an inclusive scan gives the runs' ends, and reading the l
 """
 import numpy
 
-from cuarray._core import dtypes as _dt
-from cuarray._core.elementwise import Op, Param
-from cuarray.scipy.sparse._kernels import _chars, _empty, _i64, _new, _op, flags, index_dtype
+from cuarray._core._kernel_helpers import OpTemplate
+from cuarray.scipy.sparse._kernels import _empty, _i64, _new, flag_function, index_dtype
+
+_RUN_LENGTHS = OpTemplate("cuarray_sp_runlen", "k:in:0 p:raw:1 n:out:int64",
+                          "n = (long long)p[(long long)k + 1] - (long long)p[(long long)k];")
 
 
 def run_lengths(keys, indptr):
     """int64 p[k + 1] - p[k] for each k of `keys`: the length of line k."""
-    kt, pt = keys.dtype, indptr.dtype
-    op = _op(("runlen", kt.char, pt.char), lambda: Op(
-        f"cuarray_sp_runlen_{_chars(kt, pt)}",
-        [Param("k", "in", kt), Param("p", "raw", pt), Param("n", "out", _i64)],
-        "n = (long long)p[(long long)k + 1] - (long long)p[(long long)k];"))
-    return _new(op, keys.shape, _i64, keys, indptr)
+    return _new(_RUN_LENGTHS(keys.dtype, indptr.dtype), keys.shape, _i64, keys, indptr)
 
 
 def _ends(counts):
@@ -31,13 +28,12 @@ def _ends(counts):
     return ends, int(ends[-1])
 
 
+_WITH_ZERO = OpTemplate("cuarray_sp_with_zero", "e:raw:int64 p:out:0", "p = i ? e[i - 1] : 0;")
+
+
 def _with_zero(ends, dtype):
     """[0, ends...] as `dtype`: the index pointer of runs ending at `ends` (one kernel)."""
-    op = _op(("withzero", dtype.char), lambda: Op(
-        f"cuarray_sp_with_zero_{dtype.char}",
-        [Param("e", "raw", _i64), Param("p", "out", dtype)],
-        "p = i ? e[i - 1] : 0;"))
-    return _new(op, (ends.size + 1,), dtype, ends)
+    return _new(_WITH_ZERO(dtype), (ends.size + 1,), dtype, ends)
 
 
 _FIND_RUN = ("long long lo = 0, hi = e.size() - 1; "
@@ -64,6 +60,16 @@ def select_major(indptr, indices, data, sel, n=None):
     return _with_zero(ends, idt), out_ind.astype(idt, copy=False), out_dat
 
 
+_CHECKED_LENGTHS = OpTemplate(
+    "cuarray_sp_runlen_checked",
+    "k:in:int64 p:raw:1 f:raw:int64 nl:scalar:int64 w:out:int64 c:out:int64",
+    "long long kk = k; if (kk < 0) kk += nl; "
+    "if (kk < 0 || kk >= nl) { f[0LL] = 1; kk = 0; c = 0; } "
+    "else c = (long long)p[kk + 1] - (long long)p[kk]; w = kk;")
+_TOTAL_AND_FLAG = OpTemplate("cuarray_sp_total_and_flag", "e:raw:int64 f:raw:int64 o:raw:int64",
+                             "o[0LL] = e[e.size() - 1]; o[1LL] = f[0LL];")
+
+
 def _checked_lengths(idx, indptr, n):
     """((lines as in-bounds int64, inclusive scan of their lengths), lengths, total) of
     the integer lines `idx`; IndexError (from `wrap_check`) when one is outside [-n, n)."""
@@ -73,27 +79,27 @@ def _checked_lengths(idx, indptr, n):
     if m == 0:
         e = _empty((0,), _i64)
         return (e, e), e, 0
-    op = _op(("runlen_chk", kt.char, pt.char), lambda: Op(
-        f"cuarray_sp_runlen_checked_{_chars(kt, pt)}",
-        [Param("k", "in", _i64), Param("p", "raw", pt), Param("f", "raw", _i64),
-         Param("nl", "scalar", _i64), Param("w", "out", _i64), Param("c", "out", _i64)],
-        "long long kk = k; if (kk < 0) kk += nl; "
-        "if (kk < 0 || kk >= nl) { f[0LL] = 1; kk = 0; c = 0; } "
-        "else c = (long long)p[kk + 1] - (long long)p[kk]; w = kk;"))
+    op = _CHECKED_LENGTHS(kt, pt)
     flag = _empty((1,), _i64)
     flag.data.memset_async(0, 8)
     wrapped, counts = _empty((m,), _i64), _empty((m,), _i64)
     op.launch([idx.reshape(-1), indptr, flag, numpy.int64(n), wrapped, counts])
     ends = cumsum(counts)
     pair = _empty((2,), _i64)
-    _op(("pair",), lambda: Op(
-        "cuarray_sp_total_and_flag",
-        [Param("e", "raw", _i64), Param("f", "raw", _i64), Param("o", "raw", _i64)],
-        "o[0LL] = e[e.size() - 1]; o[1LL] = f[0LL];")).launch([ends, flag, pair], size=1)
+    _TOTAL_AND_FLAG().launch([ends, flag, pair], size=1)
     total, bad = (int(v) for v in pair.get())
     if bad:
         wrap_check(idx, n)   # raises with the offending index
     return (wrapped, ends), counts, total
+
+
+_COPY_RUNS = OpTemplate(
+    "cuarray_sp_select_major",
+    "e:raw:int64 s:raw:int64 p:raw:0 q:raw:1 x:raw:2 qo:raw:1 xo:raw:2",
+    "const long long r = i / ${G}, l = i % ${G}; const long long line = s[r]; "
+    "const long long b = (long long)p[line], len = (long long)p[line + 1] - b; "
+    "const long long o = r ? e[r - 1] : 0; "
+    "for (long long j = l; j < len; j += ${G}) { qo[o + j] = q[b + j]; xo[o + j] = x[b + j]; }")
 
 
 def _copy_runs(ends, sel, indptr, indices, data, out_ind, out_dat, total):
@@ -104,17 +110,15 @@ def _copy_runs(ends, sel, indptr, indices, data, out_ind, out_dat, total):
     g = 1
     while g < 32 and g * m < total:
         g *= 2
-    pt, jt, dt = indptr.dtype, indices.dtype, data.dtype
-    op = _op(("selmaj_g", pt.char, jt.char, dt.char, g), lambda: Op(
-        f"cuarray_sp_select_major_g{g}_{_chars(pt, jt, dt)}",
-        [Param("e", "raw", _i64), Param("s", "raw", _i64), Param("p", "raw", pt),
-         Param("q", "raw", jt), Param("x", "raw", dt), Param("qo", "raw", jt),
-         Param("xo", "raw", dt)],
-        f"const long long r = i / {g}, l = i % {g}; const long long line = s[r]; "
-        "const long long b = (long long)p[line], len = (long long)p[line + 1] - b; "
-        "const long long o = r ? e[r - 1] : 0; "
-        f"for (long long j = l; j < len; j += {g}) {{ qo[o + j] = q[b + j]; xo[o + j] = x[b + j]; }}"))
+    op = _COPY_RUNS(indptr.dtype, indices.dtype, data.dtype, G=g)
     op.launch([ends, sel, indptr, indices, data, out_ind, out_dat], size=m * g)
+
+
+_SELECT_MINOR = OpTemplate(
+    "cuarray_sp_select_minor",
+    "e:raw:int64 q:raw:0 st:raw:int64 o:raw:int64 x:raw:1 qo:out:2 xo:out:1",
+    _FIND_RUN + " const long long k = i - (r ? e[r - 1] : 0); "
+    "qo = o[st[(long long)q[r]] + k]; xo = x[r];")
 
 
 def select_minor(indptr, indices, data, sel, n_minor):
@@ -133,69 +137,58 @@ def select_minor(indptr, indices, data, sel, n_minor):
     idt = numpy.promote_types(indices.dtype, index_dtype(total, sel.size))
     out_ind, out_dat = _empty((total,), idt), _empty((total,), data.dtype)
     if total:
-        jt, dt = indices.dtype, data.dtype
-        op = _op(("selmin", jt.char, dt.char, idt.char), lambda: Op(
-            f"cuarray_sp_select_minor_{_chars(jt, dt, idt)}",
-            [Param("e", "raw", _i64), Param("q", "raw", jt), Param("st", "raw", _i64),
-             Param("o", "raw", _i64), Param("x", "raw", dt), Param("qo", "out", idt),
-             Param("xo", "out", dt)],
-            _FIND_RUN + " const long long k = i - (r ? e[r - 1] : 0); "
-            "qo = o[st[(long long)q[r]] + k]; xo = x[r];"))
+        op = _SELECT_MINOR(indices.dtype, data.dtype, idt)
         op.launch([ends, indices, starts, order, data, out_ind, out_dat])
     # Line r's outputs start where its first entry's run starts.
     new_ptr = gather(_with_zero(ends, _i64), indptr).astype(idt, copy=False)
     return new_ptr, out_ind, out_dat
 
 
+_SAMPLE = OpTemplate(
+    "cuarray_sp_sample", "a:in:int64 b:in:int64 p:raw:0 q:raw:1 x:raw:2 y:out:2",
+    "${T2} acc = cuarray_cast<${T2}>(0); "
+    "for (long long j = p[a], end = p[a + 1]; j < end; ++j) "
+    "if ((long long)q[j] == b) acc = acc + x[j]; y = acc;")
+
+
 def sample(indptr, indices, data, major, minor):
     """The values at (major[t], minor[t]) (int64 arrays of one shape, in bounds),
     duplicates summed, zero where nothing is stored."""
-    pt, jt, dt = indptr.dtype, indices.dtype, data.dtype
-    C = _dt.ctype(dt)
-    op = _op(("sample", pt.char, jt.char, dt.char), lambda: Op(
-        f"cuarray_sp_sample_{_chars(pt, jt, dt)}",
-        [Param("a", "in", _i64), Param("b", "in", _i64), Param("p", "raw", pt),
-         Param("q", "raw", jt), Param("x", "raw", dt), Param("y", "out", dt)],
-        f"{C} acc = cuarray_cast<{C}>(0); "
-        f"for (long long j = p[a], end = p[a + 1]; j < end; ++j) "
-        f"if ((long long)q[j] == b) acc = acc + x[j]; y = acc;"))
-    return _new(op, major.shape, dt, major, minor, indptr, indices, data)
+    dt = data.dtype
+    return _new(_SAMPLE(indptr.dtype, indices.dtype, dt), major.shape, dt, major, minor,
+                indptr, indices, data)
+
+
+_OFFSETS = OpTemplate(
+    "cuarray_sp_offsets", "a:in:int64 b:in:int64 p:raw:0 q:raw:1 o:out:int64",
+    "long long lo = p[a], hi = p[a + 1]; "
+    "while (lo < hi) { const long long mid = (lo + hi) >> 1; "
+    "if ((long long)q[mid] < b) lo = mid + 1; else hi = mid; } "
+    "o = (lo < (long long)p[a + 1] && (long long)q[lo] == b) ? lo : -1;")
 
 
 def offsets(indptr, indices, major, minor):
     """int64 position of the entry (major[t], minor[t]) in a canonical compressed matrix,
     or -1 where none is stored (binary search within the line)."""
-    pt, jt = indptr.dtype, indices.dtype
-    op = _op(("offsets", pt.char, jt.char), lambda: Op(
-        f"cuarray_sp_offsets_{_chars(pt, jt)}",
-        [Param("a", "in", _i64), Param("b", "in", _i64), Param("p", "raw", pt),
-         Param("q", "raw", jt), Param("o", "out", _i64)],
-        "long long lo = p[a], hi = p[a + 1]; "
-        "while (lo < hi) { const long long mid = (lo + hi) >> 1; "
-        "if ((long long)q[mid] < b) lo = mid + 1; else hi = mid; } "
-        "o = (lo < (long long)p[a + 1] && (long long)q[lo] == b) ? lo : -1;"))
-    return _new(op, major.shape, _i64, major, minor, indptr, indices)
+    return _new(_OFFSETS(indptr.dtype, indices.dtype), major.shape, _i64, major, minor,
+                indptr, indices)
+
+
+_SCATTER_FOUND = OpTemplate("cuarray_sp_scatter_found", "o:in:int64 v:in:0 x:raw:0",
+                            "if (o >= 0) x[o] = v;")
 
 
 def scatter_found(data, off, vals):
     """data[off[t]] = vals[t] where off[t] >= 0 (positions distinct)."""
-    dt, vt = data.dtype, vals.dtype
-    op = _op(("scatfound", dt.char, vt.char), lambda: Op(
-        f"cuarray_sp_scatter_found_{_chars(dt, vt)}",
-        [Param("o", "in", _i64), Param("v", "in", dt), Param("x", "raw", dt)],
-        "if (o >= 0) x[o] = v;"))
     if off.size:
-        op.launch([off, vals, data])
+        _SCATTER_FOUND(data.dtype, vals.dtype).launch([off, vals, data])
 
 
-def last_of_runs(skey):
-    """0/1 int64 flags: 1 where a sorted key differs from the next (last of its run)."""
-    return flags("last_of_runs", skey, "i + 1 == x.size() || x[i] != x[i + 1]", raw=True)
-
-
-def missing_flags(off):
-    """0/1 int64 flags: 1 where no entry is stored (offset -1)."""
-    return flags("missing", off, "x < 0")
+last_of_runs = flag_function(
+    "last_of_runs", "i + 1 == x.size() || x[i] != x[i + 1]",
+    "0/1 int64 flags: 1 where a sorted key differs from the next (last of its run).", raw=True)
+missing_flags = flag_function(
+    "missing", "x < 0", "0/1 int64 flags: 1 where no entry is stored (offset -1).")
 
 
 def wrap_check(idx, n):

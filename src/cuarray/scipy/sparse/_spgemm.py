@@ -13,7 +13,7 @@ when zeros are dropped.
 import numpy
 
 from cuarray._core import dtypes as _dt
-from cuarray._core.elementwise import Op, Param
+from cuarray._core._kernel_helpers import OpTemplate
 from cuarray.scipy.sparse import _kernels as K
 from cuarray.scipy.sparse._select import _ends, _with_zero, run_lengths
 
@@ -124,6 +124,18 @@ def matmul(A, B, dtype):
     return _sum_rows(keys, vals, M, N, longest)
 
 
+_TABLE = OpTemplate(
+    "cuarray_sp_spgemm_table",
+    "e:raw:int64 E:raw:int64 st:raw:int64 ar:raw:5 ak:raw:0 av:raw:1 p:raw:3 q:raw:4 bv:raw:2 "
+    "L:scalar:int64 ko:raw:6 vo:raw:7",
+    "long long lo = 0, hi = e.size() - 1; "
+    "while (lo < hi) { const long long mid = (lo + hi) >> 1; "
+    "if (e[mid] <= i) lo = mid + 1; else hi = mid; } "
+    "const long long a = lo, r = ar[a], src = (long long)p[(long long)ak[a]] + i - E[a]; "
+    "const long long slot = r * L + i - st[r]; ko[slot] = q[src]; "
+    "vo[slot] = cuarray_cast<${T7}>(av[a]) * cuarray_cast<${T7}>(bv[src]);")
+
+
 def _table(A, B, ends, E, starts, total, M, N, L, dtype):
     """(keys, values), each (M, L): row r holds the columns and values of its products,
     padded with column N (sorting last) and 0."""
@@ -132,25 +144,26 @@ def _table(A, B, ends, E, starts, total, M, N, L, dtype):
     keys = full((M, L), N, dtype=kt)
     vals = K._zeros((M, L), dtype)
     rows = K.expand_major(A.indptr, A.nnz)
-    C = _dt.ctype(dtype)
-    at, bt, pt, jt, rt = A.data.dtype, B.data.dtype, B.indptr.dtype, B.indices.dtype, rows.dtype
-    op = K._op(("spgemm_table", A.indices.dtype.char, at.char, bt.char, pt.char, jt.char,
-                rt.char, kt.char, dtype.char), lambda: Op(
-        f"cuarray_sp_spgemm_table_"
-        f"{K._chars(A.indices.dtype, at, bt, pt, jt, rt, kt, dtype)}",
-        [Param("e", "raw", _i64), Param("E", "raw", _i64), Param("st", "raw", _i64),
-         Param("ar", "raw", rt), Param("ak", "raw", A.indices.dtype), Param("av", "raw", at),
-         Param("p", "raw", pt), Param("q", "raw", jt), Param("bv", "raw", bt),
-         Param("L", "scalar", _i64), Param("ko", "raw", kt), Param("vo", "raw", dtype)],
-        "long long lo = 0, hi = e.size() - 1; "
-        "while (lo < hi) { const long long mid = (lo + hi) >> 1; "
-        "if (e[mid] <= i) lo = mid + 1; else hi = mid; } "
-        "const long long a = lo, r = ar[a], src = (long long)p[(long long)ak[a]] + i - E[a]; "
-        "const long long slot = r * L + i - st[r]; ko[slot] = q[src]; "
-        f"vo[slot] = cuarray_cast<{C}>(av[a]) * cuarray_cast<{C}>(bv[src]);"))
+    op = _TABLE(A.indices.dtype, A.data.dtype, B.data.dtype, B.indptr.dtype, B.indices.dtype,
+                rows.dtype, kt, dtype)
     op.launch([ends, E, starts, rows, A.indices, A.data, B.indptr, B.indices, B.data,
                numpy.int64(L), keys, vals], size=total)
     return keys, vals
+
+
+_PERMUTE = OpTemplate(
+    "cuarray_sp_spgemm_permute",
+    "o:in:int64 k:raw:0 v:raw:1 L:scalar:int64 ko:out:0 vo:out:1",
+    "const long long src = (i / L) * L + o; ko = k[src]; vo = v[src];")
+_FIRST = OpTemplate(
+    "cuarray_sp_spgemm_first", "k:raw:0 L:scalar:int64 N:scalar:int64 f:out:int64",
+    "f = ((long long)k[i] != N && (i % L == 0 || k[i] != k[i - 1])) ? 1 : 0;")
+_SUM = OpTemplate(
+    "cuarray_sp_spgemm_sum",
+    "s:in:int64 k:raw:0 v:raw:1 L:scalar:int64 r:out:2 c:out:2 x:out:1",
+    "${T1} acc = v[s]; long long j = s + 1; "
+    "while (j % L != 0 && k[j] == k[s]) { acc = acc + v[j]; ++j; } "
+    "r = s / L; c = k[s]; x = acc;")
 
 
 def _sum_rows(keys, vals, M, N, L):
@@ -158,33 +171,15 @@ def _sum_rows(keys, vals, M, N, L):
     from cuarray._routines.sorting import argsort
     order = argsort(keys, axis=-1)
     kt, dt = keys.dtype, vals.dtype
-    C = _dt.ctype(dt)
     flat = M * L
     sk, sv = K._empty((flat,), kt), K._empty((flat,), dt)
-    perm = K._op(("spgemm_perm", kt.char, dt.char), lambda: Op(
-        f"cuarray_sp_spgemm_permute_{K._chars(kt, dt)}",
-        [Param("o", "in", _i64), Param("k", "raw", kt), Param("v", "raw", dt),
-         Param("L", "scalar", _i64), Param("ko", "out", kt), Param("vo", "out", dt)],
-        "const long long src = (i / L) * L + o; ko = k[src]; vo = v[src];"))
-    perm.launch([order.reshape(flat), keys, vals, numpy.int64(L), sk, sv])
-    first = K._op(("spgemm_first", kt.char), lambda: Op(
-        f"cuarray_sp_spgemm_first_{kt.char}",
-        [Param("k", "raw", kt), Param("L", "scalar", _i64), Param("N", "scalar", _i64),
-         Param("f", "out", _i64)],
-        "f = ((long long)k[i] != N && (i % L == 0 || k[i] != k[i - 1])) ? 1 : 0;"))
+    _PERMUTE(kt, dt).launch([order.reshape(flat), keys, vals, numpy.int64(L), sk, sv])
     flags = K._empty((flat,), _i64)
-    first.launch([sk, numpy.int64(L), numpy.int64(N), flags])
+    _FIRST(kt).launch([sk, numpy.int64(L), numpy.int64(N), flags])
     pos, runs = K._count(flags)
     starts = K._positions(flags, pos, runs)
     idt = K.index_dtype(M, N, starts.size)
-    add = K._op(("spgemm_sum", kt.char, dt.char, idt.char), lambda: Op(
-        f"cuarray_sp_spgemm_sum_{K._chars(kt, dt, idt)}",
-        [Param("s", "in", _i64), Param("k", "raw", kt), Param("v", "raw", dt),
-         Param("L", "scalar", _i64), Param("r", "out", idt), Param("c", "out", idt),
-         Param("x", "out", dt)],
-        f"{C} acc = v[s]; long long j = s + 1; "
-        f"while (j % L != 0 && k[j] == k[s]) {{ acc = acc + v[j]; ++j; }} "
-        f"r = s / L; c = k[s]; x = acc;"))
+    add = _SUM(kt, dt, idt)
     rows, cols, data = (K._empty(starts.shape, idt), K._empty(starts.shape, idt),
                         K._empty(starts.shape, dt))
     if starts.size:
