@@ -20,6 +20,7 @@ The `*_impulse` kernels give H and T by running the filter from unit states.
 import math
 
 import cuarray
+from cuarray._core._kernel_helpers import render
 from cuarray.scipy.signal import _kernels as _k
 
 _COMMON = r"""
@@ -235,36 +236,35 @@ def _system(kind, coeffs, names, copy, copies):
     The impulse kernel has one thread per unit state j: the output for L samples (H) and
     the state after Llast and L samples (column j of Tl and Tm)."""
     step = kind + "_step("
-    return ("""
-extern "C" __global__ void KIND_impulse(COEFFS, {T}* H, {T}* Tm, {T}* Tl, long long L,
+    return render("""
+extern "C" __global__ void ${KIND}_impulse(${COEFFS}, {T}* H, {T}* Tm, {T}* Tl, long long L,
                                         long long Llast) {
   for (long long j = (long long)blockIdx.x * blockDim.x + threadIdx.x; j < {P};
        j += (long long)gridDim.x * blockDim.x) {
     {T} z[{P}];
     for (int k = 0; k < {P}; ++k) z[k] = {T}(k == j ? 1 : 0);
     for (long long m = 0; m < L; ++m) {
-      H[j * L + m] = STEPNAMES, z, {T}(0));
+      H[j * L + m] = ${STEPNAMES}, z, {T}(0));
       if (m == Llast - 1) for (int i = 0; i < {P}; ++i) Tl[i * {P} + j] = z[i];
       if (m == L - 1) for (int i = 0; i < {P}; ++i) Tm[i * {P} + j] = z[i];
     }
   }
 }
 
-extern "C" __global__ void KIND_local(COEFFS, const {T}* x, {T}* y, {T}* e, long long N,
+extern "C" __global__ void ${KIND}_local(${COEFFS}, const {T}* x, {T}* y, {T}* e, long long N,
                                       long long L, long long nb, long long total) {
   for (long long t = (long long)blockIdx.x * blockDim.x + threadIdx.x; t < total;
        t += (long long)gridDim.x * blockDim.x) {
     const long long s = t / nb, b = t % nb;
     const long long lo = b * L, hi = lo + L < N ? lo + L : N;
-    COPY
+    ${COPY}
     {T} z[{P}];
     for (int k = 0; k < {P}; ++k) z[k] = {T}(0);
-    for (long long n = lo; n < hi; ++n) y[s * N + n] = STEPCOPIES, z, x[s * N + n]);
+    for (long long n = lo; n < hi; ++n) y[s * N + n] = ${STEPCOPIES}, z, x[s * N + n]);
     for (int k = 0; k < {P}; ++k) e[t * {P} + k] = z[k];
   }
 }
-""".replace("KIND", kind).replace("COEFFS", coeffs).replace("STEPNAMES", step + names)
-            .replace("STEPCOPIES", step + copies).replace("COPY", copy))
+""", KIND=kind, COEFFS=coeffs, STEPNAMES=step + names, STEPCOPIES=step + copies, COPY=copy)
 
 
 _COMMON += _system("sos", "const {T}* sos", "sos",

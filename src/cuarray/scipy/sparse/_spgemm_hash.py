@@ -207,14 +207,14 @@ def _rows(A, B, vt, tmax, prod, counts, indptr, indices, data):
              B.data.dtype, ot, vt)
     warps = _warps(tmax, vt)
     name = f"cuarray_sp_spgemm_rows_{int(fill)}_{tmax}_{K._chars(*types)}"
-    mul = "x * cuarray_cast<VT>(bv[b])" if vt.kind == "c" else \
-        "cuarray_mul_rn(x, cuarray_cast<VT>(bv[b]))"
+    vc = _dt.ctype(vt)
+    mul = f"x * cuarray_cast<{vc}>(bv[b])" if vt.kind == "c" else \
+        f"cuarray_mul_rn(x, cuarray_cast<{vc}>(bv[b]))"
     pa, ja, av, pb, jb, bv, _, _ = (_dt.ctype(t) for t in types)
     entry = kernel(("spgemm_rows", fill, tmax) + tuple(t.char for t in types), lambda: (
         render(_ROWS_SRC, NAME=name, WARPS=warps, TMAX=tmax, MIN_TABLE=_MIN_TABLE,
                MIN_BITS=_MIN_TABLE.bit_length() - 1, FILL=int(fill), PA=pa, JA=ja, AV=av,
-               PB=pb, JB=jb, BV=bv, OT=_dt.ctype(ot), VT=_dt.ctype(vt),
-               MUL=mul.replace("VT", _dt.ctype(vt))),
+               PB=pb, JB=jb, BV=bv, OT=_dt.ctype(ot), VT=vc, MUL=mul),
         name, ["P"] * 7 + ["q"] + ["P"] * 4))
     M = A.shape[0]
     launch(entry, (M + warps - 1) // warps, 32 * warps,
