@@ -211,7 +211,6 @@ def test_warm_kernel_cache_first_calls_leave_nvrtc_unloaded(tmp_path):
     and so do the engines those calls do not use."""
     code = """
 import json, sys
-sys.path.insert(0, "tools")
 from host_overhead import install
 install()
 import cuarray as xp
@@ -222,7 +221,8 @@ a.sum()
 xp.cuda.Device().synchronize()
 print(json.dumps(sorted(m for m in ("cuda.bindings.nvrtc", "cuda.core") + %r if m in sys.modules)))
 """ % (tuple(FIRST_CALLS_LEAVE_UNLOADED),)
-    env = dict(os.environ, CUARRAY_CACHE_DIR=str(tmp_path), PYTHONPATH=str(ROOT / "src"))
+    env = dict(os.environ, CUARRAY_CACHE_DIR=str(tmp_path),
+               PYTHONPATH=os.pathsep.join([str(ROOT / "src"), str(ROOT / "tools")]))
     runs = []
     for _ in range(2):   # the first fills the cache
         r = subprocess.run([sys.executable, "-c", code], env=env, cwd=ROOT, capture_output=True,
