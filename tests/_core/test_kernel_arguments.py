@@ -105,3 +105,45 @@ def test_ddof_and_correction_together_are_refused():
     for f in (cuarray.var, cuarray.std):
         with pytest.raises(ValueError, match="correction"):
             f(a, ddof=1, correction=1)
+
+
+@pytest.mark.parametrize("body,names,expected", [
+    ("o = a * x + y;", ["o"], True), ("o = x; o *= 2;", ["o"], True), ("t = x; o = t;", ["o"], True),
+    ("z = x + y; w = x - y", ["z", "w"], True), ("o = x > 0 ? x : 0", ["o"], True),
+    ("o += x;", ["o"], False), ("if (x > 0) o = x;", ["o"], False), ("o = o + x;", ["o"], False),
+    ("f(o); o = 1;", ["o"], False), ("z = w; w = 1", ["z", "w"], False), ("o == x;", ["o"], False),
+    ("o.x = 1;", ["o"], False), ("y = x", ["o"], False), ("{ o = x; }", ["o"], False),
+])
+def test_outputs_written_first(body, names, expected):
+    from cuarray._core.kernel import writes_first
+    assert writes_first(body, names) is expected
+
+
+def test_outputs_written_first_not_through_a_macro():
+    from cuarray._core.kernel import writes_first
+    assert not writes_first("o = x;", ["o"], "#define KEEP(v) (o + (v))")
+    assert writes_first("o = x;", ["o"], "#define N 4")
+
+
+def test_given_outputs_keep_what_the_body_does_not_set(xp, rng):
+    # Only a body that sets an output before reading it skips reading the given output in:
+    # a conditional set keeps the old values, an update adds to them.
+    if xp is numpy:
+        pytest.skip("cuarray's ElementwiseKernel")
+    x = rand(1003, numpy.float32, rng)
+    old = rand(1003, numpy.float32, rng)
+    cases = [("o = a * x + o2;", lambda: 2 * x + old),
+             ("if (x > 0) o = x;", lambda: numpy.where(x > 0, x, old)),
+             ("o += x;", lambda: old + x)]
+    for k, (body, want) in enumerate(cases):
+        if "o2" in body:
+            kern = xp.ElementwiseKernel("float32 a, float32 x, float32 o2", "float32 o", body,
+                                        f"given_out_{k}")
+            out = xp.asarray(old * 0 + 7)
+            kern(numpy.float32(2), xp.asarray(x), xp.asarray(old), out)
+        else:
+            kern = xp.ElementwiseKernel("float32 x", "float32 o", body, f"given_out_{k}")
+            out = xp.asarray(old)
+            kern(xp.asarray(x), out)
+        numpy.testing.assert_allclose(out.get(), want(), rtol=1e-6)
+        assert [op.load_outputs for op in kern._ops.values()] == [k > 0]
