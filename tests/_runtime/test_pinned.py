@@ -97,6 +97,13 @@ class QueueDriver:
             self.run(stream)   # as the driver: a copy into pageable memory is done on return
         return r
 
+    def cuMemcpyDtoH(self, dst, src, n):
+        # the legacy default stream's synchronous copy: its queue, then the copy
+        self.log.append((("DtoH sync", dst), 0))
+        self.run(0)
+        ctypes.memmove(dst, src, n)
+        return (0,)
+
     def cuStreamSynchronize(self, stream):
         self.log.append(("sync", stream))
         self.run(stream)
@@ -357,6 +364,20 @@ def test_device_to_host(drv, use_pool, nbytes):
     nb = min(pinned._D2H_BUFFERS, -(-nbytes // pinned._CHUNK))
     assert pool.total_bytes() == (((nbytes + 511) & -512) if nbytes <= pinned._STAGE_MAX
                                   else nb * pinned._CHUNK)
+
+
+def test_small_download_on_the_legacy_stream_is_one_synchronous_copy(drv, use_pool):
+    # work queued on stream 0 (an upload into the "device" buffer) runs before the copy
+    pool = use_pool(FakeHost(drv))
+    dev = numpy.zeros(300, numpy.uint8)
+    src = numpy.arange(300, dtype=numpy.uint16).view(numpy.uint8)[:300].copy()
+    pinned.copy_host_to_device(_ptr(dev), src, 300, 0, False)
+    out = numpy.zeros(300, numpy.uint8)
+    drv.log.clear()
+    pinned.copy_device_to_host(out, _ptr(dev), 300, 0, True)
+    assert drv.log == [(("DtoH sync", _ptr(out)), 0)]
+    numpy.testing.assert_array_equal(out, src)
+    assert pool.used_bytes() == 0
 
 
 @pytest.mark.parametrize("threads", [1, 3])

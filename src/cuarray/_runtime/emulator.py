@@ -408,6 +408,9 @@ class HostDriver:
 
     cuMemcpyHtoDAsync = cuMemcpyDtoHAsync = cuMemcpyAsync
 
+    def cuMemcpyDtoH(self, dst, src, n):
+        return self.cuMemcpyAsync(dst, src, n, 0)
+
     def cuMemcpyPeerAsync(self, dst, dctx, src, sctx, n, stream):
         return self.cuMemcpyAsync(dst, src, n, stream)
 
