@@ -6,10 +6,15 @@ import pytest
 from cuarray._core._lazy import lazy_module
 
 
-def test_first_access_imports_and_rebinds(tmp_path, monkeypatch):
-    (tmp_path / "cuarray_lazy_probe.py").write_text("VALUE = 41\ndef f(x):\n    return x + 1\n")
+def _probe(tmp_path, monkeypatch, name, text):
+    """A module `name` holding `text`, importable for this test and not yet imported."""
+    (tmp_path / f"{name}.py").write_text(text)
     monkeypatch.syspath_prepend(str(tmp_path))
-    monkeypatch.delitem(sys.modules, "cuarray_lazy_probe", raising=False)
+    monkeypatch.delitem(sys.modules, name, raising=False)
+
+
+def test_first_access_imports_and_rebinds(tmp_path, monkeypatch):
+    _probe(tmp_path, monkeypatch, "cuarray_lazy_probe", "VALUE = 41\ndef f(x):\n    return x + 1\n")
     ns = {}
     ns["probe"] = lazy_module(ns, "probe", "cuarray_lazy_probe")
     stand_in = ns["probe"]
@@ -29,9 +34,7 @@ def test_loaded_module_is_returned_itself():
 
 
 def test_missing_attribute_and_module_raise(tmp_path, monkeypatch):
-    (tmp_path / "cuarray_lazy_probe2.py").write_text("A = 1\n")
-    monkeypatch.syspath_prepend(str(tmp_path))
-    monkeypatch.delitem(sys.modules, "cuarray_lazy_probe2", raising=False)
+    _probe(tmp_path, monkeypatch, "cuarray_lazy_probe2", "A = 1\n")
     ns = {}
     ns["p"] = lazy_module(ns, "p", "cuarray_lazy_probe2")
     with pytest.raises(AttributeError):

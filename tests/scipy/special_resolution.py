@@ -1,6 +1,8 @@
-"""The dtype-resolution check of cuarray.scipy.special's ufuncs, with SciPy's
-`resolve_dtypes` as the reference (imported by the special-function test modules)."""
+"""Checks the special-function test modules share: the dtype resolution of
+cuarray.scipy.special's ufuncs, with SciPy's `resolve_dtypes` as the reference, and their
+device code compiled by NVRTC."""
 import itertools
+import os
 
 import numpy as np
 import pytest
@@ -25,3 +27,18 @@ def check_resolution(ref, name, kinds, free=None):
             continue
         lin, lout = resolve(name, uf.types, ins)
         assert tuple(lin) + (lout,) == want, (name, combo)
+
+
+def compile_calls(source, calls, name):
+    """`source` and a kernel `name` whose body is `calls` (statements adding to y[i]),
+    compiled by NVRTC for sm_90 (no GPU needed): the cubin."""
+    pytest.importorskip("cuda.core")
+    from cuda.core import Program, ProgramOptions
+    from cuarray._core import dtypes
+    src = ("#include <cuarray/core.cuh>\n" + source +
+           f'\nextern "C" __global__ void {name}(const double* x, double* y, int n) {{\n'
+           "  const int i = blockIdx.x * blockDim.x + threadIdx.x; if (i >= n) return;\n  " +
+           "\n  ".join(calls) + "\n}\n")
+    include = os.path.join(os.path.dirname(dtypes.__file__), "include")
+    opts = ProgramOptions(arch="sm_90", std="c++17", include_path=[include])
+    return Program(src, "c++", opts).compile("cubin")

@@ -9,6 +9,7 @@ from cuarray._core import dtypes
 from cuarray._core.elementwise import generate
 from cuarray.scipy.special._math import SOURCE
 from cuarray.scipy.special._ufuncs import TABLE
+from special_resolution import compile_calls
 
 INCLUDE = os.path.join(os.path.dirname(dtypes.__file__), "include")
 
@@ -27,11 +28,7 @@ def test_special_functions_compile_for_both_precisions():
         for T in ("float", "double"):
             args = ", ".join(f"({T})x[i]" for _ in range(nin))
             calls.append(f"y[i] += (double)cusp_{fn}({args});")
-    src = ("#include <cuarray/core.cuh>\n" + SOURCE +
-           '\nextern "C" __global__ void all_special(const double* x, double* y, int n) {\n'
-           "  const int i = blockIdx.x * blockDim.x + threadIdx.x; if (i >= n) return;\n  " +
-           "\n  ".join(calls) + "\n}\n")
-    assert len(_nvrtc(src).code) > 0
+    assert len(compile_calls(SOURCE, calls, "all_special").code) > 0
 
 
 @pytest.mark.parametrize("dtype", ["f", "d", "F", "D", "b", "?", "q"])

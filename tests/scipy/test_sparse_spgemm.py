@@ -104,14 +104,20 @@ def test_spgemm_cusparse_drops_zeros_sorts_and_keeps_formats(gpu_cp, spgemm_call
     _check(C, (a @ a).tocsc(), np.float64)
 
 
-@pytest.mark.gpu
-def test_spgemm_larger(gpu_cp, spgemm_calls):
-    rng = np.random.default_rng(4)
-    n, per = 3000, 16
+def _rows_of(rng, n, per):
+    """An n x n SciPy CSR matrix with `per` random columns a row (duplicates summed)."""
     cols = np.sort(rng.choice(n, size=(n, per)), axis=1)
     a = ssp.csr_matrix((rng.standard_normal(n * per), cols.ravel(),
                         np.arange(0, n * per + 1, per)), shape=(n, n))
     a.sum_duplicates()
+    return a
+
+
+@pytest.mark.gpu
+def test_spgemm_larger(gpu_cp, spgemm_calls):
+    rng = np.random.default_rng(4)
+    n, per = 3000, 16
+    a = _rows_of(rng, n, per)
     _check(_dev(a) @ _dev(a.T.tocsr()), a @ a.T, np.float64)
     assert spgemm_calls
 
@@ -265,10 +271,7 @@ def test_spgemm_hash_bitwise_as_scipy(gpu_cp, hash_calls):
     float64 values to the bit."""
     rng = np.random.default_rng(14)
     n, per = 4000, 16
-    cols = np.sort(rng.choice(n, size=(n, per)), axis=1)
-    a = ssp.csr_matrix((rng.standard_normal(n * per), cols.ravel(),
-                        np.arange(0, n * per + 1, per)), shape=(n, n))
-    a.sum_duplicates()
+    a = _rows_of(rng, n, per)
     C = _dev(a) @ _dev(a.T.tocsr())
     want = a @ a.T
     want.sort_indices()

@@ -16,7 +16,7 @@ from cuarray._core._index_plan import value_strides
 from cuarray._core.shapes import collapse_dims
 from cuarray._core.ndarray import ndarray
 from cuarray._runtime.compiler import c_identifier, compile_module
-from cuarray._runtime.device import ensure_context
+from cuarray._runtime.device import ensure_context, get_device_id
 from cuarray._runtime.launch import ArgPacker, LaunchPlan
 from cuarray._runtime import stream as _stream
 
@@ -443,6 +443,17 @@ class FastScatter:
             self.plan.launch((a._ptr + self.offset, v._ptr, idx._ptr))
         else:
             self.plan.launch((a._ptr + self.offset, idx._ptr))
+
+
+def scatter_key(a, idx, v=None):
+    """What a FastScatter's replay depends on in its operands: the current device, the
+    dtypes and layouts of `a`, the index array `idx` and the value `v` (None: no value),
+    and the alignment of idx and v (the vector update needs it)."""
+    key = (get_device_id(), a.dtype, a._shape, a._strides, a._device_id, idx._shape,
+           idx._strides, idx.dtype, idx._device_id, idx._ptr & 127)
+    if v is not None:
+        key += (v.dtype, v._shape, v._strides, v._device_id, v._ptr & 127)
+    return key
 
 
 def scatter_kernel(a, plan, entries, value, tag, stmt="*({T}*)_p = _v;", preamble="",

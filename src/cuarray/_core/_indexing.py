@@ -17,17 +17,16 @@ from cuarray._core import dtypes as _dt
 from cuarray._core._compact import (compress_flat, count_true, mask_fill, nonzero,
                                     nonzero_coords, place_flat)
 from cuarray._core._gather_scatter import (check_bounds_enabled, first_out_of_range, gather,
-                                           scatter_kernel)
+                                           scatter_kernel, scatter_key)
 from cuarray._core._index_plan import _is_array, check_key, plan_index, value_strides
 from cuarray._core.ndarray import ndarray
-from cuarray._runtime.device import get_device_id
 
 __all__ = [
     "getitem", "setitem", "normalize_key", "expand_masks", "prepare", "scatter", "remember",
     # planning, kernels and masks, from the modules named above
     "check_key", "plan_index", "value_strides", "check_bounds_enabled", "first_out_of_range",
-    "gather", "scatter_kernel", "compress_flat", "count_true", "mask_fill", "nonzero",
-    "nonzero_coords", "place_flat",
+    "gather", "scatter_kernel", "scatter_key", "compress_flat", "count_true", "mask_fill",
+    "nonzero", "nonzero_coords", "place_flat",
 ]
 
 _INVALID = ("only integers, slices (`:`), ellipsis (`...`), numpy.newaxis (`None`) and integer "
@@ -169,9 +168,7 @@ def setitem(a, key, value):
     fk = None
     if type(key) is ndarray and key.dtype.kind in "iu" and type(value) is ndarray and \
             value.dtype == a.dtype and a.dtype.kind != "V" and value._mem is not a._mem:
-        fk = (get_device_id(), a._shape, a._strides, a.dtype, a._device_id, key._shape,
-              key._strides, key.dtype, key._device_id, key._ptr & 127, value._shape,
-              value._strides, value._device_id, value._ptr & 127)
+        fk = scatter_key(a, key, value)
         hit = _fast_set.get(fk)
         if hit is not None and not check_bounds_enabled():
             return hit.run(a, key, value)

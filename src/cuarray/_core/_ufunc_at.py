@@ -19,7 +19,6 @@ from cuarray._core import dtypes as _dt
 from cuarray._core import ufunc_table as _table
 from cuarray._core.ndarray import ndarray
 from cuarray._core.shapes import normalize_axis, prod
-from cuarray._runtime.device import get_device_id
 
 _f16 = numpy.dtype(numpy.float16)
 _f32 = numpy.dtype(numpy.float32)
@@ -143,11 +142,7 @@ def at(uf, a, indices, b=None):
     if type(a) is ndarray and type(indices) is ndarray and indices.dtype.kind in "iu" and \
             (b is None or type(b) is ndarray and b._mem is not a._mem):
         # The warm path: the same layouts as a call before, whose launch is replayed.
-        fk = (uf, AT_UPDATE, get_device_id(), a.dtype, a._shape, a._strides, a._device_id,
-              indices.dtype, indices._shape, indices._strides, indices._device_id,
-              indices._ptr & 127)
-        if b is not None:
-            fk += (b.dtype, b._shape, b._strides, b._device_id, b._ptr & 127)
+        fk = (uf, AT_UPDATE) + _indexing.scatter_key(a, indices, b)
         hit = _fast.get(fk)
         if hit is not None and not _indexing.check_bounds_enabled():
             return hit.run(a, indices, b)
