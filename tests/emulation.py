@@ -108,7 +108,12 @@ def _isolate(monkeypatch):
     def own_kernels(method):
         def run(self, *args, **kwargs):   # ops made elsewhere keep separate emulated kernels
             names = [n for n in ("_kernels", "_plans") if hasattr(self, n)]   # Op has both
-            own = side.setdefault(id(self), {n: {} for n in names})
+            # keyed by id() with the op held: a dropped op's id may be reused by a new
+            # op, which must not find the old op's kernels
+            entry = side.get(id(self))
+            if entry is None or entry[0] is not self:
+                entry = side[id(self)] = (self, {n: {} for n in names})
+            own = entry[1]
             saved = [(n, getattr(self, n)) for n in names]
             for n in names:
                 setattr(self, n, own[n])

@@ -147,3 +147,16 @@ def test_given_outputs_keep_what_the_body_does_not_set(xp, rng):
             kern(xp.asarray(x), out)
         numpy.testing.assert_allclose(out.get(), want(), rtol=1e-6)
         assert [op.load_outputs for op in kern._ops.values()] == [k > 0]
+
+
+def test_kernels_made_and_dropped_in_turn_run_their_own_code(xp, rng):
+    # One signature, a new kernel each time, the last one dropped first: each call runs its
+    # own operation (the emulated device once mixed up ops that reused a dropped op's id).
+    if xp is numpy:
+        pytest.skip("cuarray's ElementwiseKernel")
+    x = rand(100, numpy.float32, rng)
+    for k in range(12):
+        kern = xp.ElementwiseKernel("float32 x", "float32 o", f"o = x + {k}.0f;", f"in_turn_{k}")
+        out = xp.asarray(x)
+        kern(xp.asarray(x), out)
+        numpy.testing.assert_allclose(out.get(), x + k)
