@@ -114,3 +114,39 @@ def test_decimate_fir(xp):
                                    ss.decimate(x, 4, **kw), rtol=1e-9, atol=1e-12)
     with pytest.raises(ValueError):
         s.decimate(xp.asarray(x), 4, ftype="bad")
+
+
+def test_resample_poly_designs_each_filter_once(xp, monkeypatch):
+    # The designed filter is kept per (window, rates, dtype, length, device, stream): a
+    # repeat call reuses it, any change of those designs anew, and the results match SciPy.
+    from cuarray.scipy.signal import _fir_design, _resample
+    designed = []
+    firwin = _fir_design.firwin
+
+    def counting(*args, **kw):
+        designed.append(kw.get("window"))
+        return firwin(*args, **kw)
+    monkeypatch.setattr(_fir_design, "firwin", counting)
+    monkeypatch.setattr(_resample, "_filters", {})
+    rng = np.random.default_rng(7)
+    x = rng.standard_normal(60)
+    calls = [(3, 2, {}), (3, 2, {}), (3, 2, {"padtype": "mean"}), (6, 4, {}),
+             (3, 2, {"window": "hann"}), (2, 3, {}),
+             (3, 2, {"window": np.hamming(9)})]   # given taps are not designed
+    for up, down, kw in calls:
+        got = _resample.resample_poly(xp.asarray(x), up, down, **kw)
+        np.testing.assert_allclose(xp.asnumpy(got), ss.resample_poly(x, up, down, **kw),
+                                   rtol=1e-9, atol=1e-9, err_msg=str((up, down, kw)))
+    # (3, 2) thrice and (6, 4) share one design; hann and (2, 3) each get their own
+    assert designed == [("kaiser", 5.0), "hann", ("kaiser", 5.0)]
+    got = _resample.resample_poly(xp.asarray(x[:50]), 3, 2)   # another length
+    np.testing.assert_allclose(xp.asnumpy(got), ss.resample_poly(x[:50], 3, 2), atol=1e-9)
+    assert len(designed) == 4
+    with xp.cuda.Stream() as s:                                # another stream
+        got = _resample.resample_poly(xp.asarray(x), 3, 2)
+        s.synchronize()
+    assert len(designed) == 5
+    monkeypatch.setattr(_resample, "_FILTERS_MAX", 2)           # the cache stays bounded
+    for n in (40, 41, 42):
+        _resample.resample_poly(xp.asarray(x[:n]), 3, 2)
+    assert len(_resample._filters) <= 2

@@ -8,6 +8,8 @@ import numpy
 import cuarray
 from cuarray._core.host_policy import not_device_error
 from cuarray._core.ndarray import ndarray
+from cuarray._runtime.device import get_device_id
+from cuarray._runtime.stream import current_stream_ptr
 from cuarray.scipy import fft as _fft
 from cuarray.scipy.signal import _kernels as _k
 
@@ -184,11 +186,59 @@ def resample(x, num, t=None, axis=0, window=None, domain="time"):
     return x_r
 
 
+
+# The designed, padded filter of each (window, rates, dtype, length) on a device and
+# stream: a firwin design is about 18 launches, redone per call otherwise. The stream is
+# in the key because the design runs asynchronously on it.
+_filters = {}
+_FILTERS_MAX = 64
+
+
+def _filter(window, up, down, dtype, n_in, n_out):
+    """resample_poly's filter (h * up, zero-padded for the polyphase layout) and the
+    number of leading outputs to drop."""
+    from cuarray.scipy.signal._fir_design import firwin
+    key = None
+    given = isinstance(window, (list, numpy.ndarray, ndarray))
+    if not given:
+        key = (window, up, down, dtype.char, n_in, get_device_id(), current_stream_ptr())
+        try:
+            hit = _filters.get(key)
+        except TypeError:   # an unhashable window spec: designed on every call
+            key = hit = None
+        if hit is not None:
+            return hit
+    if given:
+        h = window if isinstance(window, ndarray) else cuarray.asarray(numpy.asarray(window))
+        h = h.copy()
+        if h.ndim > 1:
+            raise ValueError("window must be 1-D")
+        half_len = (h.size - 1) // 2
+    else:
+        max_rate = max(up, down)
+        half_len = 10 * max_rate
+        h = firwin(2 * half_len + 1, 1.0 / max_rate, window=window)
+        if dtype.kind in "fc":
+            h = h.astype(dtype)
+    h = h * up
+    n_pre_pad = down - half_len % down
+    n_post_pad = 0
+    n_pre_remove = (half_len + n_pre_pad) // down
+    while _output_len(h.size + n_pre_pad + n_post_pad, n_in, up, down) < n_out + n_pre_remove:
+        n_post_pad += 1
+    h = cuarray.concatenate((cuarray.zeros(n_pre_pad, h.dtype), h,
+                             cuarray.zeros(n_post_pad, h.dtype)))
+    if key is not None:
+        while len(_filters) >= _FILTERS_MAX:   # the oldest go first
+            _filters.pop(next(iter(_filters)))
+        _filters[key] = (h, n_pre_remove)
+    return h, n_pre_remove
+
+
 def resample_poly(x, up, down, axis=0, window=("kaiser", 5.0), padtype="constant",
                   cval=None):
     """cuarray version of `scipy.signal.resample_poly` (padtype 'median' is computed with
     cuarray.median)."""
-    from cuarray.scipy.signal._fir_design import firwin
     _check(x, "resample_poly")
     if up != int(up):
         raise ValueError("up must be an integer")
@@ -208,26 +258,7 @@ def resample_poly(x, up, down, axis=0, window=("kaiser", 5.0), padtype="constant
     n_in = x.shape[axis]
     n_out = n_in * up
     n_out = n_out // down + bool(n_out % down)
-    if isinstance(window, (list, numpy.ndarray, ndarray)):
-        h = window if isinstance(window, ndarray) else cuarray.asarray(numpy.asarray(window))
-        h = h.copy()
-        if h.ndim > 1:
-            raise ValueError("window must be 1-D")
-        half_len = (h.size - 1) // 2
-    else:
-        max_rate = max(up, down)
-        half_len = 10 * max_rate
-        h = firwin(2 * half_len + 1, 1.0 / max_rate, window=window)
-        if x.dtype.kind in "fc":
-            h = h.astype(x.dtype)
-    h = h * up
-    n_pre_pad = down - half_len % down
-    n_post_pad = 0
-    n_pre_remove = (half_len + n_pre_pad) // down
-    while _output_len(h.size + n_pre_pad + n_post_pad, n_in, up, down) < n_out + n_pre_remove:
-        n_post_pad += 1
-    h = cuarray.concatenate((cuarray.zeros(n_pre_pad, h.dtype), h,
-                             cuarray.zeros(n_post_pad, h.dtype)))
+    h, n_pre_remove = _filter(window, up, down, x.dtype, n_in, n_out)
     funcs = {"mean": cuarray.mean, "median": cuarray.median, "minimum": cuarray.amin,
              "maximum": cuarray.amax}
     kw = {"mode": "constant", "cval": 0}
