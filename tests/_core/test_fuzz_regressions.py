@@ -4,6 +4,7 @@ import numpy
 import pytest
 
 import emulation  # noqa: E402
+from emulation import pytest_generate_tests  # noqa: F401  (the xp fixture's emu/gpu variants)
 
 
 @pytest.fixture(params=emulation.BACKENDS)
@@ -60,3 +61,26 @@ def test_python_float_assigned_to_integers_goes_through_int(cp, dtype):
         numpy.testing.assert_array_equal(d.get(), h)
     with pytest.raises(ValueError):
         cp.zeros(2, dtype)[0] = float("nan")
+
+
+@pytest.mark.parametrize("name", ["var", "std", "nanvar", "nanstd"])
+@pytest.mark.parametrize("dtype", ["bool", "int16", "float32", "complex128"])
+def test_var_with_ddof_past_the_count_divides_by_zero(xp, name, dtype):
+    # NumPy divides by max(N - ddof, 0) (var: inf or NaN) and nanvar gives NaN there, never
+    # a negative count's -0.0 or negative variance.
+    rng = numpy.random.default_rng(7)
+    h = (rng.uniform(-3, 3, (3, 2)) + 1j * rng.uniform(-3, 3, (3, 2))).astype(dtype) \
+        if dtype == "complex128" else rng.uniform(-3, 3, (3, 2)).astype(dtype)
+    if dtype == "float32":
+        h[0, 1] = numpy.nan
+    f, g = getattr(numpy, name), getattr(xp, name)
+    for x in (h, h[:0], h[:1]):
+        for axis in (None, 0, 1):
+            for ddof in (0, 2, 7):
+                for where in (True, x.real != 1):
+                    with numpy.errstate(all="ignore"):
+                        want = f(x, axis=axis, ddof=ddof, where=where)
+                    got = g(xp.asarray(x), axis=axis, ddof=ddof,
+                            where=where if where is True else xp.asarray(where))
+                    assert got.dtype == want.dtype and got.shape == want.shape
+                    numpy.testing.assert_allclose(got.get(), want, rtol=1e-5)

@@ -109,13 +109,19 @@ def _var(name, a, axis, dtype, out, ddof, keepdims, sqrt, where, given_mean=None
         s = sum(sq, axes, racc, None, keepdims, where=w)
         wb = w if w._shape == a._shape else _broadcast(w, a._shape)
         c = count_nonzero(wb, axes, keepdims=keepdims)
-        r = _uf("divide")(s, _uf("subtract")(c, ddof))
+        dof = _uf("subtract")(c, ddof)
+        if name in ("nanvar", "nanstd"):   # NumPy's nanvar: NaN where no degrees of freedom are left
+            from cuarray._core._ops import where
+            dof = where(_uf("greater")(dof, 0), dof, numpy.nan)
+        else:                              # NumPy's var: max(N - ddof, 0) degrees of freedom
+            dof = _uf("maximum")(dof, 0)
+        r = _uf("divide")(s, dof)
         if sqrt:
             r = _uf("sqrt")(r)
         return _finish(r, rres, out, name)
     m = mean(a, axis, acc, None, True) if given_mean is None else _given_mean(given_mean, acc, name)
     rc = _dt.ctype(racc)
-    post = f"out0 = {'sqrt' if sqrt else ''}(a / cuarray_cast<{rc}>((double)(_n - _ddof)))"
+    post = f"out0 = {'sqrt' if sqrt else ''}(a / cuarray_cast<{rc}>(fmax((double)_n - _ddof, 0.0)))"
     return _simple(name, a, axes, out, keepdims, rres, rc, acc, "_cu_sq(in0 - in1)", "a + b", post,
                    f"{rc}()", extra=(m, numpy.float64(ddof)),
                    extra_params=(RParam("in1", "in", acc), RParam("_ddof", "scalar", _f64)), warm_key=key)
