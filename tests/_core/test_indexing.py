@@ -468,6 +468,25 @@ def test_setitem_on_a_view(xp, rng):
     same(d, x)
 
 
+
+def test_setitem_drops_the_values_leading_length_1_dims(xp, rng):
+    # NumPy: a[:] = v with v of shape (1, ..., 1, *a[:].shape) (a[:] = b[None]); the same
+    # v into one element (a[1] = v of ndim 2) is refused.
+    x = rng.standard_normal((2, 3)).astype(numpy.float32)
+    for key, vshape in (((), (1, 2, 3)), ((Ellipsis,), (1, 1, 3)), ((slice(None, None, -1),), (1, 2, 1)),
+                        ((1,), (1, 3)), ((slice(None), slice(None, None, -2)), (1, 1, 2, 2)),
+                        ((Ellipsis, None), (1, 2, 3, 1))):
+        v = rng.integers(-9, 9, vshape).astype(numpy.int16)
+        h, d = x.copy(), xp.asarray(x)
+        h[key] = v
+        d[key] = xp.asarray(v)
+        same(d, h)
+    d = xp.asarray(x)
+    with pytest.raises(ValueError):
+        d[1, 2] = xp.ones((1, 1))
+    with pytest.raises(ValueError, match="could not broadcast"):
+        d[:] = xp.ones((2, 2, 3))
+
 # ---- large (GPU) --------------------------------------------------------------------------------
 
 @pytest.mark.gpu

@@ -258,6 +258,11 @@ def fill(a, value):
 def assign(view, value):
     """view[...] = value, where value is a scalar, a device array or host data."""
     if isinstance(value, ndarray):
+        extra = value.ndim - view.ndim
+        if extra > 0 and view.ndim and all(n == 1 for n in value._shape[:extra]):
+            # NumPy drops a value's leading length-1 dims: a[:] = b[None] of a 1-d a (a
+            # 0-d view is mostly one element, a[i] = b, where NumPy refuses b of ndim > 1)
+            value = value._view(value._shape[extra:], value._strides[extra:])
         if value._shape != view._shape:
             from cuarray._core.shapes import broadcast_shapes
             if broadcast_shapes(view._shape, value._shape) != view._shape:
