@@ -84,3 +84,18 @@ def test_var_with_ddof_past_the_count_divides_by_zero(xp, name, dtype):
                             where=where if where is True else xp.asarray(where))
                     assert got.dtype == want.dtype and got.shape == want.shape
                     numpy.testing.assert_allclose(got.get(), want, rtol=1e-5)
+
+
+@pytest.mark.parametrize("dtype", ["uint8", "int8", "uint64", "int32"])
+def test_mean_var_std_with_an_integer_dtype_compile(xp, dtype):
+    # dtype= of a C type of two words (unsigned char) was spelt as a functional cast the
+    # compiler refuses, and std's sqrt of an integer variance was ambiguous.
+    rng = numpy.random.default_rng(11)
+    h = rng.integers(0, 6, (3, 4)).astype(numpy.float64) ** 2
+    d = xp.asarray(h)
+    for name, axes in (("mean", (None, 0, 1)), ("var", (None, 0, 1)), ("std", (None,))):
+        for axis in axes:
+            want = getattr(numpy, name)(h, axis=axis, dtype=dtype)
+            got = getattr(xp, name)(d, axis=axis, dtype=dtype)
+            assert got.dtype == want.dtype and got.shape == want.shape
+            numpy.testing.assert_array_equal(got.get(), want)

@@ -75,7 +75,7 @@ def mean(a, axis=None, dtype=None, out=None, keepdims=False, *, where=True):
         return _finish(r, res, out, "mean")
     ac = _dt.ctype(acc)
     return _simple("mean", a, axis, out, keepdims, res, ac, acc, "in0", "a + b",
-                   f"out0 = a / cuarray_cast<{ac}>((double)_n)", f"{ac}()", warm_key=key)
+                   f"out0 = a / cuarray_cast<{ac}>((double)_n)", "type_reduce()", warm_key=key)
 
 
 def _broadcast(x, shape):
@@ -121,9 +121,12 @@ def _var(name, a, axis, dtype, out, ddof, keepdims, sqrt, where, given_mean=None
         return _finish(r, rres, out, name)
     m = mean(a, axis, acc, None, True) if given_mean is None else _given_mean(given_mean, acc, name)
     rc = _dt.ctype(racc)
-    post = f"out0 = {'sqrt' if sqrt else ''}(a / cuarray_cast<{rc}>(fmax((double)_n - _ddof, 0.0)))"
+    # an integer dtype= takes the square root of the integer variance (sqrt(int) is ambiguous)
+    root = ("sqrt" if racc.kind in "fc" else "sqrt((double)") if sqrt else ""
+    post = (f"out0 = {root}(a / cuarray_cast<{rc}>(fmax((double)_n - _ddof, 0.0)))"
+            + (")" if sqrt and racc.kind not in "fc" else ""))
     return _simple(name, a, axes, out, keepdims, rres, rc, acc, "_cu_sq(in0 - in1)", "a + b", post,
-                   f"{rc}()", extra=(m, numpy.float64(ddof)),
+                   "type_reduce()", extra=(m, numpy.float64(ddof)),
                    extra_params=(RParam("in1", "in", acc), RParam("_ddof", "scalar", _f64)), warm_key=key)
 
 
