@@ -99,3 +99,21 @@ def test_mean_var_std_with_an_integer_dtype_compile(xp, dtype):
             got = getattr(xp, name)(d, axis=axis, dtype=dtype)
             assert got.dtype == want.dtype and got.shape == want.shape
             numpy.testing.assert_array_equal(got.get(), want)
+
+
+@pytest.mark.parametrize("name", ["subtract", "true_divide", "floor_divide", "copysign"])
+def test_reduce_of_a_ufunc_that_is_not_reorderable_runs_in_order(xp, name):
+    # subtract.reduce was a tree from the +inf start of max/min (all NaN); NumPy's is
+    # ((a0 - a1) - a2) ... along one axis, and refuses several axes.
+    rng = numpy.random.default_rng(13)
+    f, g = getattr(numpy, name), getattr(xp, name)
+    for h in (rng.integers(1, 9, (3, 4)).astype(numpy.int64), rng.uniform(1, 3, (4, 2, 3))[::-1]):
+        d = xp.asarray(h)
+        for axis, kw in ((0, {}), (-1, {"keepdims": True}), (1, {"initial": 2}), ((), {}),
+                         ((), {"initial": 2}), (0, {"dtype": numpy.float32})):
+            want = f.reduce(h, axis=axis, **kw)
+            got = g.reduce(d, axis=axis, **kw)
+            assert got.dtype == want.dtype and got.shape == want.shape
+            numpy.testing.assert_allclose(got.get(), want, rtol=1e-6)
+        with pytest.raises(ValueError, match="not reorderable"):
+            g.reduce(d, axis=(0, 1))

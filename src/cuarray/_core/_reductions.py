@@ -167,6 +167,32 @@ def _sentinel(name, acc):
     return acc.type(-numpy.inf if low else numpy.inf)
 
 
+# ufuncs without an identity whose reduction may still run as a tree in any order
+_REORDERABLE = ("maximum", "minimum", "fmax", "fmin")
+
+
+def _ordered_reduce(uf, a, axes, res, out, keepdims, initial, name):
+    """NumPy's reduction of a ufunc that is not reorderable (subtract, divide, power ...):
+    ((a0 op a1) op a2) ... along one axis, the last element of its accumulate."""
+    from cuarray._core import _copy, scan
+    if len(axes) > 1:
+        raise ValueError(f"reduction operation '{uf._np.__name__}' is not reorderable, so at "
+                         f"most one axis may be specified")
+    if not axes:
+        r = a.astype(res) if initial is None else uf(_dt.to_scalar(initial, res), a.astype(res))
+    else:
+        ax = axes[0]
+        if initial is not None:   # initial, then a, along the axis
+            lead = (slice(None),) * ax
+            b = ndarray._alloc(a._shape[:ax] + (a._shape[ax] + 1,) + a._shape[ax + 1:], res)
+            b[lead + (slice(0, 1),)] = _dt.to_scalar(initial, res)
+            b[lead + (slice(1, None),)] = a
+            a = b
+        r = scan.accumulate(uf, a, ax, res)
+        r = r[(slice(None),) * ax + (slice(-1, None) if keepdims else -1,)]
+    return _copy.into_out(r, out, name)
+
+
 def reduce(uf, a, axis=0, dtype=None, out=None, keepdims=False, initial=None, where=True,
            _name=None, warm_key=None):
     """ufunc.reduce on the GPU (cuarray version of `numpy.ufunc.reduce`); cached for the warm
@@ -209,6 +235,8 @@ def reduce(uf, a, axis=0, dtype=None, out=None, keepdims=False, initial=None, wh
         if n_red == 0 and a.size == 0:
             raise ValueError(f"zero-size array to reduction operation {npuf.__name__} which has no "
                              f"identity")
+    if ident is None and not masked and npuf.__name__ not in _REORDERABLE:
+        return _ordered_reduce(uf, a, axes, res, out, keepdims, initial, name)
     if ident is None:
         ident_v = _sentinel(npuf.__name__, acc)
     else:
