@@ -182,3 +182,34 @@ def test_inverse_round_trips(cp):
     # P(a, x) ~ x^a: x's own rounding moves P by a ulp-relative amount times a
     err = np.abs(back[ok] - p[ok]) / (p[ok] * np.maximum(1, a[ok]))
     assert err.max() < 1e-10, err.max()
+
+
+@_SCIPY_INT_ARGS[0]
+@_SCIPY_INT_ARGS[1]
+def test_shape_parameter_edges(cp):
+    """SciPy's answers where a shape parameter is 0 or inf: the inverses' ends (p = 0, 1)
+    are answered first; gdtr/gdtrc check x alone (rate a = 0 gives P(b, 0))."""
+    a = np.array([0.0, -0.0, np.inf, 0.0, np.inf, 0.0, np.inf, -1.0, 2.0, 0.0])
+    p = np.array([0.0, 1.0, 0.0, 1.0, 1.0, 0.5, 0.5, 0.0, 0.0, np.nan])
+    with np.errstate(all="ignore"):
+        for name in ("gammaincinv", "gammainccinv", "chdtri"):
+            got = UFUNCS[name](cp.asarray(a), cp.asarray(p)).get()
+            np.testing.assert_array_equal(got, getattr(ss, name)(a, p), err_msg=name)
+        ab = np.array([2.0, np.inf, np.inf, 0.5, 2.0, np.inf, 2.0])
+        bb = np.array([np.inf, 2.0, np.inf, np.inf, 0.0, 2.0, 3.0])
+        y = np.array([0.0, 1.0, 0.0, 1.0, 0.0, 0.5, 1.0])
+        got = UFUNCS["betaincinv"](cp.asarray(ab), cp.asarray(bb), cp.asarray(y)).get()
+        np.testing.assert_array_equal(got, ss.betaincinv(ab, bb, y))
+        rng = np.random.default_rng(11)
+        rate = np.r_[0.0, 0.0, -0.0, -1.0, -1.0, rng.uniform(0.1, 3, 5)]
+        b = np.r_[1.0, 0.0, 2.0, 1.0, 2.0, rng.uniform(0.5, 5, 5)]
+        x = np.r_[1.0, 1.0, 0.0, 1.0, 0.0, rng.uniform(0, 5, 5)]
+        for name in ("gdtr", "gdtrc"):
+            got = UFUNCS[name](cp.asarray(rate), cp.asarray(b), cp.asarray(x)).get()
+            np.testing.assert_allclose(got, getattr(ss, name)(rate, b, x), rtol=1e-12,
+                                       err_msg=name)
+        # the inverses built on them keep NaN for an infinite shape parameter
+        for name, args in (("pdtri", (np.inf, 0.0)), ("bdtri", (1.0, np.inf, 0.0)),
+                           ("fdtri", (np.inf, 1.0, 0.0))):
+            got = UFUNCS[name](*[cp.asarray(np.array([v])) for v in args]).get()
+            np.testing.assert_array_equal(got, getattr(ss, name)(*args), err_msg=name)

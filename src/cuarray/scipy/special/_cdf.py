@@ -124,9 +124,11 @@ CUSP_CALL double cusp_igam_call(double a, double x, bool upper) {
 }
 // x with P(a, x) = p (and Q(a, x) = q = 1 - p, the accurate one of the two given)
 CUSP_CALL double cusp_igam_inv(double a, double p, double q) {
-  if (a != a || p != p || q != q || a <= 0 || p < 0 || q < 0 || isinf(a)) return CUSP_NAN;
+  // the ends first: SciPy answers them for a = 0 and a = inf too
+  if (a != a || p != p || q != q || a < 0 || p < 0 || q < 0) return CUSP_NAN;
   if (p == 0) return 0.0;
   if (q == 0) return CUSP_INF;
+  if (a == 0 || isinf(a)) return CUSP_NAN;
   const bool upper = q < p;
   double x;
   if (a > 1) {
@@ -233,9 +235,9 @@ CUSP_CALL double cusp_betainc_call(double a, double b, double x) {
 // x with I_x(a, b) = y
 CUSP_CALL double cusp_betaincinv(double a, double b, double y) {
   if (a != a || b != b || y != y || a <= 0 || b <= 0 || y < 0 || y > 1) return CUSP_NAN;
-  if (isinf(a) || isinf(b)) return CUSP_NAN;
-  if (y == 0) return 0.0;
+  if (y == 0) return 0.0;   // the ends before infinite a or b, as SciPy
   if (y == 1) return 1.0;
+  if (isinf(a) || isinf(b)) return CUSP_NAN;
   double x;
   if (a >= 1 && b >= 1) {
     const double pp = y < 0.5 ? y : 1 - y;
@@ -288,11 +290,12 @@ CUSP_CALL double cusp_betaincinv(double a, double b, double y) {
 CUARRAY_FN double cusp_chdtr(double v, double x) { return cusp_gammainc(v / 2, x / 2); }
 CUARRAY_FN double cusp_chdtrc(double v, double x) { return cusp_gammaincc(v / 2, x / 2); }
 CUARRAY_FN double cusp_chdtri(double v, double q) { return 2 * cusp_gammainccinv(v / 2, q); }
+// SciPy checks x alone: a = 0 gives P(b, 0) = 0, a < 0 (with x > 0) P(b, < 0) = nan
 CUARRAY_FN double cusp_gdtr(double a, double b, double x) {
-  return (x < 0 || a <= 0 || b < 0) ? CUSP_NAN : cusp_gammainc(b, a * x);
+  return x < 0 ? CUSP_NAN : cusp_gammainc(b, a * x);
 }
 CUARRAY_FN double cusp_gdtrc(double a, double b, double x) {
-  return (x < 0 || a <= 0 || b < 0) ? CUSP_NAN : cusp_gammaincc(b, a * x);
+  return x < 0 ? CUSP_NAN : cusp_gammaincc(b, a * x);
 }
 CUARRAY_FN double cusp_pdtr(double k, double m) {
   if (m == 0) return 1.0;
@@ -307,7 +310,7 @@ CUARRAY_FN double cusp_pdtrc(double k, double m) {
   return cusp_gammainc(floor(k) + 1, m);
 }
 CUARRAY_FN double cusp_pdtri(double k, double y) {
-  if (k != k || y != y || k < 0 || y < 0 || y >= 1) return CUSP_NAN;
+  if (k != k || y != y || k < 0 || isinf(k) || y < 0 || y >= 1) return CUSP_NAN;
   return cusp_gammainccinv(floor(k) + 1, y);
 }
 CUARRAY_FN double cusp_bdtr(double k, double n, double p) {
@@ -330,7 +333,7 @@ CUARRAY_FN double cusp_bdtrc(double k, double n, double p) {
 CUARRAY_FN double cusp_bdtri(double k, double n, double y) {
   if (k != k || n != n || y != y || y < 0 || y > 1) return CUSP_NAN;
   k = floor(k); n = floor(n);
-  if (k < 0 || n <= k) return CUSP_NAN;
+  if (k < 0 || n <= k || isinf(n)) return CUSP_NAN;
   // bdtr(k, n, p) = I_(1-p)(n - k, k + 1) = 1 - I_p(k + 1, n - k)
   return cusp_betaincinv(k + 1, n - k, 1 - y);
 }
@@ -370,6 +373,7 @@ CUARRAY_FN double cusp_fdtrc(double a, double b, double x) {
 }
 CUARRAY_FN double cusp_fdtri(double a, double b, double y) {
   if (a <= 0 || b <= 0 || y < 0 || y > 1 || a != a || b != b || y != y) return CUSP_NAN;
+  if (isinf(a) || isinf(b)) return CUSP_NAN;
   // fdtr(a, b, x) = I_w(a/2, b/2) with w = a x / (b + a x), and 1 - w = b / (b + a x)
   // solves fdtrc = 1 - y: take whichever of the two is small, so that 1 - w keeps its digits
   const double w = cusp_betaincinv(a / 2, b / 2, y);
