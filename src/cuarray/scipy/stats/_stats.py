@@ -19,9 +19,23 @@ DescribeResult = collections.namedtuple(
 ModeResult = collections.namedtuple("ModeResult", ("mode", "count"))
 PearsonRResult = collections.namedtuple("PearsonRResult", ("statistic", "pvalue"))
 SignificanceResult = collections.namedtuple("SignificanceResult", ("statistic", "pvalue"))
-LinregressResult = collections.namedtuple(
-    "LinregressResult", ("slope", "intercept", "rvalue", "pvalue", "stderr",
-                         "intercept_stderr"))
+
+
+class LinregressResult(collections.namedtuple(
+        "LinregressResult", ("slope", "intercept", "rvalue", "pvalue", "stderr"))):
+    """SciPy's result: a 5-tuple (`slope, intercept, r, p, se = linregress(x, y)`) that
+    also has `intercept_stderr`, as an attribute only."""
+
+    def __new__(cls, slope, intercept, rvalue, pvalue, stderr, intercept_stderr):
+        self = super().__new__(cls, slope, intercept, rvalue, pvalue, stderr)
+        self.intercept_stderr = intercept_stderr
+        return self
+
+    def __getnewargs__(self):
+        return tuple(self) + (self.intercept_stderr,)
+
+    def __repr__(self):
+        return f"{super().__repr__()[:-1]}, intercept_stderr={self.intercept_stderr!r})"
 
 
 def _need(a, name):
