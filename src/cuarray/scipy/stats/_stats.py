@@ -108,6 +108,8 @@ def _moments(a, axis, omit, k):
 def _unbiased(vals, zero, a, axis, omit, n_min, corr):
     """`corr(n)` of the count n where n > `n_min` and the variance is not zero, else `vals`."""
     n = _count(a, axis, omit)
+    if not omit and n <= n_min:
+        return vals   # corr(n) would divide by zero (a Python number); SciPy keeps vals
     return cp.where(~zero & (cp.asarray(n) > n_min), corr(n), vals)
 
 
