@@ -141,12 +141,17 @@ def kurtosis(a, axis=0, fisher=True, bias=True, nan_policy="propagate", *, keepd
 def describe(a, axis=0, ddof=1, bias=True, nan_policy="propagate"):
     """Number of observations, (min, max), mean, variance, skewness and kurtosis (cuarray
     version of `scipy.stats.describe`)."""
-    a, axis, omit = _prep(a, axis, nan_policy, "describe")
-    if a.shape[axis] == 0:
+    src = _need(a, "describe")
+    a, ax, omit = _prep(src, axis, nan_policy, "describe")
+    if a.shape[ax] == 0:
         raise ValueError("The input must not be empty.")
-    n = _count(a, axis, omit)
-    mm = ((cp.nanmin if omit else cp.amin)(a, axis=axis),
-          (cp.nanmax if omit else cp.amax)(a, axis=axis))
+    # SciPy's counts are integers and its (min, max) keep the input's dtype
+    n = _count(a, ax, omit).astype(numpy.int64) if omit else a.shape[ax]
+    src = src.ravel() if axis is None else src.reshape(a.shape)
+    nan_aware = omit and src.dtype.kind in "fc"
+    mm = ((cp.nanmin if nan_aware else cp.amin)(src, axis=ax),
+          (cp.nanmax if nan_aware else cp.amax)(src, axis=ax))
+    axis = ax
     m = _mean(a, axis, omit)
     v = (cp.nanvar if omit else cp.var)(a, axis=axis, ddof=ddof)
     sk = skew(a, axis, bias, "omit" if omit else "propagate")
