@@ -213,3 +213,17 @@ def test_shape_parameter_edges(cp):
                            ("fdtri", (np.inf, 1.0, 0.0))):
             got = UFUNCS[name](*[cp.asarray(np.array([v])) for v in args]).get()
             np.testing.assert_array_equal(got, getattr(ss, name)(*args), err_msg=name)
+
+
+def test_student_t_beyond_double_precision_df(cp):
+    """Past df = 2**52 the t distribution is the normal one to double precision: stdtr and
+    stdtrit give ndtr and ndtri there (they gave 0.5 and -inf, betainc with a parameter
+    that large having lost every digit)."""
+    rng = np.random.default_rng(17)
+    df = np.r_[2.0 ** 52 * 1.01, 1e16, 1e20, 1e300, np.inf, 10.0 ** rng.uniform(16, 200, 5)]
+    t = rng.uniform(-8, 8, df.size)
+    p = 10.0 ** rng.uniform(-30, -0.01, df.size)
+    np.testing.assert_allclose(UFUNCS["stdtr"](cp.asarray(df), cp.asarray(t)).get(),
+                               ss.stdtr(df, t), rtol=1e-13, atol=0)
+    np.testing.assert_allclose(UFUNCS["stdtrit"](cp.asarray(df), cp.asarray(p)).get(),
+                               ss.stdtrit(df, p), rtol=1e-13, atol=0)

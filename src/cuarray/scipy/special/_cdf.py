@@ -384,14 +384,16 @@ CUARRAY_FN double cusp_fdtri(double a, double b, double y) {
 CUARRAY_FN double cusp_stdtr(double df, double t) {
   if (df != df || t != t || df <= 0) return CUSP_NAN;
   if (isinf(t)) return t > 0 ? 1.0 : 0.0;
-  if (isinf(df)) return normcdf(t);
+  // beyond 1/eps the t distribution is the normal one to double precision (SciPy's
+  // cutoff too); betainc with a parameter that large loses every digit
+  if (df > 4503599627370496.0) return normcdf(t);
   const double tail = 0.5 * cusp_betainc(df / 2, 0.5, df / (df + t * t));
   return t < 0 ? tail : 1 - tail;
 }
 CUARRAY_FN double cusp_stdtrit(double df, double p) {
   if (df != df || p != p || df <= 0 || p < 0 || p > 1) return CUSP_NAN;
   if (p == 0 || p == 1) return CUSP_INF;   // SciPy's value at both ends
-  if (isinf(df)) return normcdfinv(p);
+  if (df > 4503599627370496.0) return normcdfinv(p);   // as stdtr
   if (p == 0.5) return 0.0;
   const double pt = p < 0.5 ? p : 1 - p;   // the tail 0.5 I_w(df/2, 1/2)
   const double w = cusp_betaincinv(df / 2, 0.5, 2 * pt);
