@@ -227,3 +227,31 @@ def test_student_t_beyond_double_precision_df(cp):
                                ss.stdtr(df, t), rtol=1e-13, atol=0)
     np.testing.assert_allclose(UFUNCS["stdtrit"](cp.asarray(df), cp.asarray(p)).get(),
                                ss.stdtrit(df, p), rtol=1e-13, atol=0)
+
+
+@_SCIPY_INT_ARGS[0]
+@_SCIPY_INT_ARGS[1]
+def test_infinite_and_negative_shape_parameters(cp):
+    """SciPy's NaN for an infinite count or degrees of freedom (bdtr, nbdtr, fdtr families:
+    these gave 0 or 1) and for k < 0 in pdtr/pdtrc even at m = 0 (these gave 1 and 0)."""
+    inf = np.inf
+    rows = {
+        "pdtr": [(-1, 0), (-1, 1), (inf, inf), (inf, 1), (1, inf), (2, 0), (inf, 0), (3, 2.5)],
+        "pdtrc": [(-1, 0), (-1, 1), (inf, inf), (inf, 1), (1, inf), (2, 0), (inf, 0), (3, 2.5)],
+        "bdtr": [(2, inf, 0.5), (inf, inf, 0.5), (2, inf, 0), (3, 3, 0.5), (-1, 3, 0.5),
+                 (2, 7, 0.3)],
+        "bdtrc": [(2, inf, 0.5), (-inf, 3, 0.5), (-1, inf, 0.5), (-inf, -inf, 0.1),
+                  (-1, 3, 0.5), (2, 7, 0.3)],
+        "nbdtr": [(2, inf, 0.5), (inf, 2, 0.5), (inf, 2, 1), (2, inf, 0), (2, 5, 0.4)],
+        "nbdtrc": [(2, inf, 0.5), (inf, 2, 0.5), (2, inf, 1), (2, 5, 0.4)],
+        "fdtr": [(inf, 2, 0.5), (2, inf, 0.5), (inf, inf, 1), (2, inf, 0), (2, 3, inf),
+                 (inf, 2, inf), (2, 3, 1.5)],
+        "fdtrc": [(inf, 2, 0.5), (2, inf, 0.5), (2, inf, 0), (inf, 2, inf), (2, 3, 1.5)],
+    }
+    for name, rs in rows.items():
+        cols = [np.array(c, dtype=np.float64) for c in zip(*rs)]
+        with np.errstate(all="ignore"):
+            want = getattr(ss, name)(*cols)
+        got = UFUNCS[name](*[cp.asarray(c) for c in cols]).get()
+        np.testing.assert_allclose(got, want, rtol=1e-12, atol=0, equal_nan=True,
+                                   err_msg=name)

@@ -297,24 +297,28 @@ CUARRAY_FN double cusp_gdtr(double a, double b, double x) {
 CUARRAY_FN double cusp_gdtrc(double a, double b, double x) {
   return x < 0 ? CUSP_NAN : cusp_gammaincc(b, a * x);
 }
+// SciPy's order: negative k or m, then m = 0 (1 even for k = NaN), NaN, k = inf
 CUARRAY_FN double cusp_pdtr(double k, double m) {
+  if (k < 0 || m < 0) return CUSP_NAN;
   if (m == 0) return 1.0;
-  if (k != k || m != m || k < 0 || m < 0) return CUSP_NAN;
-  if (isinf(k)) return 1.0;
+  if (k != k || m != m) return CUSP_NAN;
+  if (isinf(k)) return isinf(m) ? CUSP_NAN : 1.0;
   return cusp_gammaincc(floor(k) + 1, m);
 }
 CUARRAY_FN double cusp_pdtrc(double k, double m) {
+  if (k < 0 || m < 0) return CUSP_NAN;
   if (m == 0) return 0.0;
-  if (k != k || m != m || k < 0 || m < 0) return CUSP_NAN;
-  if (isinf(k)) return 0.0;
+  if (k != k || m != m) return CUSP_NAN;
+  if (isinf(k)) return isinf(m) ? CUSP_NAN : 0.0;
   return cusp_gammainc(floor(k) + 1, m);
 }
 CUARRAY_FN double cusp_pdtri(double k, double y) {
   if (k != k || y != y || k < 0 || isinf(k) || y < 0 || y >= 1) return CUSP_NAN;
   return cusp_gammainccinv(floor(k) + 1, y);
 }
+// an infinite n (or k, or n in nbdtr) is NaN in SciPy
 CUARRAY_FN double cusp_bdtr(double k, double n, double p) {
-  if (k != k || n != n || p != p || p < 0 || p > 1) return CUSP_NAN;
+  if (k != k || n != n || p != p || p < 0 || p > 1 || isinf(n)) return CUSP_NAN;
   k = floor(k); n = floor(n);
   if (k < 0 || n < k) return CUSP_NAN;
   if (k == n || p == 0) return 1.0;
@@ -322,7 +326,7 @@ CUARRAY_FN double cusp_bdtr(double k, double n, double p) {
   return cusp_betainc(n - k, k + 1, 1 - p);
 }
 CUARRAY_FN double cusp_bdtrc(double k, double n, double p) {
-  if (k != k || n != n || p != p || p < 0 || p > 1) return CUSP_NAN;
+  if (k != k || n != n || p != p || p < 0 || p > 1 || isinf(n)) return CUSP_NAN;
   k = floor(k); n = floor(n);
   if (k < 0) return 1.0;
   if (n < k) return CUSP_NAN;
@@ -338,13 +342,13 @@ CUARRAY_FN double cusp_bdtri(double k, double n, double y) {
   return cusp_betaincinv(k + 1, n - k, 1 - y);
 }
 CUARRAY_FN double cusp_nbdtr(double k, double n, double p) {
-  if (k != k || n != n || p != p || p < 0 || p > 1) return CUSP_NAN;
+  if (k != k || n != n || p != p || p < 0 || p > 1 || isinf(k) || isinf(n)) return CUSP_NAN;
   k = floor(k); n = floor(n);
   if (k < 0 || n <= 0) return CUSP_NAN;
   return cusp_betainc(n, k + 1, p);
 }
 CUARRAY_FN double cusp_nbdtrc(double k, double n, double p) {
-  if (k != k || n != n || p != p || p < 0 || p > 1) return CUSP_NAN;
+  if (k != k || n != n || p != p || p < 0 || p > 1 || isinf(k) || isinf(n)) return CUSP_NAN;
   k = floor(k); n = floor(n);
   if (k < 0 || n <= 0) return CUSP_NAN;
   return cusp_betainc(k + 1, n, 1 - p);
@@ -362,12 +366,14 @@ CUARRAY_FN double cusp_nbdtri(double k, double n, double y) {
 CUARRAY_FN double cusp_fdtr(double a, double b, double x) {
   if (a <= 0 || b <= 0 || x < 0 || a != a || b != b || x != x) return CUSP_NAN;
   if (isinf(x)) return 1.0;
+  if (isinf(a) || isinf(b)) return CUSP_NAN;   // SciPy: NaN unless x = inf
   const double w = a * x;
   return cusp_betainc(a / 2, b / 2, w / (b + w));
 }
 CUARRAY_FN double cusp_fdtrc(double a, double b, double x) {
   if (a <= 0 || b <= 0 || x < 0 || a != a || b != b || x != x) return CUSP_NAN;
   if (isinf(x)) return 0.0;
+  if (isinf(a) || isinf(b)) return CUSP_NAN;
   const double w = a * x;
   return cusp_betainc(b / 2, a / 2, b / (b + w));
 }
