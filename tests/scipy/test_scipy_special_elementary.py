@@ -209,3 +209,13 @@ def test_wright_bessel_edges(cp):
     np.testing.assert_allclose(got, want, rtol=1e-12, equal_nan=True,
                                err_msg=str([x[~np.isclose(got, want, equal_nan=True)]
                                             for x in g]))
+
+
+def test_lpmv_order_and_degree_past_int(cp):
+    """SciPy's lpmv is NaN where the order or degree leave a C int (cuarray's ran ~v or ~m
+    loop steps per element there: lpmv(0, 1e10, 0.5) did not return); in range, values."""
+    m = np.array([0.0, 1e300, 0.0, -3e9, 2147483648.0, 2.0, 0.0, -2.0, 3.0])
+    v = np.array([1e10, 2.0, -1e10, 4.0, 2.0, 1e300, 5.5, 3.0, 7.0])
+    x = np.array([0.5, 0.5, 0.5, 0.3, 0.5, 0.5, -0.4, 0.2, 0.9])
+    got = UFUNCS["lpmv"](cp.asarray(m), cp.asarray(v), cp.asarray(x)).get()
+    np.testing.assert_allclose(got, ss.lpmv(m, v, x), rtol=1e-10, equal_nan=True)

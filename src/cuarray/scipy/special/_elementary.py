@@ -439,6 +439,9 @@ CUARRAY_FN double cusp_lpmv_pos(long long m, double v, double x) {
 }
 CUARRAY_FN double cusp_lpmv(double md, double v, double x) {
   if (md != md || v != v || x != x || md != floor(md) || fabs(x) > 1) return CUSP_NAN;
+  // SciPy's order and degree are C ints: NaN past them (the loops below would run ~v
+  // or ~m steps, or convert an out-of-range double to an integer)
+  if (fabs(md) > 2147483647.0 || fabs(v) > 2147483647.0) return CUSP_NAN;
   if (v < 0) v = -v - 1;   // P_v = P_(-v-1)
   const long long m = (long long)md;
   if (m >= 0) return cusp_lpmv_pos(m, v, x);
