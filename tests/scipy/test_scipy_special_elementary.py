@@ -219,3 +219,17 @@ def test_lpmv_order_and_degree_past_int(cp):
     x = np.array([0.5, 0.5, 0.5, 0.3, 0.5, 0.5, -0.4, 0.2, 0.9])
     got = UFUNCS["lpmv"](cp.asarray(m), cp.asarray(v), cp.asarray(x)).get()
     np.testing.assert_allclose(got, ss.lpmv(m, v, x), rtol=1e-10, equal_nan=True)
+
+
+def test_incomplete_elliptic_sign_edges(cp):
+    """SciPy's signs at the edges: ellipkinc(phi, 1) = +inf for finite |phi| >= pi/2 and
+    ellipeinc(phi, -inf) = +inf for finite phi, negative phi included (cuarray gave -inf)."""
+    phi = np.array([-2.5, -1.6, -1.5, 1.6, 2.5, -np.inf, np.inf, 3 * np.pi / 2, -0.0, 0.0,
+                    -1.0, 0.7])
+    for name, m in (("ellipkinc", 1.0), ("ellipeinc", -np.inf), ("ellipkinc", -np.inf),
+                    ("ellipeinc", 1.0), ("ellipkinc", 0.3)):
+        mm = np.full(phi.shape, m)
+        with np.errstate(all="ignore"):
+            want = getattr(ss, name)(phi, mm)
+        got = UFUNCS[name](cp.asarray(phi), cp.asarray(mm)).get()
+        np.testing.assert_allclose(got, want, rtol=1e-12, equal_nan=True, err_msg=f"{name} {m}")
