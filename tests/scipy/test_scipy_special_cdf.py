@@ -182,3 +182,76 @@ def test_inverse_round_trips(cp):
     # P(a, x) ~ x^a: x's own rounding moves P by a ulp-relative amount times a
     err = np.abs(back[ok] - p[ok]) / (p[ok] * np.maximum(1, a[ok]))
     assert err.max() < 1e-10, err.max()
+
+
+@_SCIPY_INT_ARGS[0]
+@_SCIPY_INT_ARGS[1]
+def test_shape_parameter_edges(cp):
+    """SciPy's answers where a shape parameter is 0 or inf: the inverses' ends (p = 0, 1)
+    are answered first; gdtr/gdtrc check x alone (rate a = 0 gives P(b, 0))."""
+    a = np.array([0.0, -0.0, np.inf, 0.0, np.inf, 0.0, np.inf, -1.0, 2.0, 0.0])
+    p = np.array([0.0, 1.0, 0.0, 1.0, 1.0, 0.5, 0.5, 0.0, 0.0, np.nan])
+    with np.errstate(all="ignore"):
+        for name in ("gammaincinv", "gammainccinv", "chdtri"):
+            got = UFUNCS[name](cp.asarray(a), cp.asarray(p)).get()
+            np.testing.assert_array_equal(got, getattr(ss, name)(a, p), err_msg=name)
+        ab = np.array([2.0, np.inf, np.inf, 0.5, 2.0, np.inf, 2.0])
+        bb = np.array([np.inf, 2.0, np.inf, np.inf, 0.0, 2.0, 3.0])
+        y = np.array([0.0, 1.0, 0.0, 1.0, 0.0, 0.5, 1.0])
+        got = UFUNCS["betaincinv"](cp.asarray(ab), cp.asarray(bb), cp.asarray(y)).get()
+        np.testing.assert_array_equal(got, ss.betaincinv(ab, bb, y))
+        rng = np.random.default_rng(11)
+        rate = np.r_[0.0, 0.0, -0.0, -1.0, -1.0, rng.uniform(0.1, 3, 5)]
+        b = np.r_[1.0, 0.0, 2.0, 1.0, 2.0, rng.uniform(0.5, 5, 5)]
+        x = np.r_[1.0, 1.0, 0.0, 1.0, 0.0, rng.uniform(0, 5, 5)]
+        for name in ("gdtr", "gdtrc"):
+            got = UFUNCS[name](cp.asarray(rate), cp.asarray(b), cp.asarray(x)).get()
+            np.testing.assert_allclose(got, getattr(ss, name)(rate, b, x), rtol=1e-12,
+                                       err_msg=name)
+        # the inverses built on them keep NaN for an infinite shape parameter
+        for name, args in (("pdtri", (np.inf, 0.0)), ("bdtri", (1.0, np.inf, 0.0)),
+                           ("fdtri", (np.inf, 1.0, 0.0))):
+            got = UFUNCS[name](*[cp.asarray(np.array([v])) for v in args]).get()
+            np.testing.assert_array_equal(got, getattr(ss, name)(*args), err_msg=name)
+
+
+def test_student_t_beyond_double_precision_df(cp):
+    """Past df = 2**52 the t distribution is the normal one to double precision: stdtr and
+    stdtrit give ndtr and ndtri there (they gave 0.5 and -inf, betainc with a parameter
+    that large having lost every digit)."""
+    rng = np.random.default_rng(17)
+    df = np.r_[2.0 ** 52 * 1.01, 1e16, 1e20, 1e300, np.inf, 10.0 ** rng.uniform(16, 200, 5)]
+    t = rng.uniform(-8, 8, df.size)
+    p = 10.0 ** rng.uniform(-30, -0.01, df.size)
+    np.testing.assert_allclose(UFUNCS["stdtr"](cp.asarray(df), cp.asarray(t)).get(),
+                               ss.stdtr(df, t), rtol=1e-13, atol=0)
+    np.testing.assert_allclose(UFUNCS["stdtrit"](cp.asarray(df), cp.asarray(p)).get(),
+                               ss.stdtrit(df, p), rtol=1e-13, atol=0)
+
+
+@_SCIPY_INT_ARGS[0]
+@_SCIPY_INT_ARGS[1]
+def test_infinite_and_negative_shape_parameters(cp):
+    """SciPy's NaN for an infinite count or degrees of freedom (bdtr, nbdtr, fdtr families:
+    these gave 0 or 1) and for k < 0 in pdtr/pdtrc even at m = 0 (these gave 1 and 0)."""
+    inf = np.inf
+    rows = {
+        "pdtr": [(-1, 0), (-1, 1), (inf, inf), (inf, 1), (1, inf), (2, 0), (inf, 0), (3, 2.5)],
+        "pdtrc": [(-1, 0), (-1, 1), (inf, inf), (inf, 1), (1, inf), (2, 0), (inf, 0), (3, 2.5)],
+        "bdtr": [(2, inf, 0.5), (inf, inf, 0.5), (2, inf, 0), (3, 3, 0.5), (-1, 3, 0.5),
+                 (2, 7, 0.3)],
+        "bdtrc": [(2, inf, 0.5), (-inf, 3, 0.5), (-1, inf, 0.5), (-inf, -inf, 0.1),
+                  (-1, 3, 0.5), (2, 7, 0.3)],
+        "nbdtr": [(2, inf, 0.5), (inf, 2, 0.5), (inf, 2, 1), (2, inf, 0), (2, 5, 0.4)],
+        "nbdtrc": [(2, inf, 0.5), (inf, 2, 0.5), (2, inf, 1), (2, 5, 0.4)],
+        "fdtr": [(inf, 2, 0.5), (2, inf, 0.5), (inf, inf, 1), (2, inf, 0), (2, 3, inf),
+                 (inf, 2, inf), (2, 3, 1.5)],
+        "fdtrc": [(inf, 2, 0.5), (2, inf, 0.5), (2, inf, 0), (inf, 2, inf), (2, 3, 1.5)],
+    }
+    for name, rs in rows.items():
+        cols = [np.array(c, dtype=np.float64) for c in zip(*rs)]
+        with np.errstate(all="ignore"):
+            want = getattr(ss, name)(*cols)
+        got = UFUNCS[name](*[cp.asarray(c) for c in cols]).get()
+        np.testing.assert_allclose(got, want, rtol=1e-12, atol=0, equal_nan=True,
+                                   err_msg=name)

@@ -209,3 +209,27 @@ def test_wright_bessel_edges(cp):
     np.testing.assert_allclose(got, want, rtol=1e-12, equal_nan=True,
                                err_msg=str([x[~np.isclose(got, want, equal_nan=True)]
                                             for x in g]))
+
+
+def test_lpmv_order_and_degree_past_int(cp):
+    """SciPy's lpmv is NaN where the order or degree leave a C int (cuarray's ran ~v or ~m
+    loop steps per element there: lpmv(0, 1e10, 0.5) did not return); in range, values."""
+    m = np.array([0.0, 1e300, 0.0, -3e9, 2147483648.0, 2.0, 0.0, -2.0, 3.0])
+    v = np.array([1e10, 2.0, -1e10, 4.0, 2.0, 1e300, 5.5, 3.0, 7.0])
+    x = np.array([0.5, 0.5, 0.5, 0.3, 0.5, 0.5, -0.4, 0.2, 0.9])
+    got = UFUNCS["lpmv"](cp.asarray(m), cp.asarray(v), cp.asarray(x)).get()
+    np.testing.assert_allclose(got, ss.lpmv(m, v, x), rtol=1e-10, equal_nan=True)
+
+
+def test_incomplete_elliptic_sign_edges(cp):
+    """SciPy's signs at the edges: ellipkinc(phi, 1) = +inf for finite |phi| >= pi/2 and
+    ellipeinc(phi, -inf) = +inf for finite phi, negative phi included (cuarray gave -inf)."""
+    phi = np.array([-2.5, -1.6, -1.5, 1.6, 2.5, -np.inf, np.inf, 3 * np.pi / 2, -0.0, 0.0,
+                    -1.0, 0.7])
+    for name, m in (("ellipkinc", 1.0), ("ellipeinc", -np.inf), ("ellipkinc", -np.inf),
+                    ("ellipeinc", 1.0), ("ellipkinc", 0.3)):
+        mm = np.full(phi.shape, m)
+        with np.errstate(all="ignore"):
+            want = getattr(ss, name)(phi, mm)
+        got = UFUNCS[name](cp.asarray(phi), cp.asarray(mm)).get()
+        np.testing.assert_allclose(got, want, rtol=1e-12, equal_nan=True, err_msg=f"{name} {m}")

@@ -1,6 +1,7 @@
 """cuarray.scipy.stats against scipy.stats: on the GPU, and without one with NumPy standing
 in for cuarray's array namespace (the formulas, axis/keepdims/nan_policy handling and
 tie logic are the code under test; the device reductions are tested elsewhere)."""
+import contextlib
 import types
 
 import numpy as np
@@ -145,8 +146,8 @@ def test_correlations(xp, alternative):
     _cmp(g[1], w.pvalue, host, rtol=1e-8)
     g, w = stats.linregress(ns.asarray(x), ns.asarray(y), alternative=alternative), \
         st.linregress(x, y, alternative=alternative)
-    for a, b in zip(g, (w.slope, w.intercept, w.rvalue, w.pvalue, w.stderr,
-                        w.intercept_stderr)):
+    for a, b in zip((*g, g.intercept_stderr), (w.slope, w.intercept, w.rvalue, w.pvalue,
+                                               w.stderr, w.intercept_stderr)):
         _cmp(a, b, host, rtol=1e-8)
     m = rng.standard_normal((30, 4))
     g, w = stats.spearmanr(ns.asarray(m)), st.spearmanr(m)
@@ -156,3 +157,55 @@ def test_correlations(xp, alternative):
         stats.linregress(ns.asarray(np.ones(5)), ns.asarray(y[:5]))
     with pytest.raises(ValueError, match="length"):
         stats.pearsonr(ns.asarray(x), ns.asarray(y[:5]))
+
+
+def test_small_samples_and_result_types(xp):
+    """SciPy's answers at the smallest sample sizes, and the types of its results."""
+    ns, host = xp
+    from cuarray.scipy import stats
+    rng = np.random.default_rng(21)
+    x, y = rng.standard_normal(7), rng.standard_normal(7)
+    # linregress: a 5-tuple (unpacks to five names) with intercept_stderr an attribute
+    g, w = stats.linregress(ns.asarray(x), ns.asarray(y)), st.linregress(x, y)
+    assert len(g) == len(w) == 5
+    slope, intercept, r, p, se = g
+    for a, b in zip((slope, intercept, r, p, se, g.intercept_stderr),
+                    (w.slope, w.intercept, w.rvalue, w.pvalue, w.stderr, w.intercept_stderr)):
+        _cmp(a, b, host, rtol=1e-8)
+    assert "intercept_stderr=" in repr(g)
+    # pearsonr of two points: r is +-1 and p is 1 (NaN for a constant input)
+    for alternative in ("two-sided", "less", "greater"):
+        for a, b in (([1.0, 2.0], [3.0, 1.0]), ([0.5, 2.0], [1.0, 1.5]), ([1.0, 1.0], [3.0, 1.0])):
+            with np.errstate(all="ignore"):
+                with pytest.warns() if a[0] == a[1] else contextlib.nullcontext():
+                    want = st.pearsonr(a, b, alternative=alternative)
+                got = stats.pearsonr(ns.asarray(np.array(a)), ns.asarray(np.array(b)),
+                                     alternative=alternative)
+            _cmp(got[0], want.statistic, host)
+            _cmp(got[1], want.pvalue, host)
+    # unbiased skew and kurtosis of 1 to 4 samples: the bias-corrected value where SciPy
+    # can correct, the biased one (or NaN) elsewhere
+    for n in (1, 2, 3, 4):
+        h = rng.standard_normal((3, n))
+        with np.errstate(all="ignore"):
+            for name in ("skew", "kurtosis"):
+                _cmp(getattr(stats, name)(ns.asarray(h), axis=1, bias=False),
+                     getattr(st, name)(h, axis=1, bias=False), host)
+            d, w = stats.describe(ns.asarray(h), axis=-1, bias=False), \
+                st.describe(h, axis=-1, bias=False)
+        _cmp(d.skewness, w.skewness, host)
+        _cmp(d.kurtosis, w.kurtosis, host)
+    # describe: (min, max) keep an integer input's dtype; nan_policy='omit' counts are
+    # integers
+    k = rng.integers(-9, 9, (4, 5))
+    d, w = stats.describe(ns.asarray(k), axis=1), st.describe(k, axis=1)
+    for g, e in zip(d.minmax, w.minmax):
+        assert host(g).dtype == e.dtype
+        np.testing.assert_array_equal(host(g), e)
+    hn = _data(rng, (6, 3), nan=True)
+    d, w = stats.describe(ns.asarray(hn), axis=0, nan_policy="omit"), \
+        st.describe(hn, axis=0, nan_policy="omit")
+    assert host(d.nobs).dtype == np.asarray(w.nobs).dtype
+    np.testing.assert_array_equal(host(d.nobs), w.nobs)
+    for g, e in zip(d.minmax, w.minmax):
+        _cmp(g, np.ma.getdata(e), host)

@@ -124,9 +124,11 @@ CUSP_CALL double cusp_igam_call(double a, double x, bool upper) {
 }
 // x with P(a, x) = p (and Q(a, x) = q = 1 - p, the accurate one of the two given)
 CUSP_CALL double cusp_igam_inv(double a, double p, double q) {
-  if (a != a || p != p || q != q || a <= 0 || p < 0 || q < 0 || isinf(a)) return CUSP_NAN;
+  // the ends first: SciPy answers them for a = 0 and a = inf too
+  if (a != a || p != p || q != q || a < 0 || p < 0 || q < 0) return CUSP_NAN;
   if (p == 0) return 0.0;
   if (q == 0) return CUSP_INF;
+  if (a == 0 || isinf(a)) return CUSP_NAN;
   const bool upper = q < p;
   double x;
   if (a > 1) {
@@ -233,9 +235,9 @@ CUSP_CALL double cusp_betainc_call(double a, double b, double x) {
 // x with I_x(a, b) = y
 CUSP_CALL double cusp_betaincinv(double a, double b, double y) {
   if (a != a || b != b || y != y || a <= 0 || b <= 0 || y < 0 || y > 1) return CUSP_NAN;
-  if (isinf(a) || isinf(b)) return CUSP_NAN;
-  if (y == 0) return 0.0;
+  if (y == 0) return 0.0;   // the ends before infinite a or b, as SciPy
   if (y == 1) return 1.0;
+  if (isinf(a) || isinf(b)) return CUSP_NAN;
   double x;
   if (a >= 1 && b >= 1) {
     const double pp = y < 0.5 ? y : 1 - y;
@@ -288,30 +290,35 @@ CUSP_CALL double cusp_betaincinv(double a, double b, double y) {
 CUARRAY_FN double cusp_chdtr(double v, double x) { return cusp_gammainc(v / 2, x / 2); }
 CUARRAY_FN double cusp_chdtrc(double v, double x) { return cusp_gammaincc(v / 2, x / 2); }
 CUARRAY_FN double cusp_chdtri(double v, double q) { return 2 * cusp_gammainccinv(v / 2, q); }
+// SciPy checks x alone: a = 0 gives P(b, 0) = 0, a < 0 (with x > 0) P(b, < 0) = nan
 CUARRAY_FN double cusp_gdtr(double a, double b, double x) {
-  return (x < 0 || a <= 0 || b < 0) ? CUSP_NAN : cusp_gammainc(b, a * x);
+  return x < 0 ? CUSP_NAN : cusp_gammainc(b, a * x);
 }
 CUARRAY_FN double cusp_gdtrc(double a, double b, double x) {
-  return (x < 0 || a <= 0 || b < 0) ? CUSP_NAN : cusp_gammaincc(b, a * x);
+  return x < 0 ? CUSP_NAN : cusp_gammaincc(b, a * x);
 }
+// SciPy's order: negative k or m, then m = 0 (1 even for k = NaN), NaN, k = inf
 CUARRAY_FN double cusp_pdtr(double k, double m) {
+  if (k < 0 || m < 0) return CUSP_NAN;
   if (m == 0) return 1.0;
-  if (k != k || m != m || k < 0 || m < 0) return CUSP_NAN;
-  if (isinf(k)) return 1.0;
+  if (k != k || m != m) return CUSP_NAN;
+  if (isinf(k)) return isinf(m) ? CUSP_NAN : 1.0;
   return cusp_gammaincc(floor(k) + 1, m);
 }
 CUARRAY_FN double cusp_pdtrc(double k, double m) {
+  if (k < 0 || m < 0) return CUSP_NAN;
   if (m == 0) return 0.0;
-  if (k != k || m != m || k < 0 || m < 0) return CUSP_NAN;
-  if (isinf(k)) return 0.0;
+  if (k != k || m != m) return CUSP_NAN;
+  if (isinf(k)) return isinf(m) ? CUSP_NAN : 0.0;
   return cusp_gammainc(floor(k) + 1, m);
 }
 CUARRAY_FN double cusp_pdtri(double k, double y) {
-  if (k != k || y != y || k < 0 || y < 0 || y >= 1) return CUSP_NAN;
+  if (k != k || y != y || k < 0 || isinf(k) || y < 0 || y >= 1) return CUSP_NAN;
   return cusp_gammainccinv(floor(k) + 1, y);
 }
+// an infinite n (or k, or n in nbdtr) is NaN in SciPy
 CUARRAY_FN double cusp_bdtr(double k, double n, double p) {
-  if (k != k || n != n || p != p || p < 0 || p > 1) return CUSP_NAN;
+  if (k != k || n != n || p != p || p < 0 || p > 1 || isinf(n)) return CUSP_NAN;
   k = floor(k); n = floor(n);
   if (k < 0 || n < k) return CUSP_NAN;
   if (k == n || p == 0) return 1.0;
@@ -319,7 +326,7 @@ CUARRAY_FN double cusp_bdtr(double k, double n, double p) {
   return cusp_betainc(n - k, k + 1, 1 - p);
 }
 CUARRAY_FN double cusp_bdtrc(double k, double n, double p) {
-  if (k != k || n != n || p != p || p < 0 || p > 1) return CUSP_NAN;
+  if (k != k || n != n || p != p || p < 0 || p > 1 || isinf(n)) return CUSP_NAN;
   k = floor(k); n = floor(n);
   if (k < 0) return 1.0;
   if (n < k) return CUSP_NAN;
@@ -330,18 +337,18 @@ CUARRAY_FN double cusp_bdtrc(double k, double n, double p) {
 CUARRAY_FN double cusp_bdtri(double k, double n, double y) {
   if (k != k || n != n || y != y || y < 0 || y > 1) return CUSP_NAN;
   k = floor(k); n = floor(n);
-  if (k < 0 || n <= k) return CUSP_NAN;
+  if (k < 0 || n <= k || isinf(n)) return CUSP_NAN;
   // bdtr(k, n, p) = I_(1-p)(n - k, k + 1) = 1 - I_p(k + 1, n - k)
   return cusp_betaincinv(k + 1, n - k, 1 - y);
 }
 CUARRAY_FN double cusp_nbdtr(double k, double n, double p) {
-  if (k != k || n != n || p != p || p < 0 || p > 1) return CUSP_NAN;
+  if (k != k || n != n || p != p || p < 0 || p > 1 || isinf(k) || isinf(n)) return CUSP_NAN;
   k = floor(k); n = floor(n);
   if (k < 0 || n <= 0) return CUSP_NAN;
   return cusp_betainc(n, k + 1, p);
 }
 CUARRAY_FN double cusp_nbdtrc(double k, double n, double p) {
-  if (k != k || n != n || p != p || p < 0 || p > 1) return CUSP_NAN;
+  if (k != k || n != n || p != p || p < 0 || p > 1 || isinf(k) || isinf(n)) return CUSP_NAN;
   k = floor(k); n = floor(n);
   if (k < 0 || n <= 0) return CUSP_NAN;
   return cusp_betainc(k + 1, n, 1 - p);
@@ -359,17 +366,20 @@ CUARRAY_FN double cusp_nbdtri(double k, double n, double y) {
 CUARRAY_FN double cusp_fdtr(double a, double b, double x) {
   if (a <= 0 || b <= 0 || x < 0 || a != a || b != b || x != x) return CUSP_NAN;
   if (isinf(x)) return 1.0;
+  if (isinf(a) || isinf(b)) return CUSP_NAN;   // SciPy: NaN unless x = inf
   const double w = a * x;
   return cusp_betainc(a / 2, b / 2, w / (b + w));
 }
 CUARRAY_FN double cusp_fdtrc(double a, double b, double x) {
   if (a <= 0 || b <= 0 || x < 0 || a != a || b != b || x != x) return CUSP_NAN;
   if (isinf(x)) return 0.0;
+  if (isinf(a) || isinf(b)) return CUSP_NAN;
   const double w = a * x;
   return cusp_betainc(b / 2, a / 2, b / (b + w));
 }
 CUARRAY_FN double cusp_fdtri(double a, double b, double y) {
   if (a <= 0 || b <= 0 || y < 0 || y > 1 || a != a || b != b || y != y) return CUSP_NAN;
+  if (isinf(a) || isinf(b)) return CUSP_NAN;
   // fdtr(a, b, x) = I_w(a/2, b/2) with w = a x / (b + a x), and 1 - w = b / (b + a x)
   // solves fdtrc = 1 - y: take whichever of the two is small, so that 1 - w keeps its digits
   const double w = cusp_betaincinv(a / 2, b / 2, y);
@@ -380,14 +390,16 @@ CUARRAY_FN double cusp_fdtri(double a, double b, double y) {
 CUARRAY_FN double cusp_stdtr(double df, double t) {
   if (df != df || t != t || df <= 0) return CUSP_NAN;
   if (isinf(t)) return t > 0 ? 1.0 : 0.0;
-  if (isinf(df)) return normcdf(t);
+  // beyond 1/eps the t distribution is the normal one to double precision (SciPy's
+  // cutoff too); betainc with a parameter that large loses every digit
+  if (df > 4503599627370496.0) return normcdf(t);
   const double tail = 0.5 * cusp_betainc(df / 2, 0.5, df / (df + t * t));
   return t < 0 ? tail : 1 - tail;
 }
 CUARRAY_FN double cusp_stdtrit(double df, double p) {
   if (df != df || p != p || df <= 0 || p < 0 || p > 1) return CUSP_NAN;
   if (p == 0 || p == 1) return CUSP_INF;   // SciPy's value at both ends
-  if (isinf(df)) return normcdfinv(p);
+  if (df > 4503599627370496.0) return normcdfinv(p);   // as stdtr
   if (p == 0.5) return 0.0;
   const double pt = p < 0.5 ? p : 1 - p;   // the tail 0.5 I_w(df/2, 1/2)
   const double w = cusp_betaincinv(df / 2, 0.5, 2 * pt);

@@ -439,6 +439,9 @@ CUARRAY_FN double cusp_lpmv_pos(long long m, double v, double x) {
 }
 CUARRAY_FN double cusp_lpmv(double md, double v, double x) {
   if (md != md || v != v || x != x || md != floor(md) || fabs(x) > 1) return CUSP_NAN;
+  // SciPy's order and degree are C ints: NaN past them (the loops below would run ~v
+  // or ~m steps, or convert an out-of-range double to an integer)
+  if (fabs(md) > 2147483647.0 || fabs(v) > 2147483647.0) return CUSP_NAN;
   if (v < 0) v = -v - 1;   // P_v = P_(-v-1)
   const long long m = (long long)md;
   if (m >= 0) return cusp_lpmv_pos(m, v, x);
@@ -526,9 +529,13 @@ CUARRAY_FN double cusp_ellipe(double m) {
 // F(phi | m) and E(phi | m): phi reduced to |phi| <= pi/2 plus whole half-periods
 CUARRAY_FN double cusp_ellip_inc(double phi, double m, bool second) {
   if (phi != phi || m != m || m > 1) return CUSP_NAN;
-  if (m == -CUSP_INF) return second ? copysign(CUSP_INF, phi) : (isinf(phi) ? CUSP_NAN : 0.0);
+  // SciPy's values: E(phi | -inf) is +inf for every finite phi (0 and negative ones too),
+  // F(phi | 1) +inf for every finite |phi| >= pi/2, whatever phi's sign
+  if (m == -CUSP_INF) return second ? (isinf(phi) ? phi : CUSP_INF)
+                                    : (isinf(phi) ? CUSP_NAN : 0.0);
   if (phi == 0) return phi;
   if (isinf(phi)) return isinf(m) ? CUSP_NAN : (phi > 0 ? CUSP_INF : -CUSP_INF);
+  if (m == 1 && !second && fabs(phi) >= CUSP_PI / 2) return CUSP_INF;
   const double n = rint(phi / CUSP_PI);
   const double p = phi - n * CUSP_PI;
   const double s = sin(p), c = cos(p), d2 = 1 - m * s * s;

@@ -138,6 +138,9 @@ def pearsonr(x, y, *, alternative="two-sided", method=None, axis=0):
     r = cp.sum(xm * ym, axis=axis) / cp.sqrt(cp.sum(xm * xm, axis=axis) *
                                              cp.sum(ym * ym, axis=axis))
     r = cp.clip(r, -1.0, 1.0)
+    if n == 2:   # SciPy: r is exactly +-1 (NaN for a constant input), p is 1
+        r = cp.sign(r)
+        return PearsonRResult(r, cp.where(cp.isnan(r), cp.nan, 1.0))
     ab = n / 2.0 - 1
     if alternative == "two-sided":
         p = 2 * special.btdtr(ab, ab, 0.5 * (1 - cp.abs(r)))

@@ -19,9 +19,23 @@ DescribeResult = collections.namedtuple(
 ModeResult = collections.namedtuple("ModeResult", ("mode", "count"))
 PearsonRResult = collections.namedtuple("PearsonRResult", ("statistic", "pvalue"))
 SignificanceResult = collections.namedtuple("SignificanceResult", ("statistic", "pvalue"))
-LinregressResult = collections.namedtuple(
-    "LinregressResult", ("slope", "intercept", "rvalue", "pvalue", "stderr",
-                         "intercept_stderr"))
+
+
+class LinregressResult(collections.namedtuple(
+        "LinregressResult", ("slope", "intercept", "rvalue", "pvalue", "stderr"))):
+    """SciPy's result: a 5-tuple (`slope, intercept, r, p, se = linregress(x, y)`) that
+    also has `intercept_stderr`, as an attribute only."""
+
+    def __new__(cls, slope, intercept, rvalue, pvalue, stderr, intercept_stderr):
+        self = super().__new__(cls, slope, intercept, rvalue, pvalue, stderr)
+        self.intercept_stderr = intercept_stderr
+        return self
+
+    def __getnewargs__(self):
+        return tuple(self) + (self.intercept_stderr,)
+
+    def __repr__(self):
+        return f"{super().__repr__()[:-1]}, intercept_stderr={self.intercept_stderr!r})"
 
 
 def _need(a, name):
@@ -94,6 +108,8 @@ def _moments(a, axis, omit, k):
 def _unbiased(vals, zero, a, axis, omit, n_min, corr):
     """`corr(n)` of the count n where n > `n_min` and the variance is not zero, else `vals`."""
     n = _count(a, axis, omit)
+    if not omit and n <= n_min:
+        return vals   # corr(n) would divide by zero (a Python number); SciPy keeps vals
     return cp.where(~zero & (cp.asarray(n) > n_min), corr(n), vals)
 
 
@@ -125,12 +141,17 @@ def kurtosis(a, axis=0, fisher=True, bias=True, nan_policy="propagate", *, keepd
 def describe(a, axis=0, ddof=1, bias=True, nan_policy="propagate"):
     """Number of observations, (min, max), mean, variance, skewness and kurtosis (cuarray
     version of `scipy.stats.describe`)."""
-    a, axis, omit = _prep(a, axis, nan_policy, "describe")
-    if a.shape[axis] == 0:
+    src = _need(a, "describe")
+    a, ax, omit = _prep(src, axis, nan_policy, "describe")
+    if a.shape[ax] == 0:
         raise ValueError("The input must not be empty.")
-    n = _count(a, axis, omit)
-    mm = ((cp.nanmin if omit else cp.amin)(a, axis=axis),
-          (cp.nanmax if omit else cp.amax)(a, axis=axis))
+    # SciPy's counts are integers and its (min, max) keep the input's dtype
+    n = _count(a, ax, omit).astype(numpy.int64) if omit else a.shape[ax]
+    src = src.ravel() if axis is None else src.reshape(a.shape)
+    nan_aware = omit and src.dtype.kind in "fc"
+    mm = ((cp.nanmin if nan_aware else cp.amin)(src, axis=ax),
+          (cp.nanmax if nan_aware else cp.amax)(src, axis=ax))
+    axis = ax
     m = _mean(a, axis, omit)
     v = (cp.nanvar if omit else cp.var)(a, axis=axis, ddof=ddof)
     sk = skew(a, axis, bias, "omit" if omit else "propagate")
