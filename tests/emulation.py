@@ -174,8 +174,11 @@ def _standins():
     def sort(a, axis=-1, kind=None, order=None, *, stable=None):
         return _up(numpy.sort(_host(a), axis=axis, kind="stable"))
 
-    def reduction(f):
+    def reduction(f, positional=("out", "keepdims")):
+        # `positional`: the names of the stood-in function's arguments after `axis`, so that
+        # keepdims or dtype given by position are honoured too
         def g(a, axis=None, *args, **kw):
+            kw.update(zip(positional, args))
             kw.pop("out", None)
             return _up(numpy.asarray(f(_host(a), axis=axis, **{k: v for k, v in kw.items()
                                                                 if k in ("dtype", "keepdims")})))
@@ -210,10 +213,10 @@ def _standins():
         ("cuarray._core._routines_sorting", "sort"): sort,
         ("cuarray._core._reductions", "amax"): reduction(numpy.max),
         ("cuarray._core._reductions", "amin"): reduction(numpy.min),
-        ("cuarray._core._reductions", "sum"): reduction(numpy.sum),
+        ("cuarray._core._reductions", "sum"): reduction(numpy.sum, ("dtype", "out", "keepdims")),
         ("cuarray._core._reductions", "all"): reduction(numpy.all),
         ("cuarray._core._reductions", "any"): reduction(numpy.any),
-        ("cuarray._core._reductions", "count_nonzero"): reduction(numpy.count_nonzero),
+        ("cuarray._core._reductions", "count_nonzero"): reduction(numpy.count_nonzero, ()),
         ("cuarray._routines.indexing", "flatnonzero"): flatnonzero,
         ("cuarray._routines.sets", "unique"): unique,
     }

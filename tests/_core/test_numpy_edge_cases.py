@@ -1,4 +1,6 @@
-"""Disagreements with NumPy that the differential fuzzer found, each kept as a test."""
+"""Edge cases where cuarray once disagreed with NumPy (scalar truth values, empty and 0-d
+takes, float-to-int assignment, ddof past the count, integer dtype= of mean/var/std, the
+order of non-reorderable reductions), each kept as a test."""
 
 import numpy
 import pytest
