@@ -111,8 +111,8 @@ def _var(name, a, axis, dtype, out, ddof, keepdims, sqrt, where, given_mean=None
         c = count_nonzero(wb, axes, keepdims=keepdims)
         dof = _uf("subtract")(c, ddof)
         if name in ("nanvar", "nanstd"):   # NumPy's nanvar: NaN where no degrees of freedom are left
-            from cuarray._core._ops import where
-            dof = where(_uf("greater")(dof, 0), dof, numpy.nan)
+            from cuarray._core._ops import where as select
+            dof = select(_uf("greater")(dof, 0), dof, numpy.nan)
         else:                              # NumPy's var: max(N - ddof, 0) degrees of freedom
             dof = _uf("maximum")(dof, 0)
         r = _uf("divide")(s, dof)
@@ -122,9 +122,9 @@ def _var(name, a, axis, dtype, out, ddof, keepdims, sqrt, where, given_mean=None
     m = mean(a, axis, acc, None, True) if given_mean is None else _given_mean(given_mean, acc, name)
     rc = _dt.ctype(racc)
     # an integer dtype= takes the square root of the integer variance (sqrt(int) is ambiguous)
-    root = ("sqrt" if racc.kind in "fc" else "sqrt((double)") if sqrt else ""
-    post = (f"out0 = {root}(a / cuarray_cast<{rc}>(fmax((double)_n - _ddof, 0.0)))"
-            + (")" if sqrt and racc.kind not in "fc" else ""))
+    v = f"(a / cuarray_cast<{rc}>(fmax((double)_n - _ddof, 0.0)))"
+    post = "out0 = " + (v if not sqrt else f"sqrt({v})" if racc.kind in "fc" else
+                        f"sqrt((double){v})")
     return _simple(name, a, axes, out, keepdims, rres, rc, acc, "_cu_sq(in0 - in1)", "a + b", post,
                    "type_reduce()", extra=(m, numpy.float64(ddof)),
                    extra_params=(RParam("in1", "in", acc), RParam("_ddof", "scalar", _f64)), warm_key=key)

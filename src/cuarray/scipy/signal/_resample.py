@@ -186,7 +186,6 @@ def resample(x, num, t=None, axis=0, window=None, domain="time"):
     return x_r
 
 
-
 # The designed, padded filter of each (window, rates, dtype, length) on a device and
 # stream: a firwin design is about 18 launches, redone per call otherwise. The stream is
 # in the key because the design runs asynchronously on it.
@@ -197,10 +196,14 @@ _FILTERS_MAX = 64
 def _filter(window, up, down, dtype, n_in, n_out):
     """resample_poly's filter (h * up, zero-padded for the polyphase layout) and the
     number of leading outputs to drop."""
-    from cuarray.scipy.signal._fir_design import firwin
-    key = None
-    given = isinstance(window, (list, numpy.ndarray, ndarray))
-    if not given:
+    if isinstance(window, (list, numpy.ndarray, ndarray)):   # given taps: not kept
+        key = None
+        h = window if isinstance(window, ndarray) else cuarray.asarray(numpy.asarray(window))
+        h = h.copy()
+        if h.ndim > 1:
+            raise ValueError("window must be 1-D")
+        half_len = (h.size - 1) // 2
+    else:
         key = (window, up, down, dtype.char, n_in, get_device_id(), current_stream_ptr())
         try:
             hit = _filters.get(key)
@@ -208,13 +211,7 @@ def _filter(window, up, down, dtype, n_in, n_out):
             key = hit = None
         if hit is not None:
             return hit
-    if given:
-        h = window if isinstance(window, ndarray) else cuarray.asarray(numpy.asarray(window))
-        h = h.copy()
-        if h.ndim > 1:
-            raise ValueError("window must be 1-D")
-        half_len = (h.size - 1) // 2
-    else:
+        from cuarray.scipy.signal._fir_design import firwin
         max_rate = max(up, down)
         half_len = 10 * max_rate
         h = firwin(2 * half_len + 1, 1.0 / max_rate, window=window)

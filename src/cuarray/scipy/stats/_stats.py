@@ -151,11 +151,10 @@ def describe(a, axis=0, ddof=1, bias=True, nan_policy="propagate"):
     nan_aware = omit and src.dtype.kind in "fc"
     mm = ((cp.nanmin if nan_aware else cp.amin)(src, axis=ax),
           (cp.nanmax if nan_aware else cp.amax)(src, axis=ax))
-    axis = ax
-    m = _mean(a, axis, omit)
-    v = (cp.nanvar if omit else cp.var)(a, axis=axis, ddof=ddof)
-    sk = skew(a, axis, bias, "omit" if omit else "propagate")
-    ku = kurtosis(a, axis, True, bias, "omit" if omit else "propagate")
+    m = _mean(a, ax, omit)
+    v = (cp.nanvar if omit else cp.var)(a, axis=ax, ddof=ddof)
+    sk = skew(a, ax, bias, "omit" if omit else "propagate")
+    ku = kurtosis(a, ax, True, bias, "omit" if omit else "propagate")
     return DescribeResult(n, mm, m, v, sk, ku)
 
 
