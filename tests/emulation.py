@@ -59,15 +59,40 @@ _CACHES = [("cuarray._core._copy", "_copy_ops"), ("cuarray._core._copy", "_fill_
            ("cuarray._core._gemm_kernel", "_kernels"), ("cuarray._runtime.pinned", "_spare_events")]
 
 
-def _swap_everywhere(monkeypatch, replacements):
-    """Replace functions wherever cuarray's modules hold them, imported aliases included."""
+def _swap_everywhere(put, replacements, only=None):
+    """Replace functions wherever cuarray's modules (those named in `only`, if given) hold
+    them, imported aliases included."""
     by_id = {id(old): new for old, new in replacements if old is not None}
     for name, mod in list(sys.modules.items()):
-        if mod is not None and (name == "cuarray" or name.startswith("cuarray.")):
+        if mod is not None and (name == "cuarray" or name.startswith("cuarray.")) and \
+                (only is None or name in only):
             for attr, val in list(vars(mod).items()):
                 new = by_id.get(id(val))
                 if new is not None:
-                    monkeypatch.setattr(mod, attr, new)
+                    put(mod, attr, new)
+
+
+class _Unbinder:
+    """Undoes, at the test's end, what the stand-ins left in modules first imported during
+    the test: such a module's `from ... import` bound a stand-in (a module cuarray loads on
+    first use, say), which later tests would otherwise run instead of the kernels.
+    monkeypatch arms it last, so its undo (setting `armed` back) runs first."""
+
+    def __init__(self, standins):
+        self.standins = standins   # (original, stand-in) pairs
+        self.before = set(sys.modules)
+        self._armed = False
+
+    @property
+    def armed(self):
+        return self._armed
+
+    @armed.setter
+    def armed(self, value):
+        if self._armed and not value:
+            new = set(sys.modules) - self.before
+            _swap_everywhere(setattr, [(f, old) for old, f in self.standins], only=new)
+        self._armed = value
 
 
 def emulate(monkeypatch, standins=False, isolate=True):
@@ -83,16 +108,18 @@ def emulate(monkeypatch, standins=False, isolate=True):
     if isolate:
         _isolate(monkeypatch)
     if standins:
-        library = []
+        library, placed = [], []
         for (mod, name), f in _standins().items():
             m = importlib.import_module(mod)
+            placed.append((getattr(m, name), f))
             if name in _LIBRARY_ONLY:
-                library.append((getattr(m, name), f))
+                library.append(placed[-1])
             monkeypatch.setattr(m, name, f)
         # Routines only a library computes (cuBLAS's dot) have no kernel the host can run:
         # their stand-ins replace every alias, so a module imported before this test (one
         # that bound `dot` at its import) calls the stand-in too.
-        _swap_everywhere(monkeypatch, library)
+        _swap_everywhere(monkeypatch.setattr, library)
+        monkeypatch.setattr(_Unbinder(placed), "armed", True)
 
 
 def _isolate(monkeypatch):
@@ -128,7 +155,7 @@ def _isolate(monkeypatch):
                         (elementwise.Op, "launch_flat"),
                         (reduction.ReduceOp, "launch"), (scan.ScanOp, "launch")):
         monkeypatch.setattr(cls, method, own_kernels(getattr(cls, method)))
-    _swap_everywhere(monkeypatch, [
+    _swap_everywhere(monkeypatch.setattr, [
         (elementwise._grid_cap, lambda: 3),    # few blocks: grid-stride loops go round
         (elementwise._sm_count, lambda: 1),    # reductions split their range early
         # Host copies straight to and from "device" (host) memory: the pinned pool keeps
